@@ -1,0 +1,70 @@
+/**
+ * navscope command-line entry: dispatches to one module per subcommand, imported lazily so a
+ * command only loads what it uses. Every command module exports `summary`, `help` and
+ * `run(args): Promise<number>` (the exit code).
+ * @module
+ */
+import { NAVSCOPE_VERSION } from "../src/version.ts";
+import { NavscopeError } from "../src/errors.ts";
+
+/** The shape every command module has. */
+export interface CommandModule {
+  /** One line for the command list. */
+  summary: string;
+  /** Full usage text for `navscope CMD --help`. */
+  help: string;
+  /** Runs the command; resolves to the process exit code. */
+  run(args: string[]): Promise<number>;
+}
+
+/** Subcommands, in the order `--help` lists them. */
+export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  demo: () => import("./demo.ts"),
+  inspect: () => import("./inspect.ts"),
+};
+
+async function usage(): Promise<string> {
+  const lines = [`navscope ${NAVSCOPE_VERSION} — voxel-grid NavMesh planner tools`, ""];
+  lines.push("usage: navscope <command> [options]   (navscope <command> --help for details)", "");
+  for (const [name, load] of Object.entries(COMMANDS)) {
+    const m = await load();
+    lines.push(`  ${name.padEnd(14)} ${m.summary}`);
+  }
+  return lines.join("\n");
+}
+
+/** Runs the CLI with the given arguments and returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === "--help" || cmd === "-h" || cmd === "help") {
+    console.log(await usage());
+    return cmd === undefined ? 2 : 0;
+  }
+  if (cmd === "--version" || cmd === "-V") {
+    console.log(`navscope ${NAVSCOPE_VERSION}`);
+    return 0;
+  }
+  const load = COMMANDS[cmd];
+  if (!load) {
+    console.error(`navscope: unknown command '${cmd}' (see navscope --help)`);
+    return 2;
+  }
+  const mod = await load();
+  if (rest.includes("--help") || rest.includes("-h")) {
+    console.log(mod.help);
+    return 0;
+  }
+  try {
+    return await mod.run(rest);
+  } catch (e) {
+    if (e instanceof NavscopeError) {
+      console.error(`navscope ${cmd}: error: ${e.message}`);
+      return e.code === "usage" ? 2 : 1;
+    }
+    throw e;
+  }
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}
