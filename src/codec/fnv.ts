@@ -1,15 +1,12 @@
 /**
- * FNV-1a 64 (spec 数据包 › 公共编码, [8]). Streaming and exact: the 64-bit state is kept as two
- * 32-bit halves so the inner loop never touches BigInt.
- *
- * prime = 2^40 + 0x1b3, so h·prime = h·0x1b3 + (h << 40): the low half contributes `lo·0x1b3`
- * (exact in a double, < 2^41) and `lo << 8` to the high half.
+ * FNV-1a 64 (spec 数据包 › 公共编码, [8]). Streaming and exact: the 64-bit state is kept as
+ * 16-bit limbs so the inner loop never touches BigInt. prime = 2^40 + 0x1b3, so
+ * h·prime = h·0x1b3 + (h << 40) mod 2^64.
  * @module
  */
 
 const OFFSET_HI = 0xcbf29ce4;
 const OFFSET_LO = 0x84222325;
-const TWO32 = 4294967296;
 
 /** Incremental FNV-1a 64 hasher. */
 export class Fnv1a64 {
@@ -18,19 +15,28 @@ export class Fnv1a64 {
 
   /** Feeds bytes into the hash. Returns `this` for chaining. */
   update(bytes: Uint8Array): this {
-    let hi = this.#hi;
-    let lo = this.#lo;
+    // Four 16-bit limbs keep every intermediate a small integer (no float division, no BigInt):
+    // h·0x1b3 limb by limb, plus h << 40 = limbs 0 and 1 shifted by 8 into limbs 2 and 3.
+    let h0 = this.#lo & 0xffff;
+    let h1 = this.#lo >>> 16;
+    let h2 = this.#hi & 0xffff;
+    let h3 = this.#hi >>> 16;
     const n = bytes.length;
     for (let i = 0; i < n; i++) {
-      const x = (lo ^ bytes[i]) >>> 0;
-      const t = x * 0x1b3;
-      const nlo = t >>> 0;
-      const carry = (t - nlo) / TWO32;
-      hi = (Math.imul(hi, 0x1b3) + (x << 8) + carry) >>> 0;
-      lo = nlo;
+      h0 ^= bytes[i];
+      const t0 = h0 * 0x1b3;
+      let t1 = h1 * 0x1b3;
+      let t2 = h2 * 0x1b3 + (h0 << 8);
+      const t3 = h3 * 0x1b3 + (h1 << 8);
+      t1 += t0 >>> 16;
+      h0 = t0 & 0xffff;
+      t2 += t1 >>> 16;
+      h1 = t1 & 0xffff;
+      h3 = (t3 + (t2 >>> 16)) & 0xffff;
+      h2 = t2 & 0xffff;
     }
-    this.#hi = hi;
-    this.#lo = lo;
+    this.#lo = ((h1 << 16) | h0) >>> 0;
+    this.#hi = ((h3 << 16) | h2) >>> 0;
     return this;
   }
 
