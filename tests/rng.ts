@@ -1,11 +1,2 @@
-/** Seeded PRNG for property tests (mulberry32): same seed, same sequence. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG for property tests; the one implementation lives in src/rng.ts. */
+export { mulberry32 } from "../src/rng.ts";

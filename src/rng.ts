@@ -1,0 +1,17 @@
+/**
+ * Seeded PRNG (mulberry32) for generators, synthetic data and property tests: same seed, same
+ * sequence on every machine, so generated worlds and test data are reproducible.
+ * @module
+ */
+
+/** Returns a function yielding uniform numbers in [0, 1) from a 32-bit seed. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
