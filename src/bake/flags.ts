@@ -1,0 +1,153 @@
+/**
+ * Walk / Ghost / Fill / Dead / Core flags of one region (spec 预烘场, the 第 3 代 table, and
+ * 建窗 › 展开成栅格图层). The article gives the pipeline but not every detail; the choices below
+ * are ours, deterministic, and each is marked "choice":
+ *
+ * - Dead: the span was stamped by StampWalls (`dead[s]`). Dead cells are the protected cells of
+ *   FillHoles and CloseCracks.
+ * - lay (layer occupancy): cells holding a non-Dead span of the region, then FillHoles with the
+ *   Dead cells protected (spec: "泛洪求层,填小洞"; offline the flood is the whole region).
+ * - core: cells whose region span has a sample with its cell centre inside a triangle (`ins`),
+ *   then FillHoles, then CloseCracks over lay (spec: "取格心在三角内…的样本格,再填洞、合缝").
+ * - Walk = lay ∧ core (spec: "Walk 位表示这一格既在层里又在核心里").
+ * - Ghost: a lay cell without a region span, height propagated from its 4-neighbours in
+ *   synchronous rounds (choice: the f32 mean of the known neighbour heights, accepted only when
+ *   they agree within kClimb). Fill: a lay cell that never gets a height; stored height 0.
+ *
+ * Record encoding follows the runtime decode (spec 展开成栅格图层: lay = Walk ∨ ¬Core):
+ * lay ∧ core → Walk|Core; ¬lay ∧ core → Core; lay ∧ ¬core → no bit; plus Dead / Ghost / Fill.
+ * @module
+ */
+
+import { SpanFlag } from "../pack/grid_types.ts";
+import { kClimb } from "../grid/constants.ts";
+import { occIndex, type SpanGrid } from "../grid/span_grid.ts";
+import { closeCracks, fillHoles } from "./morphology.ts";
+
+/** Flags of one region: per-span flags plus the Ghost/Fill records to add. */
+export interface RegionFlags {
+  /** Flags per span of the table (only this region's spans are written; others stay 0). */
+  flags: Uint8Array;
+  /** Added records: cell index per record (ascending). */
+  addCell: Int32Array;
+  /** Added records: height (f32; 0 for Fill). */
+  addH: Float32Array;
+  /** Added records: flags (Ghost or Fill, plus Walk/Core per the masks). */
+  addFlags: Uint8Array;
+  /** Layer mask (after FillHoles). */
+  lay: Uint8Array;
+  /** Core mask (after FillHoles and CloseCracks). */
+  core: Uint8Array;
+}
+
+/** Highest span of region `r` in cell c, or −1. */
+function topSpan(grid: SpanGrid, rid: Uint32Array, r: number, c: number): number {
+  const j = occIndex(grid, c);
+  if (j < 0) return -1;
+  for (let s = grid.cs[j + 1] - 1; s >= grid.cs[j]; s--) if (rid[s] === r) return s;
+  return -1;
+}
+
+/** Computes the flags of region `r` (see the module doc for the rules). */
+export function regionFlags(
+  grid: SpanGrid,
+  rid: Uint32Array,
+  r: number,
+  ins: Uint8Array,
+  dead: Uint8Array,
+  flags?: Uint8Array,
+): RegionFlags {
+  const { nx, ny } = grid;
+  const n = nx * ny;
+  const lay0 = new Uint8Array(n), core0 = new Uint8Array(n), prot = new Uint8Array(n);
+  const hasSpan = new Uint8Array(n);
+  const known = new Float32Array(n);
+  for (let s = 0; s < grid.h.length; s++) {
+    if (rid[s] !== r) continue;
+    const c = grid.cell[s];
+    hasSpan[c] = 1;
+    if (dead[s] !== 0) prot[c] = 1;
+    else lay0[c] = 1;
+    if (ins[s] !== 0) core0[c] = 1;
+  }
+  const lay = fillHoles(lay0, prot, nx, ny);
+  const core = closeCracks(lay, fillHoles(core0, prot, nx, ny), prot, nx, ny);
+  const out = flags ?? new Uint8Array(grid.h.length);
+  for (let s = 0; s < grid.h.length; s++) {
+    if (rid[s] !== r) continue;
+    const c = grid.cell[s];
+    out[s] = encode(lay[c], core[c]) | (dead[s] !== 0 ? SpanFlag.Dead : 0);
+  }
+  // Ghost height propagation, synchronous rounds over the 4-neighbours.
+  const hknown = new Uint8Array(n);
+  for (let c = 0; c < n; c++) {
+    if (hasSpan[c] !== 0) {
+      hknown[c] = 1;
+      known[c] = grid.h[topSpan(grid, rid, r, c)];
+    }
+  }
+  const pending: number[] = [];
+  for (let c = 0; c < n; c++) if (lay[c] !== 0 && hasSpan[c] === 0) pending.push(c);
+  propagate(pending, hknown, known, nx, ny);
+  const addCell: number[] = [], addH: number[] = [], addFlags: number[] = [];
+  for (const c of pending) {
+    addCell.push(c);
+    const base = encode(lay[c], core[c]);
+    if (hknown[c] !== 0) {
+      addH.push(known[c]);
+      addFlags.push(base | SpanFlag.Ghost);
+    } else {
+      addH.push(0);
+      addFlags.push(base | SpanFlag.Fill);
+    }
+  }
+  return {
+    flags: out,
+    addCell: Int32Array.from(addCell),
+    addH: Float32Array.from(addH),
+    addFlags: Uint8Array.from(addFlags),
+    lay,
+    core,
+  };
+}
+
+function encode(lay: number, core: number): number {
+  if (lay !== 0 && core !== 0) return SpanFlag.Walk | SpanFlag.Core;
+  return core !== 0 ? SpanFlag.Core : 0;
+}
+
+function propagate(
+  pending: number[],
+  hknown: Uint8Array,
+  known: Float32Array,
+  nx: number,
+  ny: number,
+): void {
+  let todo = pending.slice();
+  while (todo.length > 0) {
+    const got: number[] = [], hs: number[] = [], rest: number[] = [];
+    for (const c of todo) {
+      const x = c % nx, y = (c - x) / nx;
+      let sum = 0, k = 0, lo = Infinity, hi = -Infinity;
+      const nb = [x > 0 ? c - 1 : -1, x < nx - 1 ? c + 1 : -1, y > 0 ? c - nx : -1];
+      nb.push(y < ny - 1 ? c + nx : -1);
+      for (const q of nb) {
+        if (q < 0 || hknown[q] === 0) continue;
+        sum += known[q];
+        k++;
+        lo = Math.min(lo, known[q]);
+        hi = Math.max(hi, known[q]);
+      }
+      if (k > 0 && hi - lo <= kClimb) {
+        got.push(c);
+        hs.push(sum / k);
+      } else rest.push(c);
+    }
+    if (got.length === 0) break;
+    for (let i = 0; i < got.length; i++) {
+      hknown[got[i]] = 1;
+      known[got[i]] = hs[i];
+    }
+    todo = rest;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * LabelRegions (spec 预烘场 › 类号): union-find over spans. Spans in 4-adjacent cells whose
+ * heights differ by at most kClimb (|h_u ⊖ h_v| ≤ 3 in float32, formulas #38) join; only the +x
+ * and +y neighbours are compared since the relation is symmetric.
+ * @module
+ */
+
+import { kClimb } from "../grid/constants.ts";
+import { occIndex, type SpanGrid } from "../grid/span_grid.ts";
+
+/** Region labels: `rid[s]` from 1 (numbered by each region's lowest span index) and the count. */
+export interface RegionLabels {
+  /** Region id per span, 1-based. */
+  rid: Uint32Array;
+  /** Number of regions. */
+  count: number;
+}
+
+function find(parent: Int32Array, a: number): number {
+  while (parent[a] !== a) {
+    parent[a] = parent[parent[a]];
+    a = parent[a];
+  }
+  return a;
+}
+
+function union(parent: Int32Array, a: number, b: number): void {
+  const ra = find(parent, a), rb = find(parent, b);
+  // The root is the smaller span index, so labels do not depend on union order.
+  if (ra < rb) parent[rb] = ra;
+  else if (rb < ra) parent[ra] = rb;
+}
+
+const F32_CLIMB = Math.fround(kClimb);
+
+/** Labels every span of `grid`; ids run 1..count in order of each region's first span. */
+export function labelRegions(grid: SpanGrid): RegionLabels {
+  const n = grid.h.length;
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
+  const { nx, ny, h } = grid;
+  const nocc = grid.cs.length - 1;
+  for (let j = 0; j < nocc; j++) {
+    const a0 = grid.cs[j], a1 = grid.cs[j + 1];
+    const c = grid.cell[a0], x = c % nx, y = (c - x) / nx;
+    for (let d = 0; d < 2; d++) {
+      if (d === 0 ? x + 1 >= nx : y + 1 >= ny) continue;
+      const jb = occIndex(grid, d === 0 ? c + 1 : c + nx);
+      if (jb < 0) continue;
+      for (let u = a0; u < a1; u++) {
+        for (let v = grid.cs[jb]; v < grid.cs[jb + 1]; v++) {
+          if (Math.abs(Math.fround(h[u] - h[v])) <= F32_CLIMB) union(parent, u, v);
+        }
+      }
+    }
+  }
+  const rid = new Uint32Array(n);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const r = find(parent, i);
+    rid[i] = r === i ? ++count : rid[r];
+  }
+  return { rid, count };
+}

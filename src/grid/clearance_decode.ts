@@ -1,0 +1,21 @@
+/**
+ * Clearance decode (spec 格图段; format-notes "GridClearance"): the pack stores the squared cell
+ * distance q; the clearance in px is `min(sqrtf(q)·0.25f, 12)` computed entirely in float32
+ * (formulas #10), bit-identical to the Clearance operator's last step.
+ * @module
+ */
+
+import { kEdtCap } from "./constants.ts";
+
+/** `clr_px = min(sqrt_f32(f32(q)) ⊗ 0.25, 12)` in float32; q = 1 → 0.25, q ≥ 2304 → 12. */
+export function clearancePx(q: number): number {
+  const r = Math.fround(Math.fround(Math.sqrt(Math.fround(q))) * 0.25);
+  return r < kEdtCap ? r : kEdtCap;
+}
+
+/** Decodes a whole `clr` column into px (Float32Array), one value per record. */
+export function decodeClearanceColumn(clr: Uint16Array, out?: Float32Array): Float32Array {
+  const r = out ?? new Float32Array(clr.length);
+  for (let i = 0; i < clr.length; i++) r[i] = clearancePx(clr[i]);
+  return r;
+}

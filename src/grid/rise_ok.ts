@@ -1,0 +1,161 @@
+/**
+ * RiseOk: may one step go from a span of height h0 in cell (cx, cy) along the cell step
+ * (dx, dy) to a span of height h1 in the neighbour column? (spec 垂直可达判据 › 向上一步 and
+ * 向下一步). One implementation, shared by the bake (step bans, components) and the runtime
+ * search. The thresholds are those of formulas.md #47–#57.
+ * @module
+ */
+
+import {
+  kBumpCells,
+  kBumpUp,
+  kClimb,
+  kCS,
+  kDipCells,
+  kDrop,
+  kSeamCells,
+  kSlope,
+  kStepUp,
+} from "./constants.ts";
+import { occIndex, type SpanGrid } from "./span_grid.ts";
+
+/**
+ * Collider check for a ledge drop (spec 台沿下落 › FallGate): returns true when the drop from
+ * the span at window cell `fromCell` (height h0) to `toCell` (height h1) is blocked.
+ * `null` means "no colliders": drops pass unchecked.
+ */
+export type FallGate = (fromCell: number, toCell: number, h0: number, h1: number) => boolean;
+
+/**
+ * levelAt(s, h, tol) (formulas #48): does the column `s` cells along (dx, dy) from (cx, cy)
+ * hold a span with `|f32(h_span ⊖ h)| ≤ tol`? The subtraction is float32, the compare double;
+ * columns outside the window and empty columns answer false.
+ */
+export function levelAt(
+  g: SpanGrid,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+  s: number,
+  h: number,
+  tol: number,
+): boolean {
+  const x = cx + s * dx, y = cy + s * dy;
+  if (x < 0 || y < 0 || x >= g.nx || y >= g.ny) return false;
+  const j = occIndex(g, y * g.nx + x);
+  if (j < 0) return false;
+  const hf = Math.fround(h);
+  const hs = g.h;
+  for (let k = g.cs[j], e = g.cs[j + 1]; k < e; k++) {
+    if (Math.abs(Math.fround(hs[k] - hf)) <= tol) return true;
+  }
+  return false;
+}
+
+/** rasterFace(s): the face bit of the column `s` cells along the step; false outside / empty. */
+export function rasterFace(
+  g: SpanGrid,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+  s: number,
+): boolean {
+  const x = cx + s * dx, y = cy + s * dy;
+  if (x < 0 || y < 0 || x >= g.nx || y >= g.ny) return false;
+  const j = occIndex(g, y * g.nx + x);
+  return j >= 0 && g.face[j] !== 0;
+}
+
+/**
+ * The drop look-ahead of 向下一步 (formulas #55/#56): a step with dh < −kClimb is a seam, not a
+ * ledge, when the departure layer (any span within h0 ± kClimb) shows up again in one of the
+ * columns s = 1..kSeamCells ahead; then the step is blocked.
+ */
+export function dropSeamBlocked(
+  g: SpanGrid,
+  cx: number,
+  cy: number,
+  h0: number,
+  dx: number,
+  dy: number,
+): boolean {
+  for (let s = 1; s <= kSeamCells; s++) {
+    if (levelAt(g, cx, cy, dx, dy, s, h0, kClimb)) return true;
+  }
+  return false;
+}
+
+/**
+ * Step-down rule (spec 向下一步, RiseOk rules 1–2) for dh = h1 − h0 < 0: a drop down to kClimb
+ * passes directly; a deeper drop passes when the look-ahead finds no seam and the FallGate (if
+ * any) does not block it. kDrop = +∞, so rule 1 never fires.
+ */
+export function stepDownOk(
+  g: SpanGrid,
+  cx: number,
+  cy: number,
+  h0: number,
+  dx: number,
+  dy: number,
+  h1: number,
+  gate: FallGate | null,
+): boolean {
+  const dh = h1 - h0;
+  if (dh < -kDrop) return false; // rule 1
+  if (dh < -kClimb) { // rule 2
+    if (dropSeamBlocked(g, cx, cy, h0, dx, dy)) return false;
+    if (gate !== null) {
+      const from = cy * g.nx + cx;
+      const to = (cy + dy) * g.nx + (cx + dx);
+      if (gate(from, to, h0, h1)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * RiseOk, the ten ordered rules of 向上一步 (formulas #49); the first matching rule decides.
+ * h0, h1 are the f32 span heights; dh is computed in double.
+ *
+ *  1. dh < −kDrop → no (never: kDrop = ∞)
+ *  2. dh < −kClimb → look 4 cells ahead, then the FallGate; on pass fall through to 3
+ *  3. dh ≤ kSlope·kCS → yes
+ *  4. dh ≤ kSlope·hypot(dx,dy)·kCS → yes (diagonals get up to 0.3536)
+ *  5. face(0) ∨ face(1) → no
+ *  6. dh ≤ kStepUp → yes
+ *  7. dh > kBumpUp → no
+ *  8. ∃ s∈2..kBumpCells: levelAt(s,h0,kStepUp) ∧ ¬levelAt(s,h1,kStepUp) → yes (bump)
+ *  9. ∃ s∈1..kDipCells: levelAt(−s,h1,kStepUp) ∧ ¬levelAt(−s,h0,kStepUp) → yes (dip)
+ * 10. otherwise no
+ */
+export function riseOk(
+  g: SpanGrid,
+  cx: number,
+  cy: number,
+  h0: number,
+  dx: number,
+  dy: number,
+  h1: number,
+  gate: FallGate | null = null,
+): boolean {
+  const dh = h1 - h0;
+  if (dh < 0 && !stepDownOk(g, cx, cy, h0, dx, dy, h1, gate)) return false; // rules 1–2
+  if (dh <= kSlope * kCS) return true; // rule 3
+  if (dh <= kSlope * Math.hypot(dx, dy) * kCS) return true; // rule 4
+  if (rasterFace(g, cx, cy, dx, dy, 0) || rasterFace(g, cx, cy, dx, dy, 1)) return false; // 5
+  if (dh <= kStepUp) return true; // rule 6
+  if (dh > kBumpUp) return false; // rule 7
+  for (let s = 2; s <= kBumpCells; s++) { // rule 8: narrow bump
+    if (
+      levelAt(g, cx, cy, dx, dy, s, h0, kStepUp) && !levelAt(g, cx, cy, dx, dy, s, h1, kStepUp)
+    ) return true;
+  }
+  for (let s = 1; s <= kDipCells; s++) { // rule 9: shallow dip
+    if (
+      levelAt(g, cx, cy, dx, dy, -s, h1, kStepUp) && !levelAt(g, cx, cy, dx, dy, -s, h0, kStepUp)
+    ) return true;
+  }
+  return false; // rule 10
+}
