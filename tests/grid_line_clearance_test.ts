@@ -2,7 +2,8 @@ import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { digitalLineCells, lineEndCell, walkDigitalLine } from "../src/grid/digital_line.ts";
 import { clearancePx } from "../src/grid/clearance_decode.ts";
-import { FCON_F64, FCON_I32, kEdtColCap, kEdtWin, kMedialSq, rint } from "../src/grid/constants.ts";
+import { kEdtColCap, kEdtWin, kMedialSq, rint } from "../src/grid/constants.ts";
+import { FCON_F64_NAMES, FCON_I32_NAMES, RUNTIME_CONSTANTS } from "../src/pack/bnvf_constants.ts";
 
 Deno.test("rint rounds half to even", () => {
   assertEquals([0.5, 1.5, 2.5, -0.5, -1.5, 0.4, -2.6].map(rint), [0, 2, 2, -0, -2, 0, -3]);
@@ -52,6 +53,8 @@ Deno.test("clearance decode: float32 sqrt·0.25 capped at 12", () => {
 });
 
 Deno.test("constants: FCON block and derived values", () => {
+  const FCON_F64 = FCON_F64_NAMES.map((k) => RUNTIME_CONSTANTS[k]);
+  const FCON_I32 = FCON_I32_NAMES.map((k) => RUNTIME_CONSTANTS[k]);
   assertEquals(FCON_F64, [0.25, 3, 1, 0.5, 1.25, 1.25, 8, 0.25, 12, 0.4, 0.2, 4, 0, 0.5, 0]);
   assertEquals(FCON_I32, [3, 2, 32, 0x20cdd, 2, 0]);
   assertEquals([kEdtWin, kEdtColCap, kMedialSq], [49, 196, 4]);
