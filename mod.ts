@@ -5,3 +5,58 @@
 export * from "./src/errors.ts";
 export * from "./src/version.ts";
 export * from "./src/codec/mod.ts";
+export * from "./src/rng.ts";
+
+// pack: fields sidecar, occluder pack, no-go table, pairing
+export * from "./src/pack/grid_types.ts";
+export * from "./src/pack/bnvf.ts";
+export * from "./src/pack/fields_merge.ts";
+export * from "./src/pack/ocls.ts";
+export { OccluderSceneBuilder, smallestThree } from "./src/pack/ocls_build.ts";
+export { forEachOccluderTriangle, occluderWorldTriangles } from "./src/pack/ocls_geometry.ts";
+export { buildOccluderIndex, type OccluderIndex } from "./src/pack/ocls_index.ts";
+export * from "./src/pack/drop_blocked.ts";
+export * from "./src/pack/nogo.ts";
+export * from "./src/pack/pairing.ts";
+
+// mesh and world
+export * from "./src/mesh/mod.ts";
+export * from "./src/world/mod.ts";
+
+// grid rules and bake operators
+export * as gridConstants from "./src/grid/constants.ts";
+export {
+  markFaces,
+  occIndex,
+  type SpanGrid,
+  spanGridFromColumns,
+  spanGridFromSorted,
+  spanRange,
+} from "./src/grid/span_grid.ts";
+export {
+  dropSeamBlocked,
+  type FallGate,
+  levelAt,
+  rasterFace,
+  riseOk,
+  stepDownOk,
+} from "./src/grid/rise_ok.ts";
+export { type DropBlocked, type FallGateSetup, makeFallGate } from "./src/grid/fall_gate.ts";
+export { digitalLineCells, lineEndCell, walkDigitalLine } from "./src/grid/digital_line.ts";
+export { clearancePx, decodeClearanceColumn } from "./src/grid/clearance_decode.ts";
+export { type BakeWindow, SampleBuffer } from "./src/bake/samples.ts";
+export { rasterize, type RasterMesh } from "./src/bake/rasterize.ts";
+export { appendSeamBridge } from "./src/bake/seam_bridge.ts";
+export { buildSpans, type BuiltSpans } from "./src/bake/build_spans.ts";
+export { collectWallEdges, stampWalls, type WallEdges, wallsAtLayer } from "./src/bake/walls.ts";
+export { labelRegions } from "./src/bake/regions.ts";
+export { closeCracks, fillHoles } from "./src/bake/morphology.ts";
+export { regionFlags } from "./src/bake/flags.ts";
+export { clearanceSq } from "./src/bake/clearance.ts";
+export { medialAxis, nearestSource } from "./src/bake/medial.ts";
+export { stepBans } from "./src/bake/step_bans.ts";
+export { facadeSegments } from "./src/bake/facade.ts";
+export { componentDag, regionComponents, tarjanScc } from "./src/bake/components.ts";
+export { sealedClearance } from "./src/bake/sealed_clearance.ts";
+export { wallKeepTable } from "./src/bake/wall_keep.ts";
+export { bakeWindow, type WindowBake } from "./src/bake/bake_window.ts";
