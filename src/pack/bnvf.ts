@@ -25,6 +25,7 @@
  * unusable (引擎装载 step 2) — there is no degraded path.
  * @module
  */
+import { pairSidecars } from "./pairing.ts";
 import { ByteReader, ByteWriter, readMaybeGzip } from "../codec/mod.ts";
 import { type ErrorLocation, NavscopeError, withLocation } from "../errors.ts";
 import {
@@ -210,13 +211,8 @@ function openInner(
  * `base.nav.gz` → `base.fields.nav.gz`, `base.nav` → `base.fields.nav`.
  */
 export function sidecarPathFor(mainPath: string): string {
-  const m = /\.nav(\.gz)?$/.exec(mainPath);
-  if (!m) {
-    throw new NavscopeError("usage", "main pack path does not end in .nav or .nav.gz", {
-      file: mainPath,
-    }, "a path like base.nav.gz");
-  }
-  return `${mainPath.slice(0, m.index)}.fields.nav${m[1] ?? ""}`;
+  // One pairing rule for the whole project: src/pack/pairing.ts.
+  return pairSidecars(mainPath).fields[0];
 }
 
 /**
