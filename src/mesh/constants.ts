@@ -3,9 +3,10 @@
  * is the article's, cited next to it; reconstructed ones carry the formulas.md entry number.
  * @module
  */
+import { RUNTIME_CONSTANTS } from "../pack/bnvf_constants.ts";
 
 /** Walkable whitelist: a triangle whose surface flags AND this mask is 0 is unwalkable (BSRF). */
-export const WALKABLE_MASK = 0x00020cdd;
+export const WALKABLE_MASK: number = RUNTIME_CONSTANTS.kWalkableMask;
 
 /** Raw components of at most this many triangles are "small" (isTraversableLink rule 3, islands). */
 export const K_SMALL_COMPONENT_TRIS = 512;
