@@ -7,6 +7,7 @@ export * from "./src/version.ts";
 export * from "./src/codec/mod.ts";
 export * from "./src/rng.ts";
 
+export * from "./src/pack/bnav.ts";
 // pack: fields sidecar, occluder pack, no-go table, pairing
 export * from "./src/pack/grid_types.ts";
 export * from "./src/pack/bnvf.ts";
