@@ -8,6 +8,19 @@ export * from "./src/codec/mod.ts";
 export * from "./src/rng.ts";
 
 export * from "./src/pack/bnav.ts";
+export * from "./src/pack/bgrd.ts";
+export * from "./src/pack/bgrd_summary.ts";
+export { BgrdScratch, Predictor } from "./src/pack/bgrd_streams.ts";
+export { type TileContext } from "./src/pack/bgrd_tile_common.ts";
+export {
+  decodeTileV3,
+  encodeTileV3,
+  V3_STREAM_NAMES,
+  type V3EncodeOptions,
+  V3Field,
+} from "./src/pack/bgrd_tile_v3.ts";
+export { decodeTileV2, encodeTileV2 } from "./src/pack/bgrd_tile_v2.ts";
+export { OccupancyIndex, popcount32 } from "./src/pack/occupancy.ts";
 // pack: fields sidecar, occluder pack, no-go table, pairing
 export * from "./src/pack/grid_types.ts";
 export * from "./src/pack/bnvf.ts";
@@ -61,3 +74,37 @@ export { componentDag, regionComponents, tarjanScc } from "./src/bake/components
 export { sealedClearance } from "./src/bake/sealed_clearance.ts";
 export { wallKeepTable } from "./src/bake/wall_keep.ts";
 export { bakeWindow, type WindowBake } from "./src/bake/bake_window.ts";
+
+// logs: run-log records, navscope plan line, streaming parser
+export type * from "./src/logs/types.ts";
+export {
+  emptyPlanRecord,
+  formatPlanLine,
+  parsePlanLine,
+  PLAN_KEYS,
+  PLAN_MESSAGE,
+  type PlanLineOptions,
+  planRecordFromFields,
+} from "./src/logs/plan_line.ts";
+export { formatTimestamp, parseLooseTimestamp, parseTimestamp } from "./src/logs/line.ts";
+export {
+  collectLogs,
+  expandInputs,
+  type LogStream,
+  parseLogReadable,
+  parseLogs,
+} from "./src/logs/reader.ts";
+export {
+  emptyReport,
+  LogLineProcessor,
+  parseLogText,
+  type ParseOptions,
+} from "./src/logs/parser.ts";
+export { LegPairer } from "./src/logs/pairer.ts";
+export { MESSAGES, navmeshZoneOf, routeTargets } from "./src/logs/messages.ts";
+
+// analyze: failure classification, statistics
+export * from "./src/analyze/mod.ts";
+
+// pack set (engine load rules) for inspect
+export * from "./src/pack/pack_set.ts";

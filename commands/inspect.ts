@@ -1,12 +1,267 @@
 /**
- * `navscope inspect PACK`: look inside a pack. (Placeholder until the pack layer lands.)
+ * `navscope inspect PACK [--zone Z] [--json|--md|--csv] [--nogo FILE]`: look inside a main pack
+ * and the files paired with it — header, sections, zones, grid tiles and records, compressed
+ * bytes per record per field (the spec's 格图段 table), fields-sidecar validation, occluder and
+ * no-go table status. Exit 0 when the set would load; 1 when a required part is unusable.
+ * A fields sidecar (BNVF) or an occluder pack (OCLS) given directly is summarised on its own.
  * @module
  */
+import { readMaybeGzip } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
+import { openSidecar, summarizeSidecar } from "../src/pack/bnvf.ts";
+import { summarizeOccluderPack } from "../src/pack/ocls.ts";
+import { inspectPackSet, type PackSetReport } from "../src/pack/pack_set.ts";
+import {
+  fmtNum,
+  formatFromFlags,
+  io,
+  parseFlags,
+  printTables,
+  type TableModel,
+} from "./_output.ts";
+
 export const summary = "Look inside a pack: header, sections, zones, tiles, sidecar pairing";
-export const help = `navscope inspect PACK [--zone Z] [--json]`;
+export const help = `navscope inspect PACK [--zone Z] [--nogo FILE] [--json|--md|--csv]
+
+PACK is a main pack (base.nav or base.nav.gz). Its paired files are found by name in the same
+directory: base.fields.nav(.gz), base.occluder(.gz), base.nogo.json.
+
+Prints the BNAV header, the section directory, the zones, the BGEO chunk directories, the BGRD
+grid section per zone (tiles, records, compressed bytes per record per field), the tile table
+of --zone Z, and the status of the fields sidecar (all six validation steps), the occluder pack
+and the author no-go table. A BNVF or OCLS file given as PACK is summarised on its own.
+
+  --zone Z     only zone Z (and its tile table)
+  --nogo FILE  the author no-go table (default: base.nogo.json beside PACK)
+  --json       the whole report as JSON
+  --md, --csv  the tables as Markdown / CSV
+
+Exit status: 0 if an engine would load this set, 1 if a required part is missing or invalid
+(grid section, fields sidecar, an unreadable no-go table), 2 for usage errors.`;
+
+function magicOf(bytes: Uint8Array): string {
+  return String.fromCharCode(...bytes.subarray(0, 4));
+}
 
 /** Runs inspect. */
-export function run(_args: string[]): Promise<number> {
-  return Promise.reject(new NavscopeError("usage", "inspect is not implemented yet"));
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("inspect", args, {
+    zone: { type: "string" },
+    nogo: { type: "string" },
+    json: { type: "boolean" },
+    md: { type: "boolean" },
+    csv: { type: "boolean" },
+  });
+  const format = formatFromFlags(values);
+  if (positionals.length !== 1) {
+    throw new NavscopeError(
+      "usage",
+      "inspect takes exactly one PACK (see navscope inspect --help)",
+    );
+  }
+  const path = positionals[0];
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  if (!/\.nav(\.gz)?$/.test(name) || /\.fields\.nav(\.gz)?$/.test(name)) {
+    return await inspectOther(path, format);
+  }
+  const report = await inspectPackSet(path, { zone: values.zone, nogoPath: values.nogo });
+  printTables(format, reportTables(report, values.zone), report);
+  if (!report.usable && format !== "json") {
+    io.err.write(`navscope inspect: engine unusable: ${report.unusableReason}\n`);
+  }
+  return report.usable ? 0 : 1;
+}
+
+async function inspectOther(path: string, format: ReturnType<typeof formatFromFlags>) {
+  const bytes = await readMaybeGzip(path);
+  const magic = magicOf(bytes);
+  if (magic === "BNVF") {
+    const s = summarizeSidecar(openSidecar(bytes, null, { file: path }));
+    const t: TableModel = {
+      title: `${path}: BNVF v${s.version} (not checked against a main pack)`,
+      head: ["zone", "regions", "tiles", "records", "FSPN B", "FSCC B", "FWAL B"],
+      rows: s.zones.map((z) => [
+        z.name,
+        z.regions,
+        z.tiles,
+        z.records,
+        z.fspnBytes,
+        z.fsccBytes,
+        z.fwalBytes,
+      ]),
+    };
+    printTables(format, [t], s);
+    return 0;
+  }
+  if (magic === "OCLS") {
+    const zones = summarizeOccluderPack(bytes, path);
+    const t: TableModel = {
+      title: `${path}: OCLS occluder pack`,
+      head: ["zone", "bytes", "templates", "instances", "terrain blocks", "shadowed"],
+      rows: zones.map((z) => [
+        z.name,
+        z.length,
+        z.counts?.templates ?? null,
+        z.counts?.instances ?? null,
+        z.counts?.blocks ?? null,
+        z.shadowed ? "yes" : "",
+      ]),
+    };
+    printTables(format, [t], { file: path, zones });
+    return 0;
+  }
+  throw new NavscopeError(
+    "bad_magic",
+    `not a navscope pack (magic ${JSON.stringify(magic)})`,
+    { file: path, offset: 0 },
+    "BNAV (base.nav[.gz]), BNVF (base.fields.nav[.gz]) or OCLS (base.occluder[.gz])",
+  );
+}
+
+/** The report as tables, in reading order. */
+export function reportTables(r: PackSetReport, zone?: string): TableModel[] {
+  const h = r.main.header;
+  const zones = r.main.zones.filter((z) => zone === undefined || z.name === zone);
+  const out: TableModel[] = [
+    {
+      title: `${r.main.file}: BNAV v${h.version}, ${r.main.size} bytes`,
+      head: ["field", "value"],
+      rows: [
+        [
+          "zones / vertices / triangles / links",
+          `${h.zones} / ${h.vertices} / ${h.triangles} / ${h.links}`,
+        ],
+        ["build_hash", `${h.buildHash}${r.main.verified ? " (verified)" : ""}`],
+        ["file FNV-1a 64", r.mainFileFnv],
+        ["flags", `0x${h.flags.toString(16)}`],
+      ],
+    },
+    {
+      title: "sections",
+      head: ["tag", "offset", "bytes"],
+      rows: r.main.sections.map((s) => [s.tag, s.offset, s.size]),
+      align: ["left", "right", "right"],
+    },
+    {
+      title: "zones",
+      head: ["id", "name", "tier of", "triangles", "components", "size px", "floor_y"],
+      rows: zones.map((z) => [
+        z.id,
+        z.name,
+        z.parent === null ? "" : String(z.parent),
+        z.triangleCount,
+        z.componentCount,
+        `${fmtNum(z.width)}×${fmtNum(z.height)}`,
+        z.floorY,
+      ]),
+      align: ["right", "left", "left", "right", "right", "left", "right"],
+    },
+  ];
+  if (r.main.geometry.kind === "BGEO") {
+    const c = r.main.geometry.chunks;
+    const row = (name: string, list: typeof c.vertex) => [
+      name,
+      list.length,
+      list.reduce((a, x) => a + x.records, 0),
+      list.reduce((a, x) => a + x.size, 0),
+    ];
+    out.push({
+      title: "BGEO chunks",
+      head: ["table", "chunks", "records", "compressed bytes"],
+      rows: [row("vertex", c.vertex), row("triangle", c.triangle), row("link", c.link)],
+    });
+  }
+  if (r.grid) {
+    const b = (x: number) => x.toFixed(3);
+    out.push({
+      title: `BGRD v${r.grid.version}: compressed bytes per record per field`,
+      head: [
+        "zone",
+        "tiles",
+        "empty",
+        "records",
+        "kmax",
+        "B/rec",
+        "height",
+        "clr",
+        "flags",
+        "depth",
+        "steps",
+        "cell",
+        "region idx",
+      ],
+      align: ["left", ...Array(12).fill("right")],
+      rows: [...r.grid.zones.filter((z) => zone === undefined || z.name === zone), r.grid.total]
+        .map((z) => {
+          const p = z.bytesPerRecord;
+          return [
+            z === r.grid!.total ? "total" : z.name,
+            z.tiles,
+            z.emptyTiles,
+            z.records,
+            z.kmax,
+            b(p.total),
+            b(p.height),
+            b(p.clr),
+            b(p.flags),
+            b(p.depth),
+            b(p.steps),
+            b(p.cell),
+            b(p.regionIdx),
+          ];
+        }),
+    });
+  } else {
+    out.push({ title: "BGRD", head: ["status"], rows: [[`unusable: ${r.gridError}`]] });
+  }
+  if (zone !== undefined) {
+    for (const z of r.tiles) {
+      out.push({
+        title: `tiles of ${z.zone}`,
+        head: ["tile", "gx0", "gy0", "nx×ny", "owned x", "owned y", "records", "bytes", "B/rec"],
+        align: ["right", "right", "right", "left", "left", "left", "right", "right", "right"],
+        rows: z.tiles.map((t) => [
+          t.index,
+          t.gx0,
+          t.gy0,
+          `${t.nx}×${t.ny}`,
+          `${t.owned[0]}..${t.owned[1]}`,
+          `${t.owned[2]}..${t.owned[3]}`,
+          t.records,
+          t.bytes,
+          t.records ? (t.bytes / t.records).toFixed(3) : "-",
+        ]),
+      });
+    }
+  }
+  out.push({
+    title: "paired files",
+    head: ["part", "status", "path", "detail"],
+    rows: [
+      ["fields sidecar", r.sidecar.status, r.sidecar.path, r.sidecar.error ?? sidecarDetail(r)],
+      ["occluder pack", r.occluder.status, r.occluder.path, r.occluder.error ?? occluderDetail(r)],
+      ["no-go table", r.nogo.status, r.nogo.path, r.nogo.error ?? nogoDetail(r)],
+    ],
+    notes: [r.usable ? "engine: usable" : `engine: UNUSABLE — ${r.unusableReason}`],
+  });
+  return out;
+}
+
+function sidecarDetail(r: PackSetReport): string {
+  const s = r.sidecar.summary;
+  if (!s) return "";
+  const rec = s.zones.reduce((a, z) => a + z.records, 0);
+  return `all six checks passed; ${s.zones.length} zones, ${rec} records, FLNK ${
+    s.links ?? "absent"
+  }, FOPN ${s.opens ?? "absent"}`;
+}
+
+function occluderDetail(r: PackSetReport): string {
+  if (r.occluder.status === "missing") return "ledge drops are allowed everywhere";
+  return `${r.occluder.zones?.length ?? 0} zone records`;
+}
+
+function nogoDetail(r: PackSetReport): string {
+  if (r.nogo.status === "missing") return "no author no-go zones";
+  return (r.nogo.zones ?? []).map((z) => `${z.zone}: ${z.polygons}`).join(", ");
 }

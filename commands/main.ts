@@ -21,6 +21,8 @@ export interface CommandModule {
 export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   demo: () => import("./demo.ts"),
   inspect: () => import("./inspect.ts"),
+  classify: () => import("./classify.ts"),
+  stats: () => import("./stats.ts"),
 };
 
 async function usage(): Promise<string> {

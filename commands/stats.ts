@@ -1,0 +1,82 @@
+/**
+ * `navscope stats LOGS… --by-tier`: tier and timing statistics of successful plans (the spec's
+ * 分档实测 / 搜索实测 tables) from navscope plan lines.
+ * @module
+ */
+import { NavscopeError } from "../src/errors.ts";
+import { fileProblems, parseTimeArg, statsLogs } from "../src/analyze/run.ts";
+import type { StatsFilter } from "../src/analyze/stats.ts";
+import { statsTables } from "../src/analyze/tables.ts";
+import { formatFromFlags, parseFlags, printTables, Progress, warnFileProblems } from "./_output.ts";
+
+/** One line for the command list. */
+export const summary = "Tier / timing statistics from run logs (stats --by-tier)";
+
+/** Usage text. */
+export const help = `navscope stats LOGS… [--by-tier] [--by zone] [--since T] [--until T] [--zone Z]
+                [--json|--csv|--md] [--strict]
+
+Tier and timing statistics of the successful plans in navscope plan lines (failed plans are
+counted and excluded, as in the spec's 分档实测):
+  escalation-reason combinations per plan; per final tier: plans, total p50/p90/max and
+  "other" p50 (total − window − topology − geometry); window area buckets (≤ 2.9 M,
+  2.9–3 M, > 3 M cells) by tier; share finished at tier 0; per-stage sum/p50/max.
+Percentiles are nearest rank: the value at rank ⌈p/100·n⌉ of the sorted samples.
+
+  --by-tier        the per-tier tables (the default and only mode; accepted for clarity)
+  --by zone        repeat every table per zone
+  --since T        keep plans logged at or after T   (YYYY-MM-DD[ HH:MM[:SS[.mmm]]])
+  --until T        keep plans logged before T; a date alone includes that whole day
+  --zone Z         keep only zone Z (repeatable, or comma-separated)
+  --json           {plans, failed_excluded, tier0_share, tier0_small_share, tiers: [{tier,
+                   count, total_ms: {p50, p90, max}, other_ms_p50}], reason_names, reasons,
+                   window_buckets, stages, unparsed_lines, zones?}
+  --csv | --md     the tables as CSV or Markdown
+  --strict         stop with exit 1 at the first unreadable file or corrupt .gz`;
+
+/** Runs stats; resolves to the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("stats", args, {
+    "by-tier": { type: "boolean" },
+    by: { type: "string" },
+    since: { type: "string" },
+    until: { type: "string" },
+    zone: { type: "string", multiple: true },
+    json: { type: "boolean" },
+    csv: { type: "boolean" },
+    md: { type: "boolean" },
+    strict: { type: "boolean" },
+  });
+  const format = formatFromFlags(values);
+  if (values.by !== undefined && values.by !== "zone" && values.by !== "tier") {
+    throw new NavscopeError(
+      "usage",
+      `stats: unknown --by value "${values.by}"`,
+      {},
+      "zone (tiers are always shown)",
+    );
+  }
+  if (positionals.length === 0) {
+    throw new NavscopeError("usage", "stats: no log files given", {}, "LOGS… (files, dirs, globs)");
+  }
+  const filter: StatsFilter = {};
+  if (values.since !== undefined) filter.since = parseTimeArg("--since", values.since);
+  if (values.until !== undefined) filter.until = parseTimeArg("--until", values.until, true);
+  if (filter.since !== undefined && filter.until !== undefined && filter.until <= filter.since) {
+    throw new NavscopeError("usage", "stats: --until is not after --since", {}, "since < until");
+  }
+  if (values.zone) {
+    filter.zones = values.zone.flatMap((z) => z.split(",")).map((z) => z.trim()).filter((z) => z);
+  }
+  const progress = new Progress();
+  const { report, parse } = await statsLogs(positionals, {
+    filter,
+    byZone: values.by === "zone",
+    strict: values.strict,
+    onProgress: (f, label) => progress.update(f, label),
+  });
+  progress.done();
+  warnFileProblems("stats", fileProblems(parse));
+  printTables(format, statsTables(report), report);
+  return 0;
+}

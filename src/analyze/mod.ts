@@ -1,0 +1,13 @@
+/**
+ * Analytics over run logs: failure classification (ordered rules, user rules files), tier and
+ * timing statistics (nearest-rank percentiles), table models, and one-call pipelines.
+ * @module
+ */
+export * from "./classes.ts";
+export * from "./rules.ts";
+export * from "./adapter.ts";
+export * from "./classify_report.ts";
+export * from "./percentile.ts";
+export * from "./stats.ts";
+export * from "./tables.ts";
+export * from "./run.ts";

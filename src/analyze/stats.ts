@@ -1,0 +1,320 @@
+/**
+ * Tier and timing statistics of successful plans (spec 分档实测, 搜索实测, 实测 › 分段耗时).
+ *
+ * Tables produced, for all plans and optionally per zone:
+ * - escalation-reason combinations per plan (`tierNotes` counted per reason, order ignored);
+ * - per final tier: plans, total p50/p90/max, and "other" p50 where
+ *   `other = total − window − topology − geometry` (spec 分档实测: 其余耗时);
+ * - window area buckets by final tier: ≤ 2.9 M cells (tentative or small full windows),
+ *   2.9–3 M (capped windows, bisected to just under kLocalMaxCells = 3 M), > 3 M (segment-capped
+ *   or full-region windows);
+ * - the share of plans finished at tier 0 (and at tier 0 with a window ≤ 2.9 M);
+ * - per stage: sum, p50, max of window/topology/geometry/pull/assemble/lift, "other" and total,
+ *   where here `other = total − the six stages` (spec 实测 › 分段耗时: 「其余」是总计减去前六项).
+ *
+ * Failed plans are counted but excluded ("失败的规划不在统计内"). Percentiles are nearest rank
+ * (see percentile.ts). Samples are kept in flat Float64 columns, not per-plan objects.
+ * @module
+ */
+import type { PlanRecord } from "../logs/types.ts";
+import { SampleColumn } from "./percentile.ts";
+
+/** Upper bound of the small-window bucket, cells (spec: 290 万格). */
+export const SMALL_WINDOW_MAX = 2_900_000;
+/** Upper bound of the capped-window bucket, cells (kLocalMaxCells, spec: 300 万格). */
+export const CAPPED_WINDOW_MAX = 3_000_000;
+
+/** Stage names of the per-stage table, in print order. */
+export const STAGES = [
+  "window",
+  "topology",
+  "geometry",
+  "pull",
+  "assemble",
+  "lift",
+  "other",
+  "total",
+] as const;
+
+/** p50/p90/max of one sample set (null when empty). */
+export interface P5090Max {
+  /** Median (nearest rank). */
+  p50: number | null;
+  /** 90th percentile (nearest rank). */
+  p90: number | null;
+  /** Maximum. */
+  max: number | null;
+}
+
+/** One row of the per-tier table. */
+export interface TierRow {
+  /** Final tier (loop round). */
+  tier: number;
+  /** Plans that finished in this tier. */
+  count: number;
+  /** Total plan time, ms. */
+  total_ms: P5090Max;
+  /** Median of total − window − topology − geometry, ms. */
+  other_ms_p50: number | null;
+}
+
+/** One escalation-reason combination. */
+export interface ReasonRow {
+  /** Occurrences of each reason in the plan's tier notes (keys sorted). */
+  reasons: Record<string, number>;
+  /** Human key, e.g. `walk 断开×2 + 搜索碰边×1`, or `(none)`. */
+  key: string;
+  /** Plans with exactly this combination. */
+  plans: number;
+}
+
+/** Window-area buckets of one final tier. */
+export interface WindowBucketRow {
+  /** Final tier. */
+  tier: number;
+  /** Windows ≤ 2.9 M cells. */
+  le_2_9m: number;
+  /** Windows in (2.9 M, 3 M]. */
+  from_2_9m_to_3m: number;
+  /** Windows > 3 M. */
+  gt_3m: number;
+  /** Plans whose record had no window. */
+  unknown: number;
+}
+
+/** One row of the per-stage table. */
+export interface StageRow {
+  /** Stage name (see {@link STAGES}). */
+  stage: string;
+  /** Sum, ms. */
+  sum_ms: number;
+  /** Median, ms. */
+  p50_ms: number | null;
+  /** Maximum, ms. */
+  max_ms: number | null;
+}
+
+/** Statistics of one plan population. */
+export interface StatsBody {
+  /** Successful plans counted. */
+  plans: number;
+  /** Failed plans seen and excluded. */
+  failed_excluded: number;
+  /** Share of counted plans finished at tier 0 (0 when none). */
+  tier0_share: number;
+  /** Share finished at tier 0 with a window ≤ 2.9 M cells. */
+  tier0_small_share: number;
+  /** Per final tier, ascending. */
+  tiers: TierRow[];
+  /** Reason names in column order (most occurrences first, then name). */
+  reason_names: string[];
+  /** Reason combinations, most plans first. */
+  reasons: ReasonRow[];
+  /** Window buckets per final tier, ascending. */
+  window_buckets: WindowBucketRow[];
+  /** Per-stage timings. */
+  stages: StageRow[];
+}
+
+/** The stats report (`navscope stats --json`). */
+export interface StatsReport extends StatsBody {
+  /** Lines the log parser could not read. */
+  unparsed_lines: number;
+  /** Inputs that could not be read (or whose gzip broke). */
+  file_problems: Array<{ file: string; error: string }>;
+  /** Per-zone bodies (only with `--by zone`), sorted by zone. */
+  zones?: Array<{ zone: string } & StatsBody>;
+}
+
+/** Rounds to 1e-3 so sums print without float noise; NaN becomes null. */
+export function round3(v: number): number | null {
+  if (Number.isNaN(v)) return null;
+  const r = Math.round(v * 1000) / 1000;
+  return Object.is(r, -0) ? 0 : r;
+}
+
+class TierAcc {
+  total = new SampleColumn();
+  other = new SampleColumn();
+  buckets = [0, 0, 0, 0];
+}
+
+/** Accumulates plan records of one population. */
+export class StatsGroup {
+  private plans = 0;
+  private failed = 0;
+  private tier0Small = 0;
+  private readonly tiers = new Map<number, TierAcc>();
+  private readonly combos = new Map<string, { reasons: Record<string, number>; plans: number }>();
+  private readonly reasonTotals = new Map<string, number>();
+  private readonly stages = STAGES.map(() => new SampleColumn());
+
+  /** Adds one plan record (failed records are only counted). */
+  add(r: PlanRecord): void {
+    if (!r.ok) {
+      this.failed++;
+      return;
+    }
+    this.plans++;
+    const t = r.timing;
+    let ta = this.tiers.get(r.tier);
+    if (!ta) this.tiers.set(r.tier, ta = new TierAcc());
+    ta.total.push(t.total);
+    ta.other.push(t.total - t.window - t.topology - t.geometry);
+    const cells = r.window ? r.window.cells : NaN;
+    const b = Number.isNaN(cells)
+      ? 3
+      : cells <= SMALL_WINDOW_MAX
+      ? 0
+      : cells <= CAPPED_WINDOW_MAX
+      ? 1
+      : 2;
+    ta.buckets[b]++;
+    if (r.tier === 0 && b === 0) this.tier0Small++;
+    this.addReasons(r.tierNotes);
+    const six = t.window + t.topology + t.geometry + t.pull + t.assemble + t.lift;
+    const vals = [
+      t.window,
+      t.topology,
+      t.geometry,
+      t.pull,
+      t.assemble,
+      t.lift,
+      t.total - six,
+      t.total,
+    ];
+    for (let i = 0; i < vals.length; i++) this.stages[i].push(vals[i]);
+  }
+
+  private addReasons(notes: readonly string[]): void {
+    // Fast path: most plans finish at tier 0 without notes (spec: 77.6 %).
+    if (notes.length === 0) {
+      this.bumpCombo("(none)", notes);
+      return;
+    }
+    for (const n of notes) this.reasonTotals.set(n, (this.reasonTotals.get(n) ?? 0) + 1);
+    // Key: reasons in code-unit order with their run lengths, e.g. `walk 断开×2 + 搜索碰边×1`.
+    const sorted = notes.length === 1 ? notes : [...notes].sort();
+    let key = "";
+    for (let i = 0; i < sorted.length;) {
+      let j = i + 1;
+      while (j < sorted.length && sorted[j] === sorted[i]) j++;
+      key += (key ? " + " : "") + `${sorted[i]}×${j - i}`;
+      i = j;
+    }
+    this.bumpCombo(key, sorted);
+  }
+
+  private bumpCombo(key: string, sorted: readonly string[]): void {
+    const c = this.combos.get(key);
+    if (c) {
+      c.plans++;
+      return;
+    }
+    const reasons: Record<string, number> = {};
+    for (const n of sorted) reasons[n] = (reasons[n] ?? 0) + 1;
+    this.combos.set(key, { reasons, plans: 1 });
+  }
+
+  /** The statistics of the plans added so far. */
+  body(): StatsBody {
+    const tiersSorted = [...this.tiers.keys()].sort((a, b) => a - b);
+    const tiers: TierRow[] = tiersSorted.map((tier) => {
+      const a = this.tiers.get(tier)!;
+      const s = a.total.summary();
+      return {
+        tier,
+        count: s.count,
+        total_ms: { p50: round3(s.p50), p90: round3(s.p90), max: round3(s.max) },
+        other_ms_p50: round3(a.other.summary().p50),
+      };
+    });
+    const reasonNames = [...this.reasonTotals].sort((a, b) =>
+      b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
+    ).map(([k]) => k);
+    const reasons: ReasonRow[] = [...this.combos].map(([key, c]) => ({
+      reasons: c.reasons,
+      key,
+      plans: c.plans,
+    }));
+    reasons.sort((a, b) => b.plans - a.plans || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const window_buckets = tiersSorted.map((tier) => {
+      const b = this.tiers.get(tier)!.buckets;
+      return { tier, le_2_9m: b[0], from_2_9m_to_3m: b[1], gt_3m: b[2], unknown: b[3] };
+    });
+    const stages: StageRow[] = STAGES.map((stage, i) => {
+      const s = this.stages[i].summary();
+      return { stage, sum_ms: round3(s.sum) ?? 0, p50_ms: round3(s.p50), max_ms: round3(s.max) };
+    });
+    const tier0 = this.tiers.get(0)?.total.length ?? 0;
+    return {
+      plans: this.plans,
+      failed_excluded: this.failed,
+      tier0_share: this.plans ? tier0 / this.plans : 0,
+      tier0_small_share: this.plans ? this.tier0Small / this.plans : 0,
+      tiers,
+      reason_names: reasonNames,
+      reasons,
+      window_buckets,
+      stages,
+    };
+  }
+}
+
+/** Filters applied before counting (`--since`, `--until`, `--zone`). */
+export interface StatsFilter {
+  /** Keep plans at or after this naive epoch ms. */
+  since?: number;
+  /** Keep plans strictly before this naive epoch ms. */
+  until?: number;
+  /** Keep only these zones. */
+  zones?: readonly string[];
+}
+
+/** True when a plan passes the filter. Undated plans fail any time bound. */
+export function passes(f: StatsFilter, zone: string, time: number): boolean {
+  if (f.zones && f.zones.length && !f.zones.includes(zone)) return false;
+  if (f.since !== undefined && !(time >= f.since)) return false;
+  if (f.until !== undefined && !(time < f.until)) return false;
+  return true;
+}
+
+/** Accumulates plans into a {@link StatsReport}, optionally per zone. */
+export class StatsAccumulator {
+  private readonly all = new StatsGroup();
+  private readonly zones = new Map<string, StatsGroup>();
+
+  /** @param filter what to keep; @param byZone also keep per-zone groups. */
+  constructor(readonly filter: StatsFilter = {}, readonly byZone = false) {}
+
+  /** Adds one plan if it passes the filter; returns whether it was kept. */
+  add(r: PlanRecord, time: number): boolean {
+    if (!passes(this.filter, r.zone, time)) return false;
+    this.all.add(r);
+    if (this.byZone) {
+      let g = this.zones.get(r.zone);
+      if (!g) this.zones.set(r.zone, g = new StatsGroup());
+      g.add(r);
+    }
+    return true;
+  }
+
+  /** The report. */
+  report(
+    unparsedLines = 0,
+    fileProblems: Array<{ file: string; error: string }> = [],
+  ): StatsReport {
+    const out: StatsReport = {
+      ...this.all.body(),
+      unparsed_lines: unparsedLines,
+      file_problems: fileProblems,
+    };
+    if (this.byZone) {
+      out.zones = [...this.zones.keys()].sort().map((zone) => ({
+        zone,
+        ...this.zones.get(zone)!.body(),
+      }));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Table models of the analytics reports: plain heads and rows that the command layer renders
+ * as a terminal table, CSV or Markdown. Kept here (not in commands/) so the library can render
+ * the same tables for reports.
+ * @module
+ */
+import type { ClassifyReport, ClassRow } from "./classify_report.ts";
+import type { StatsBody, StatsReport } from "./stats.ts";
+
+/** A renderable table (structurally equal to commands/_output.ts `TableModel`). */
+export interface ReportTable {
+  /** Title. */
+  title: string;
+  /** Column heads. */
+  head: string[];
+  /** Rows. */
+  rows: Array<Array<string | number | null>>;
+  /** Lines printed after the table. */
+  notes?: string[];
+}
+
+function example(r: ClassRow): string {
+  const e = r.examples[0];
+  if (!e) return "";
+  const text = e.text.length > 60 ? e.text.slice(0, 59) + "…" : e.text;
+  return `${e.file}:${e.line} ${text}`;
+}
+
+function classRows(rows: ClassRow[]): Array<Array<string | number | null>> {
+  return rows.map((
+    r,
+  ) => [r.class, r.count, r.legs, r.first_seen ?? "-", r.last_seen ?? "-", example(r)]);
+}
+
+const CLASS_HEAD = ["class", "count", "legs", "first seen", "last seen", "example"];
+
+/** Tables of a classification report: one overall, plus one per group. */
+export function classifyTables(rep: ClassifyReport): ReportTable[] {
+  const notes = [`${rep.total} failures; ${rep.unparsed_lines} unparsed lines`];
+  const out: ReportTable[] = [{
+    title: "Failures by class",
+    head: CLASS_HEAD,
+    rows: classRows(rep.classes),
+    notes,
+  }];
+  for (const g of rep.groups ?? []) {
+    out.push({
+      title: `${rep.by === "zone" ? "Zone" : "Day"} ${g.key} (${g.total} failures)`,
+      head: CLASS_HEAD,
+      rows: classRows(g.classes),
+    });
+  }
+  return out;
+}
+
+function pct(v: number): string {
+  return `${(v * 100).toFixed(1)}%`;
+}
+
+/** Tables of one stats body; `scope` prefixes the titles (e.g. a zone). */
+export function statsBodyTables(b: StatsBody, scope = ""): ReportTable[] {
+  const pre = scope ? `${scope}: ` : "";
+  const reasonHead = [...b.reason_names, "plans"];
+  const reasons: ReportTable = {
+    title: `${pre}Escalation reasons per plan (tier notes)`,
+    head: reasonHead,
+    rows: b.reasons.map((r) => [...b.reason_names.map((n) => r.reasons[n] ?? 0), r.plans]),
+  };
+  const tiers: ReportTable = {
+    title:
+      `${pre}Final tier: plans and total time (ms), other = total − window − topology − geometry`,
+    head: ["tier", "plans", "total p50", "total p90", "total max", "other p50"],
+    rows: b.tiers.map((t) => [
+      t.tier,
+      t.count,
+      t.total_ms.p50,
+      t.total_ms.p90,
+      t.total_ms.max,
+      t.other_ms_p50,
+    ]),
+    notes: [
+      `${b.plans} successful plans (failed plans excluded: ${b.failed_excluded})`,
+      `finished at tier 0: ${pct(b.tier0_share)}; ` +
+      `at tier 0 with a window ≤ 2.9 M cells: ${pct(b.tier0_small_share)}`,
+    ],
+  };
+  const hasUnknown = b.window_buckets.some((w) => w.unknown > 0);
+  const windows: ReportTable = {
+    title: `${pre}Window area (cells) by final tier`,
+    head: ["tier", "≤ 2.9 M", "2.9–3 M", "> 3 M", ...(hasUnknown ? ["unknown"] : [])],
+    rows: b.window_buckets.map((w) => [
+      w.tier,
+      w.le_2_9m,
+      w.from_2_9m_to_3m,
+      w.gt_3m,
+      ...(hasUnknown ? [w.unknown] : []),
+    ]),
+  };
+  const stages: ReportTable = {
+    title: `${pre}Stage timings (ms), other = total − the six stages`,
+    head: ["stage", "sum", "p50", "max"],
+    rows: b.stages.map((s) => [s.stage, s.sum_ms, s.p50_ms, s.max_ms]),
+  };
+  return [reasons, tiers, windows, stages];
+}
+
+/** Tables of a stats report: the overall tables, then each zone's. */
+export function statsTables(rep: StatsReport): ReportTable[] {
+  const out = statsBodyTables(rep);
+  if (rep.unparsed_lines) out[1].notes!.push(`${rep.unparsed_lines} unparsed lines`);
+  for (const z of rep.zones ?? []) out.push(...statsBodyTables(z, `zone ${z.zone}`));
+  return out;
+}

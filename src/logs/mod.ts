@@ -1,0 +1,12 @@
+/**
+ * Run-log layer: record types, navscope's plan line (writer and reader), the streaming parser
+ * for MaaFramework run logs and the leg pairer.
+ * @module
+ */
+export * from "./types.ts";
+export * from "./line.ts";
+export * from "./plan_line.ts";
+export * from "./messages.ts";
+export * from "./pairer.ts";
+export * from "./parser.ts";
+export * from "./reader.ts";

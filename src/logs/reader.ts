@@ -1,0 +1,405 @@
+/**
+ * Streaming front end of the run-log parser: files, directories and globs in; typed events out
+ * as an async iterable, one pass, constant memory in the size of the logs.
+ *
+ * - Inputs: files (any name), directories (log-like names: `*.log`, `*.txt`, `*.gz`, and
+ *   `maafw*`, recursively by default) and globs (`*`, `?`, `**`).
+ * - gzip is detected by its magic bytes (not the name) and decoded with the web
+ *   `DecompressionStream('gzip')`; a truncated or corrupt .gz keeps what decoded before the
+ *   damage and is counted as `bad_gzip`.
+ * - Order: files are read in order of their first timestamp (then path). MaaFramework rotates
+ *   `maafw.log` to `maafw.bak.<stamp>.log` at 16 MiB (maaend-runlogs.md §1.1), so each file
+ *   is one contiguous time range and this gives timestamp order across rotations; pairing state
+ *   carries across files, so a plan whose lines straddle a rotation still pairs.
+ * - Bytes are read in 1 MiB chunks through a `ReadableStream`, decoded once per chunk by a
+ *   streaming `TextDecoder` (UTF-8, invalid bytes → U+FFFD), then split into lines.
+ * @module
+ */
+import { NavscopeError } from "../errors.ts";
+import { emptyFileReport, emptyReport, LogLineProcessor, type ParseOptions } from "./parser.ts";
+import { emptyHead, parseHead } from "./line.ts";
+import type { FileReport, LogEvent, ParseReport } from "./types.ts";
+
+/** Chunk size of plain file reads. */
+const CHUNK = 1 << 20;
+/** Chunk size of compressed reads (see openBytes). */
+const GZ_CHUNK = 64 << 10;
+/** How much decoded text is searched for a file's first timestamp. */
+const PEEK_BYTES = 256 << 10;
+
+/** An async iterable of events whose `report` is complete once iteration has finished. */
+export interface LogStream extends AsyncIterable<LogEvent> {
+  /** Counts so far; final after the iteration ends. */
+  readonly report: ParseReport;
+}
+
+/**
+ * A byte stream over an open file; closes the file at the end or on cancel. `size()` gives the
+ * read size for the next pull, so the caller can shrink it for gzip (see openBytes).
+ */
+function fileStream(file: Deno.FsFile, size: () => number): ReadableStream<Uint8Array> {
+  let closed = false;
+  const close = () => {
+    if (!closed) {
+      closed = true;
+      file.close();
+    }
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      const buf = new Uint8Array(size());
+      let n: number | null;
+      try {
+        n = await file.read(buf);
+      } catch (e) {
+        close();
+        throw e;
+      }
+      if (n === null) {
+        close();
+        c.close();
+      } else c.enqueue(buf.subarray(0, n));
+    },
+    cancel: close,
+  }, { highWaterMark: 0 });
+}
+
+/**
+ * Opens `path` as a stream of decompressed bytes (gzip detected by magic). The first chunk is
+ * read eagerly to sniff the magic and is re-emitted. Compressed input is read in 64 KiB
+ * pieces: logs compress ~10×, and a 1 MiB piece would inflate to one ~10 MiB chunk (and a
+ * ~10 MiB string), which is what bounds peak memory.
+ */
+async function openBytes(
+  path: string,
+): Promise<{ gzip: boolean; stream: ReadableStream<Uint8Array> }> {
+  const file = await Deno.open(path, { read: true });
+  let size = GZ_CHUNK;
+  const raw = fileStream(file, () => size);
+  const reader = raw.getReader();
+  const first = await reader.read();
+  const head = first.done ? new Uint8Array(0) : first.value;
+  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  if (!gzip) size = CHUNK;
+  let sentFirst = first.done;
+  const joined = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      if (!sentFirst) {
+        sentFirst = true;
+        c.enqueue(head);
+        return;
+      }
+      const r = await reader.read();
+      if (r.done) c.close();
+      else c.enqueue(r.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+  return {
+    gzip,
+    stream: gzip
+      ? joined.pipeThrough(
+        new DecompressionStream("gzip") as unknown as ReadableWritablePair<
+          Uint8Array,
+          Uint8Array
+        >,
+      )
+      : joined,
+  };
+}
+
+/** First timestamp of a file (naive epoch ms), NaN when none within the first 256 KiB. */
+async function peekFirstTime(path: string): Promise<{ time: number; gzip: boolean }> {
+  const { gzip, stream } = await openBytes(path);
+  const reader = stream.getReader();
+  const dec = new TextDecoder();
+  let text = "";
+  let time = NaN;
+  const head = emptyHead();
+  try {
+    while (text.length < PEEK_BYTES) {
+      let r: ReadableStreamReadResult<Uint8Array>;
+      try {
+        r = await reader.read();
+      } catch {
+        break; // corrupt gzip: the main pass reports it
+      }
+      if (r.done) break;
+      text += dec.decode(r.value, { stream: true });
+      let start = 0;
+      for (;;) {
+        const nl = text.indexOf("\n", start);
+        if (nl < 0) break;
+        if (parseHead(text.slice(start, nl), head) >= 0) {
+          time = head.time;
+          break;
+        }
+        start = nl + 1;
+      }
+      if (!Number.isNaN(time)) break;
+    }
+    if (Number.isNaN(time) && parseHead(text, head) >= 0) time = head.time;
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return { time, gzip };
+}
+
+const LOG_NAME = /(\.(log|txt|gz)$)|(^maafw)/i;
+
+function hasGlob(p: string): boolean {
+  return /[*?]/.test(p);
+}
+
+/** Glob pattern (relative, `/`-separated) → RegExp over relative paths. */
+export function globToRegExp(pattern: string): RegExp {
+  let re = "^";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "*") {
+      if (pattern[i + 1] === "*") {
+        i++;
+        if (pattern[i + 1] === "/") {
+          i++;
+          re += "(?:[^/]*/)*";
+        } else re += ".*";
+      } else re += "[^/]*";
+    } else if (c === "?") re += "[^/]";
+    else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(re + "$");
+}
+
+async function walk(dir: string, recursive: boolean, out: string[], rel = ""): Promise<void> {
+  const entries: Deno.DirEntry[] = [];
+  for await (const e of Deno.readDir(dir + (rel ? "/" + rel : ""))) entries.push(e);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory) {
+      if (recursive) await walk(dir, recursive, out, r);
+    } else if (e.isFile || e.isSymlink) out.push(r);
+  }
+}
+
+/**
+ * Expands inputs to a sorted, de-duplicated file list. Missing inputs and unreadable
+ * directories come back in `missing` with the reason.
+ */
+export async function expandInputs(
+  inputs: readonly string[],
+  recursive = true,
+): Promise<{ files: string[]; missing: { path: string; error: string }[] }> {
+  const files = new Set<string>();
+  const missing: { path: string; error: string }[] = [];
+  for (const input of inputs) {
+    try {
+      if (hasGlob(input)) {
+        const parts = input.split("/");
+        const k = parts.findIndex(hasGlob);
+        const base = parts.slice(0, k).join("/") || (input.startsWith("/") ? "/" : ".");
+        const re = globToRegExp(parts.slice(k).join("/"));
+        const found: string[] = [];
+        await walk(base, true, found);
+        let n = 0;
+        for (const r of found) {
+          if (re.test(r)) {
+            files.add(
+              base === "." && !input.startsWith("./") ? r : `${base.replace(/\/$/, "")}/${r}`,
+            );
+            n++;
+          }
+        }
+        if (n === 0) missing.push({ path: input, error: "glob matched no file" });
+        continue;
+      }
+      const st = await Deno.stat(input);
+      if (st.isDirectory) {
+        const found: string[] = [];
+        await walk(input, recursive, found);
+        for (const r of found) {
+          if (LOG_NAME.test(r.slice(r.lastIndexOf("/") + 1))) {
+            files.add(`${input.replace(/\/$/, "")}/${r}`);
+          }
+        }
+      } else files.add(input);
+    } catch (e) {
+      missing.push({ path: input, error: (e as Error).message });
+    }
+  }
+  return { files: [...files].sort(), missing };
+}
+
+/**
+ * Parses run logs from files, directories and globs, in timestamp order, streaming. Never
+ * throws for bad input unless `opts.strict` (then a NavscopeError `io` names the file); the
+ * `report` counts everything that was skipped, with file:line for the first few.
+ *
+ * ```ts
+ * const logs = parseLogs(["logs/", "old/*.log.gz"]);
+ * for await (const ev of logs) if (ev.type === "leg" && !ev.leg.ok) console.log(ev.leg);
+ * console.log(logs.report);
+ * ```
+ */
+export function parseLogs(inputs: string | readonly string[], opts: ParseOptions = {}): LogStream {
+  const report = emptyReport();
+  const list = typeof inputs === "string" ? [inputs] : inputs;
+  return {
+    report,
+    [Symbol.asyncIterator]: () => run(list, opts, report)[Symbol.asyncIterator](),
+  };
+}
+
+async function* run(
+  inputs: readonly string[],
+  opts: ParseOptions,
+  report: ParseReport,
+): AsyncGenerator<LogEvent> {
+  const p = new LogLineProcessor(opts, report);
+  const { files, missing } = await expandInputs(inputs, opts.recursive ?? true);
+  for (const m of missing) {
+    if (opts.strict) {
+      throw new NavscopeError("io", `cannot read log input: ${m.error}`, { file: m.path });
+    }
+    const rep = emptyFileReport(m.path);
+    rep.error = m.error;
+    report.files.push(rep);
+    p.problem("unreadable", 0, m.error, m.path);
+  }
+  const order: FileReport[] = [];
+  for (const f of files) {
+    const rep = emptyFileReport(f);
+    try {
+      const { time, gzip } = await peekFirstTime(f);
+      rep.firstTime = time;
+      rep.gzip = gzip;
+      order.push(rep);
+    } catch (e) {
+      if (opts.strict) {
+        throw new NavscopeError("io", `cannot read log file: ${(e as Error).message}`, { file: f });
+      }
+      rep.error = (e as Error).message;
+      report.files.push(rep);
+      p.problem("unreadable", 0, rep.error, f);
+    }
+  }
+  // Timestamp order; files without any timestamp go last; ties by path (deterministic).
+  order.sort((a, b) => {
+    const ta = Number.isNaN(a.firstTime) ? Infinity : a.firstTime;
+    const tb = Number.isNaN(b.firstTime) ? Infinity : b.firstTime;
+    return ta !== tb ? ta - tb : a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
+  });
+  for (const rep of order) {
+    rep.firstTime = NaN; // recomputed by the main pass
+    report.files.push(rep);
+    let stream: ReadableStream<Uint8Array>;
+    try {
+      stream = (await openBytes(rep.file)).stream;
+    } catch (e) {
+      if (opts.strict) {
+        throw new NavscopeError("io", `cannot read log file: ${(e as Error).message}`, {
+          file: rep.file,
+        });
+      }
+      rep.error = (e as Error).message;
+      p.problem("unreadable", 0, rep.error, rep.file);
+      continue;
+    }
+    yield* feed(p, stream, rep, opts);
+  }
+  p.finish();
+  yield* drain(p);
+}
+
+function* drain(p: LogLineProcessor): Generator<LogEvent> {
+  if (p.queue.length === 0) return;
+  const q = p.queue;
+  p.queue = [];
+  yield* q;
+}
+
+/** Feeds one decompressed byte stream through the processor, yielding events as they come. */
+async function* feed(
+  p: LogLineProcessor,
+  stream: ReadableStream<Uint8Array>,
+  rep: FileReport,
+  opts: ParseOptions,
+): AsyncGenerator<LogEvent> {
+  p.beginFile(rep);
+  const reader = stream.getReader();
+  const dec = new TextDecoder();
+  const report = p.report;
+  let finished = false;
+  try {
+    for (;;) {
+      let r: ReadableStreamReadResult<Uint8Array>;
+      try {
+        r = await reader.read();
+      } catch (e) {
+        const msg = (e as Error).message;
+        // Keep what decoded before the damage; the partial last line is still a line.
+        p.push(dec.decode());
+        p.endFile(true);
+        rep.error = msg;
+        if (opts.strict) {
+          throw new NavscopeError(
+            "io",
+            `${rep.gzip ? "corrupt or truncated gzip" : "read failed"}: ${msg}`,
+            { file: rep.file, line: rep.lines },
+          );
+        }
+        p.problem(rep.gzip ? "bad_gzip" : "unreadable", rep.lines, msg);
+        finished = true;
+        yield* drain(p);
+        return;
+      }
+      if (r.done) break;
+      rep.bytes += r.value.length;
+      report.bytes += r.value.length;
+      p.push(dec.decode(r.value, { stream: true }));
+      yield* drain(p);
+    }
+    p.push(dec.decode());
+    p.endFile();
+    finished = true;
+    yield* drain(p);
+  } finally {
+    // The consumer may stop early (break out of for-await): close the file now, not at GC.
+    if (!finished) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
+
+/** Parses a single byte stream (e.g. stdin or a fetch body) the same way. */
+export function parseLogReadable(
+  stream: ReadableStream<Uint8Array>,
+  name = "<stream>",
+  opts: ParseOptions = {},
+): LogStream {
+  const report = emptyReport();
+  return {
+    report,
+    [Symbol.asyncIterator]: () =>
+      (async function* () {
+        const p = new LogLineProcessor(opts, report);
+        const rep = emptyFileReport(name);
+        report.files.push(rep);
+        yield* feed(p, stream, rep, opts);
+        p.finish();
+        yield* drain(p);
+      })()[Symbol.asyncIterator](),
+  };
+}
+
+/** Collects every event of `parseLogs` into an array (small logs, tests). */
+export async function collectLogs(
+  inputs: string | readonly string[],
+  opts: ParseOptions = {},
+): Promise<{ events: LogEvent[]; report: ParseReport }> {
+  const s = parseLogs(inputs, opts);
+  const events: LogEvent[] = [];
+  for await (const e of s) events.push(e);
+  return { events, report: s.report };
+}

@@ -1,0 +1,229 @@
+/**
+ * The three packs and the no-go table as one set (spec 数据包 intro and 引擎装载): the main
+ * pack and its grid section are required; the fields sidecar is paired by name and must match
+ * the main pack (build_hash, FNV of the whole decompressed main pack, rules, FCON, zone/tile
+ * counts); the occluder pack may be missing (ledge drops are then allowed); the author no-go
+ * table may be missing (no zones) but a present, unreadable table makes the engine unusable.
+ *
+ * `inspectPackSet` reports every part's status without stopping at the first failure, which is
+ * what a planner engineer wants from `inspect`; `usable` says whether the engine would load.
+ * @module
+ */
+import { fnv1a64, readMaybeGzip } from "../codec/mod.ts";
+import { NavscopeError } from "../errors.ts";
+import { type BgrdSection, parseBgrd } from "./bgrd.ts";
+import { type BgrdSummary, summarizeBgrd } from "./bgrd_summary.ts";
+import { describeMainPack, type MainPackSummary } from "./bnav_describe.ts";
+import { loadSidecarFile, type SidecarSummary, summarizeSidecar } from "./bnvf.ts";
+import type { SidecarExpectations } from "./bnvf_types.ts";
+import { loadNoGoTable } from "./nogo.ts";
+import { type OclsRecordSummary, summarizeOccluderPack } from "./ocls.ts";
+import { pairSidecars, sidecarStatus } from "./pairing.ts";
+
+/** Status of one optional or paired part. */
+export type PartStatus = "ok" | "missing" | "invalid";
+
+/** What `inspectPackSet` found. */
+export interface PackSetReport {
+  /** Main pack summary (header, sections, zones, chunks). */
+  main: MainPackSummary;
+  /** FNV-1a 64 of the main pack's whole decompressed bytes, 16 hex digits. */
+  mainFileFnv: string;
+  /** Grid section summary, or null with `gridError`. */
+  grid: BgrdSummary | null;
+  /** Per-zone tile directory of the grid section (only for the zones asked for). */
+  tiles: {
+    zone: string;
+    tiles: {
+      index: number;
+      gx0: number;
+      gy0: number;
+      nx: number;
+      ny: number;
+      owned: [number, number, number, number];
+      offset: number;
+      bytes: number;
+      records: number;
+    }[];
+  }[];
+  /** Why the grid section is unusable, or null. */
+  gridError: string | null;
+  /** Fields sidecar status. */
+  sidecar: {
+    path: string;
+    status: PartStatus;
+    error: string | null;
+    summary: SidecarSummary | null;
+  };
+  /** Occluder pack status (missing is allowed). */
+  occluder: {
+    path: string;
+    status: PartStatus;
+    error: string | null;
+    zones: OclsRecordSummary[] | null;
+  };
+  /** Author no-go table status (missing is allowed). */
+  nogo: {
+    path: string;
+    status: PartStatus;
+    error: string | null;
+    zones: { zone: string; polygons: number }[] | null;
+  };
+  /** Whether an engine built on this set would load (spec 引擎装载). */
+  usable: boolean;
+  /** The first reason the engine would be unusable, or null. */
+  unusableReason: string | null;
+}
+
+/** The facts the sidecar is checked against, taken from a main pack and its grid section. */
+export function sidecarExpectations(
+  buildHash: bigint,
+  mainBytes: Uint8Array,
+  grid: BgrdSection,
+): SidecarExpectations {
+  return {
+    buildHash,
+    fileFnv: fnv1a64(mainBytes),
+    zones: grid.zones.map((z) => ({
+      name: z.name,
+      regions: z.globalRegions,
+      tileRecords: z.tiles.map((t) => t.records),
+    })),
+  };
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Inspects a main pack and its paired files. A broken main pack throws its NavscopeError (there
+ * is nothing else to show); every other part's failure is reported in the result.
+ */
+export async function inspectPackSet(
+  mainPath: string,
+  opts: { zone?: string; nogoPath?: string } = {},
+): Promise<PackSetReport> {
+  const paths = pairSidecars(mainPath);
+  const bytes = await readMaybeGzip(mainPath);
+  const main = describeMainPack(bytes, { file: mainPath, verify: true });
+  if (opts.zone !== undefined && !main.zones.some((z) => z.name === opts.zone)) {
+    throw new NavscopeError(
+      "usage",
+      `zone ${JSON.stringify(opts.zone)} is not in the pack`,
+      { file: mainPath, section: "zone table" },
+      `one of ${main.zones.map((z) => z.name).join(", ")}`,
+    );
+  }
+  const mainFnv = fnv1a64(bytes);
+  let section: BgrdSection | null = null;
+  let grid: BgrdSummary | null = null;
+  let gridError: string | null = null;
+  if (!main.grid) gridError = "the main pack has no BGRD grid section";
+  else {
+    try {
+      const g = main.grid;
+      section = parseBgrd(bytes.subarray(g.offset, g.offset + g.size), {
+        file: mainPath,
+      });
+      grid = summarizeBgrd(section);
+    } catch (e) {
+      gridError = message(e);
+    }
+  }
+  const tiles = section ? tileTables(section, opts.zone) : [];
+  const status = await sidecarStatus(paths);
+  const sidecar = await inspectSidecar(status.fields ?? paths.fields[0], status.fields, section, {
+    buildHash: BigInt(`0x${main.header.buildHash}`),
+    bytes,
+  });
+  const occluder = await inspectOccluder(status.occluder ?? paths.occluder[0], status.occluder);
+  const nogoPath = opts.nogoPath ?? paths.nogo;
+  const nogo = await inspectNoGo(nogoPath);
+  const reasons = [
+    gridError && `grid section: ${gridError}`,
+    sidecar.status !== "ok" && `fields sidecar ${sidecar.status}: ${sidecar.error ?? sidecar.path}`,
+    nogo.status === "invalid" && `no-go table unreadable: ${nogo.error}`,
+  ].filter((x): x is string => typeof x === "string");
+  return {
+    main,
+    mainFileFnv: mainFnv.toString(16).padStart(16, "0"),
+    grid,
+    tiles,
+    gridError,
+    sidecar,
+    occluder,
+    nogo,
+    usable: reasons.length === 0,
+    unusableReason: reasons[0] ?? null,
+  };
+}
+
+function tileTables(section: BgrdSection, zone?: string): PackSetReport["tiles"] {
+  return section.zones.filter((z) => zone === undefined || z.name === zone).map((z) => ({
+    zone: z.name,
+    tiles: z.tiles.map((t, index) => ({
+      index,
+      gx0: t.gx0,
+      gy0: t.gy0,
+      nx: t.nx,
+      ny: t.ny,
+      owned: [t.px0, t.px1, t.py0, t.py1] as [number, number, number, number],
+      offset: t.offset,
+      bytes: t.len,
+      records: t.records,
+    })),
+  }));
+}
+
+async function inspectSidecar(
+  path: string,
+  existing: string | null,
+  section: BgrdSection | null,
+  main: { buildHash: bigint; bytes: Uint8Array },
+): Promise<PackSetReport["sidecar"]> {
+  if (existing === null) {
+    return { path, status: "missing", error: "no paired fields sidecar", summary: null };
+  }
+  if (section === null) {
+    return { path, status: "invalid", error: "cannot check: no grid section", summary: null };
+  }
+  try {
+    const expect = sidecarExpectations(main.buildHash, main.bytes, section);
+    const pack = await loadSidecarFile(existing, expect);
+    return { path, status: "ok", error: null, summary: summarizeSidecar(pack, expect) };
+  } catch (e) {
+    return { path, status: "invalid", error: message(e), summary: null };
+  }
+}
+
+async function inspectOccluder(
+  path: string,
+  existing: string | null,
+): Promise<PackSetReport["occluder"]> {
+  if (existing === null) return { path, status: "missing", error: null, zones: null };
+  try {
+    const zones = summarizeOccluderPack(await readMaybeGzip(existing), existing);
+    return { path, status: "ok", error: null, zones };
+  } catch (e) {
+    return { path, status: "invalid", error: message(e), zones: null };
+  }
+}
+
+async function inspectNoGo(path: string): Promise<PackSetReport["nogo"]> {
+  try {
+    await Deno.stat(path);
+  } catch {
+    return { path, status: "missing", error: null, zones: null };
+  }
+  try {
+    const table = await loadNoGoTable(path);
+    const zones = [...table.zones.entries()].map(([zone, z]) => ({
+      zone,
+      polygons: z.polyCount,
+    }));
+    return { path, status: "ok", error: null, zones };
+  } catch (e) {
+    return { path, status: "invalid", error: message(e), zones: null };
+  }
+}
