@@ -8,7 +8,7 @@
 import { importObj, readObj } from "../src/world/mod.ts";
 import { buildTriangleBuckets, cleanZone, snapPoint } from "../src/mesh/mod.ts";
 
-const PROTO = "/work/shared/worlds/navcat/proto-level.obj";
+const PROTO = new URL("../../shared/worlds/navcat/proto-level.obj", import.meta.url).pathname;
 const have = (() => {
   try {
     return Deno.statSync(PROTO).isFile;

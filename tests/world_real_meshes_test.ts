@@ -13,7 +13,8 @@ import {
   triangleHeight,
 } from "../src/mesh/mod.ts";
 
-const WORLDS = "/work/shared/worlds";
+/** Shared test worlds: `../shared/worlds` beside the repository (where CI lays shared/). */
+const WORLDS = new URL("../../shared/worlds", import.meta.url).pathname;
 
 /** Lexicographic strict `<` on equal-length keys. */
 function keyLess(a: number[], b: number[]): boolean {
