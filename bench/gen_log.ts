@@ -7,6 +7,7 @@
  * Usage: `deno run --allow-write bench/gen_log.ts /tmp/big.log 1024` (size in MiB).
  * @module
  */
+import { mulberry32 } from "../src/rng.ts";
 import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
 import { formatTimestamp } from "../src/logs/line.ts";
 
@@ -19,16 +20,7 @@ export interface GenCounts {
   planLines: number;
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const F6 = (x: number) => x.toFixed(6);
 

@@ -13,20 +13,12 @@
  * Deterministic: same options, same records.
  * @module
  */
+import { mulberry32 } from "../src/rng.ts";
 import { allocSpanColumns, type SpanColumns, SpanFlag, STEP_DIRS } from "../src/pack/grid_types.ts";
 import { type BgrdInput, type BgrdTileInput, standardTileLayout } from "../src/pack/bgrd.ts";
 
-/** mulberry32, as in tests/rng.ts (kept here so benches do not import tests). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG (the project's one mulberry32). */
+export const seededRandom: (seed: number) => () => number = mulberry32;
 
 /** Options of {@link randomTileSpans}. */
 export interface RandomTileOptions {

@@ -8,6 +8,7 @@
  */
 import { readMaybeGzip } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
+import { BGRD_SUMMARY_HEADINGS, bgrdSummaryRows } from "../src/pack/bgrd_summary.ts";
 import { openSidecar, summarizeSidecar } from "../src/pack/bnvf.ts";
 import { summarizeOccluderPack } from "../src/pack/ocls.ts";
 import { inspectPackSet, type PackSetReport } from "../src/pack/pack_set.ts";
@@ -172,44 +173,14 @@ export function reportTables(r: PackSetReport, zone?: string): TableModel[] {
     });
   }
   if (r.grid) {
-    const b = (x: number) => x.toFixed(3);
+    const rows = bgrdSummaryRows(r.grid);
     out.push({
       title: `BGRD v${r.grid.version}: compressed bytes per record per field`,
-      head: [
-        "zone",
-        "tiles",
-        "empty",
-        "records",
-        "kmax",
-        "B/rec",
-        "height",
-        "clr",
-        "flags",
-        "depth",
-        "steps",
-        "cell",
-        "region idx",
-      ],
-      align: ["left", ...Array(12).fill("right")],
-      rows: [...r.grid.zones.filter((z) => zone === undefined || z.name === zone), r.grid.total]
-        .map((z) => {
-          const p = z.bytesPerRecord;
-          return [
-            z === r.grid!.total ? "total" : z.name,
-            z.tiles,
-            z.emptyTiles,
-            z.records,
-            z.kmax,
-            b(p.total),
-            b(p.height),
-            b(p.clr),
-            b(p.flags),
-            b(p.depth),
-            b(p.steps),
-            b(p.cell),
-            b(p.regionIdx),
-          ];
-        }),
+      head: [...BGRD_SUMMARY_HEADINGS],
+      align: ["left", ...Array(BGRD_SUMMARY_HEADINGS.length - 1).fill("right")],
+      rows: zone === undefined
+        ? rows
+        : rows.filter((row, i) => row[0] === zone || i === rows.length - 1),
     });
   } else {
     out.push({ title: "BGRD", head: ["status"], rows: [[`unusable: ${r.gridError}`]] });

@@ -425,7 +425,7 @@ Deno.test("bgrd summary rows: one per zone plus the total, spec column order", (
   const s = summarizeBgrd(section);
   const rows = bgrdSummaryRows(s);
   assertEquals(rows.length, section.zones.length + 1);
-  assertEquals(rows.at(-1)![0], "*");
+  assertEquals(rows.at(-1)![0], "total");
   assertEquals(rows[0].length, BGRD_SUMMARY_HEADINGS.length);
   assertEquals(Number(rows.at(-1)![3]), section.zones.reduce((a, z) => a + z.records, 0));
   assertEquals(s.total.bytes.total, section.bytes.length - section.directoryEnd);

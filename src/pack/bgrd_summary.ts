@@ -146,7 +146,7 @@ export function summarizeBgrd(section: BgrdSection, opts: BgrdSummaryOptions = {
     });
     return finish(acc);
   });
-  const all = newAcc("*");
+  const all = newAcc("total");
   for (const z of zones) merge(all, z);
   return {
     version: section.version,
