@@ -57,11 +57,11 @@ export const kCrackReach = 2;
 /** CloseCracks round limit (spec 填洞与合缝). */
 export const kCrackRounds = 4;
 /** Row-pass half window of the clearance EDT: ⌈kEdtCap/kCS⌉ + 1 = 49 cells (formulas #42). */
-export const kEdtWin = Math.ceil(kEdtCap / kCS) + 1;
+export const kEdtWin: number = Math.ceil(kEdtCap / kCS) + 1;
 /** Column distance cap of the EDT: 4·49 = 196 cells (formulas #42). */
 export const kEdtColCap = 4 * kEdtWin;
 /** Medial threshold: ⌈(λ/kCS)²⌉ = 4 squared cells (formulas #44). */
-export const kMedialSq = Math.ceil((kClrLambda / kCS) * (kClrLambda / kCS));
+export const kMedialSq: number = Math.ceil((kClrLambda / kCS) * (kClrLambda / kCS));
 
 /** Round half to even, like C `nearbyint` in the default mode (formulas notation: rint). */
 export function rint(x: number): number {

@@ -112,7 +112,7 @@ export class LogLineProcessor {
   }
 
   /** Records a problem: counted always, located for the first few of each kind. */
-  problem(kind: ProblemKind, line: number, detail: string, file = this.#file): void {
+  problem(kind: ProblemKind, line: number, detail: string, file: string = this.#file): void {
     this.report.problems[kind]++;
     const seen = this.#perKind.get(kind) ?? 0;
     if (seen < this.#opts.maxProblems) {
