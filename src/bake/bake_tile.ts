@@ -1,0 +1,853 @@
+/**
+ * The per-tile stage of the world bake (spec 预烘场, 格图段): runs the bake operators over one
+ * tile window (512 × 512 owned cells + 64-cell apron = 641 × 641 cells) and keeps the results of
+ * the OWNED cells only. Everything that needs the whole zone — region numbering, components,
+ * the wall keep table's global region ids — leaves this stage as references that the zone
+ * assembly resolves: a span outside the owned square is named by (global cell, height), which
+ * is the same span in the tile that owns it (spans depend only on the cell's own samples and
+ * its 1-cell seam neighbours, so they agree everywhere except on the window's outermost cells,
+ * 64 cells away from any owned cell).
+ *
+ * The result holds typed arrays only, so a worker can transfer it without copying.
+ * @module
+ */
+
+import { SpanFlag, STEP_DIRS } from "../pack/grid_types.ts";
+import { riseOk } from "../grid/rise_ok.ts";
+import { occIndex, popcount32, type SpanGrid } from "../grid/span_grid.ts";
+import { BGRD_APRON_CELLS, BGRD_TILE_CELLS, type BgrdTileGeometry } from "../pack/bgrd.ts";
+import { kCS, kEdtWin } from "../grid/constants.ts";
+import { HEIGHT_STEP_INV } from "../pack/bgrd_tile_common.ts";
+import { buildSpans } from "./build_spans.ts";
+import { tarjanScc } from "./components.ts";
+import { clearanceSq } from "./clearance.ts";
+import { facadeSegments } from "./facade.ts";
+import { regionFlags } from "./flags.ts";
+import { medialAxis } from "./medial.ts";
+import { rasterize, type RasterMesh } from "./rasterize.ts";
+import { labelRegions } from "./regions.ts";
+import type { BakeWindow } from "./samples.ts";
+import { appendSeamBridge } from "./seam_bridge.ts";
+import { stepBans } from "./step_bans.ts";
+import { wallKeepTable } from "./wall_keep.ts";
+import { collectWallEdges, forEachWallSample, stampWalls, type WallEdges } from "./walls.ts";
+
+/** The zone mesh as the tile stage needs it (zone-local triangle numbering). */
+export interface ZoneMesh {
+  /** u, v (px), h (m) per vertex. */
+  verts: Float32Array;
+  /** CCW triangles, 3 zone-local vertex ids each. */
+  tris: Uint32Array;
+  /** 1 = walkable, per triangle. */
+  walkable: Uint8Array;
+  /** Boundary bits per triangle (bit k = edge k has no neighbour after cleaning). */
+  boundary: Uint8Array;
+}
+
+/** Stage names of {@link TileBake.timings}, in order. */
+export const TILE_STAGES = [
+  "select",
+  "rasterize",
+  "seamBridge",
+  "buildSpans",
+  "walls",
+  "regions",
+  "flags",
+  "clearance",
+  "medial",
+  "stepBans",
+  "facade",
+  "wallKeep",
+  "collect+sealed",
+  "graph",
+] as const;
+
+/**
+ * Owned records of one tile plus the references the zone assembly resolves. A *ref* is either
+ * an owned record index (≥ 0) or `−1 − k` for external span `k` (`extGx/extGy/extH`).
+ */
+export interface TileBake {
+  /** Tile index in the zone. */
+  tile: number;
+  /** Region labels of the window (1..count; see `bakeTile`'s zone labels). */
+  regionCount: number;
+  /** Zone region id of each window label (0: a piece no owned record reaches). */
+  gidOfLabel: Uint32Array;
+  /** Spans in the whole window (for the report). */
+  windowSpans: number;
+  /** Owned record count (spans + Ghost/Fill records). */
+  n: number;
+  /** Window-local region id. */
+  rid: Uint32Array;
+  /** Height (f32; 0 for Fill). */
+  h: Float32Array;
+  /** Main clearance (squared cells). */
+  clr: Uint16Array;
+  /** Span flags. */
+  flags: Uint8Array;
+  /** Main step-ban bits. */
+  steps: Uint8Array;
+  /** Facade segment bits (sidecar). */
+  seg: Uint8Array;
+  /** Medial bit (sidecar). */
+  medial: Uint8Array;
+  /** Clearance minus sealed clearance (sidecar). */
+  clr2d: Uint16Array;
+  /** 1 = Ghost/Fill record (not a node of the component graph). */
+  extra: Uint8Array;
+  /** `ownStart[c] .. ownStart[c+1]`: records of owned cell c. */
+  ownStart: Int32Array;
+  /**
+   * Component of each owned record in the tile's own RiseOk graph (owned spans, owned → owned
+   * edges), from 1 in order of lowest record; Ghost/Fill records are isolated nodes.
+   */
+  comp: Int32Array;
+  /** Number of tile components. */
+  compCount: number;
+  /** Tile component DAG edges (src, dst), sorted, distinct. */
+  dagSrc: Int32Array;
+  /** DAG edge targets. */
+  dagDst: Int32Array;
+  /** Edges leaving the owned square: source tile component. */
+  xSrc: Int32Array;
+  /** Edges leaving the owned square: target ref (always external). */
+  xDst: Int32Array;
+  /** Ghost records and the ref of the span whose component they take. */
+  proxySrc: Int32Array;
+  /** Proxy target refs. */
+  proxyDst: Int32Array;
+  /** External spans: global cell x. */
+  extGx: Int32Array;
+  /** External spans: global cell y. */
+  extGy: Int32Array;
+  /** External spans: height. */
+  extH: Float32Array;
+  /** Wall keep rows: edge keys (zone-local `3·t + k`), ascending. */
+  wallKey: Int32Array;
+  /** `wallRids[wallStart[i] .. wallStart[i+1])` are window-local regions keeping edge i. */
+  wallStart: Int32Array;
+  /** Window-local region ids. */
+  wallRids: Uint32Array;
+  /** Milliseconds per stage, in {@link TILE_STAGES} order. */
+  timings: Float64Array;
+}
+
+const T = BGRD_TILE_CELLS;
+const A = BGRD_APRON_CELLS;
+
+/** The tile result plus the stage's scratch: span → record and each record's owned cell. */
+type TileWork = TileBake & { spanRec: Int32Array; ownCell: Int32Array };
+
+/** Triangles whose box meets the window grown by `pad` px (zone-local ids, ascending). */
+export function selectTriangles(mesh: ZoneMesh, win: BakeWindow, pad: number): Int32Array {
+  const lx = win.x0 - pad, hx = win.x0 + win.nx * kCS + pad;
+  const ly = win.y0 - pad, hy = win.y0 + win.ny * kCS + pad;
+  const v = mesh.verts, t = mesh.tris, nt = t.length / 3;
+  const out = new Int32Array(nt);
+  let m = 0;
+  for (let i = 0; i < nt; i++) {
+    if (mesh.walkable[i] === 0) continue;
+    const a = 3 * t[3 * i], b = 3 * t[3 * i + 1], c = 3 * t[3 * i + 2];
+    const x0 = Math.min(v[a], v[b], v[c]), x1 = Math.max(v[a], v[b], v[c]);
+    const y0 = Math.min(v[a + 1], v[b + 1], v[c + 1]), y1 = Math.max(v[a + 1], v[b + 1], v[c + 1]);
+    if (x1 < lx || x0 > hx || y1 < ly || y0 > hy) continue;
+    out[m++] = i;
+  }
+  return out.slice(0, m);
+}
+
+/** A window's spans: the first steps shared by both passes of the tile stage. */
+interface WindowSpans {
+  win: BakeWindow;
+  sel: Int32Array;
+  sub: RasterMesh;
+  boundary: Uint8Array;
+  built: ReturnType<typeof buildSpans>;
+}
+
+/** Culls, rasterizes, bridges seams, builds spans and snaps heights (null: no triangle). */
+function windowSpans(mesh: ZoneMesh, g: BgrdTileGeometry, lap: () => void): WindowSpans | null {
+  const win: BakeWindow = { x0: g.gx0 * kCS, y0: g.gy0 * kCS, nx: g.nx, ny: g.ny };
+  const sel = selectTriangles(mesh, win, 5);
+  const tris = new Uint32Array(3 * sel.length);
+  const boundary = new Uint8Array(sel.length);
+  for (let i = 0; i < sel.length; i++) {
+    const s = sel[i];
+    tris[3 * i] = mesh.tris[3 * s];
+    tris[3 * i + 1] = mesh.tris[3 * s + 1];
+    tris[3 * i + 2] = mesh.tris[3 * s + 2];
+    boundary[i] = mesh.boundary[s];
+  }
+  const sub: RasterMesh = { verts: mesh.verts, tris };
+  lap();
+  // No triangle near the window: no sample, span, wall or record — skip the window-wide fields.
+  if (sel.length === 0) return null;
+  const samples = rasterize(sub, win);
+  lap();
+  const bridged = appendSeamBridge(samples, win.nx, win.ny);
+  lap();
+  const built = buildSpans(bridged, win.nx, win.ny);
+  snapHeights(built.grid.h);
+  lap();
+  return { win, sel, sub, boundary, built };
+}
+
+/**
+ * Pass 1 of the tile stage: the window's regions, which of them own a span, the owned spans on
+ * the border of the owned square (the only owned spans another tile's ring can name) and the
+ * spans on the ring around the owned square — what the zone needs to unite regions across seams
+ * before any region-dependent field is computed.
+ */
+export interface TileRegions {
+  /** Tile index. */
+  tile: number;
+  /** Window-local regions. */
+  regionCount: number;
+  /** 1 = the local region has a span in the owned square. */
+  owns: Uint8Array;
+  /** `borderStart[b] .. borderStart[b+1]`: spans of border cell b (see {@link borderIndex}). */
+  borderStart: Int32Array;
+  /** Border span heights. */
+  borderH: Float32Array;
+  /** Border span regions (window-local). */
+  borderRid: Uint32Array;
+  /** Ring spans: global x. */
+  ringGx: Int32Array;
+  /** Ring spans: global y. */
+  ringGy: Int32Array;
+  /** Ring spans: height. */
+  ringH: Float32Array;
+  /** Ring spans: window-local region. */
+  ringRid: Uint32Array;
+  /** Milliseconds per stage (select, rasterize, seamBridge, buildSpans, regions). */
+  timings: Float64Array;
+}
+
+/** Border cells of the owned square: 4·512 − 4. */
+export const BORDER_CELLS = 4 * T - 4;
+
+/**
+ * Index of owned cell (ox, oy) on the border of the owned square (top row, bottom row, left
+ * column, right column without the corners), or −1 inside.
+ */
+export function borderIndex(ox: number, oy: number): number {
+  if (ox < 0 || oy < 0 || ox >= T || oy >= T) return -1;
+  if (oy === 0) return ox;
+  if (oy === T - 1) return T + ox;
+  if (ox === 0) return 2 * T + oy - 1;
+  if (ox === T - 1) return 3 * T - 2 + oy - 1;
+  return -1;
+}
+
+/** Runs pass 1 for tile `tile` (see {@link TileRegions}). */
+export function tileRegions(mesh: ZoneMesh, g: BgrdTileGeometry, tile: number): TileRegions {
+  const timings = new Float64Array(5);
+  let stage = 0, t0 = performance.now();
+  const lap = () => {
+    const t1 = performance.now();
+    timings[stage++] += t1 - t0;
+    t0 = t1;
+  };
+  const ws = windowSpans(mesh, g, lap);
+  const out: TileRegions = {
+    tile,
+    regionCount: 0,
+    owns: new Uint8Array(1),
+    borderStart: new Int32Array(BORDER_CELLS + 1),
+    borderH: new Float32Array(0),
+    borderRid: new Uint32Array(0),
+    ringGx: new Int32Array(0),
+    ringGy: new Int32Array(0),
+    ringH: new Float32Array(0),
+    ringRid: new Uint32Array(0),
+    timings,
+  };
+  if (ws === null) return out;
+  const grid = ws.built.grid;
+  const { rid, count } = labelRegions(grid);
+  out.regionCount = count;
+  out.owns = new Uint8Array(count + 1);
+  const nx = grid.nx, ns = grid.h.length;
+  const bidx = new Int32Array(ns);
+  for (let s = 0; s < ns; s++) {
+    const c = grid.cell[s], ox = c % nx - A, oy = Math.floor(c / nx) - A;
+    const inside = ox >= 0 && oy >= 0 && ox < T && oy < T;
+    if (inside) out.owns[rid[s]] = 1;
+    const b = bidx[s] = inside ? borderIndex(ox, oy) : -1;
+    if (b >= 0) out.borderStart[b + 1]++;
+  }
+  for (let b = 0; b < BORDER_CELLS; b++) out.borderStart[b + 1] += out.borderStart[b];
+  const nb = out.borderStart[BORDER_CELLS], fill = out.borderStart.slice(0, BORDER_CELLS);
+  out.borderH = new Float32Array(nb);
+  out.borderRid = new Uint32Array(nb);
+  for (let s = 0; s < ns; s++) {
+    if (bidx[s] < 0) continue;
+    const k = fill[bidx[s]]++;
+    out.borderH[k] = grid.h[s];
+    out.borderRid[k] = rid[s];
+  }
+  ringRefs(grid, rid, out, g);
+  lap();
+  return out;
+}
+
+/**
+ * Window labels from zone regions: window-local regions with the same zone region id become one
+ * label (labels 1..m in ascending zone id), so every region-dependent operator sees the region
+ * as the whole zone does inside this window; local regions no owned record reaches (zone id 0)
+ * get labels after m in local order. Returns the relabelled ids, the count and label → zone id.
+ */
+function zoneLabels(
+  rid: Uint32Array,
+  count: number,
+  gidLocal: Uint32Array,
+): { rid: Uint32Array; count: number; gidOfLabel: Uint32Array } {
+  const ids = [...new Set(Array.from(gidLocal.subarray(1, count + 1)).filter((x) => x > 0))]
+    .sort((a, b) => a - b);
+  const labelOfGid = new Map<number, number>();
+  ids.forEach((gid, i) => labelOfGid.set(gid, i + 1));
+  const map = new Uint32Array(count + 1);
+  let next = ids.length;
+  for (let r = 1; r <= count; r++) {
+    map[r] = gidLocal[r] > 0 ? labelOfGid.get(gidLocal[r])! : ++next;
+  }
+  const gidOfLabel = new Uint32Array(next + 1);
+  ids.forEach((gid, i) => (gidOfLabel[i + 1] = gid));
+  const out = new Uint32Array(rid.length);
+  for (let s = 0; s < rid.length; s++) out[s] = map[rid[s]];
+  return { rid: out, count: next, gidOfLabel };
+}
+
+/**
+ * Pass 2, the tile stage proper, for tile `tile` with geometry `g`. `gidLocal` maps pass 1's
+ * window-local regions to zone regions (see {@link zoneLabels}); null treats every local region
+ * as a zone region of its own (a single-tile bake).
+ */
+export function bakeTile(
+  mesh: ZoneMesh,
+  g: BgrdTileGeometry,
+  tile: number,
+  gidLocal: Uint32Array | null = null,
+): TileBake {
+  const timings = new Float64Array(TILE_STAGES.length);
+  let stage = 0, t0 = performance.now();
+  const lap = () => {
+    const t1 = performance.now();
+    timings[stage++] += t1 - t0;
+    t0 = t1;
+  };
+  const ws = windowSpans(mesh, g, lap);
+  if (ws === null) return { ...emptyTile(tile), timings };
+  const { win, sel, sub, boundary, built } = ws;
+  const grid = built.grid;
+  const walls = collectWallEdges(sub, boundary, win);
+  for (let i = 0; i < walls.n; i++) {
+    const k = walls.key[i] % 3;
+    walls.key[i] = 3 * sel[(walls.key[i] - k) / 3] + k; // back to zone-local triangle ids
+  }
+  const dead = stampWalls(grid, walls, win);
+  lap();
+  const local = labelRegions(grid);
+  const identity = Uint32Array.from({ length: local.count + 1 }, (_, i) => i);
+  const { rid, count, gidOfLabel } = zoneLabels(local.rid, local.count, gidLocal ?? identity);
+  lap();
+  const flags = new Uint8Array(grid.h.length);
+  const ex = {
+    cell: [] as number[],
+    h: [] as number[],
+    flags: [] as number[],
+    rid: [] as number[],
+  };
+  for (let r = 1; r <= count; r++) {
+    const f = regionFlags(grid, rid, r, built.ins, dead, flags);
+    for (let i = 0; i < f.addCell.length; i++) {
+      ex.cell.push(f.addCell[i]), ex.h.push(snapHeight(f.addH[i])), ex.flags.push(f.addFlags[i]);
+      ex.rid.push(r);
+    }
+  }
+  lap();
+  const obstacle = new Uint8Array(win.nx * win.ny).fill(1);
+  for (let s = 0; s < grid.h.length; s++) {
+    if ((flags[s] & SpanFlag.Walk) !== 0) obstacle[grid.cell[s]] = 0;
+  }
+  for (let i = 0; i < ex.cell.length; i++) {
+    if ((ex.flags[i] & SpanFlag.Walk) !== 0) obstacle[ex.cell[i]] = 0;
+  }
+  const clr = clearanceSq(obstacle, win.nx, win.ny);
+  lap();
+  const medial = medialAxis(obstacle, win.nx, win.ny);
+  lap();
+  const steps = stepBans(grid, rid);
+  lap();
+  const seg = facadeSegments(grid, steps);
+  lap();
+  const keep = wallKeepTable(grid, rid, count, flags, walls, win);
+  lap();
+  const out = collectOwned(grid, rid, count, flags, steps, seg, clr, medial, ex, g, tile);
+  out.gidOfLabel = gidOfLabel;
+  regionSealed(out, obstacle, walls, keep, win);
+  lap();
+  out.windowSpans = grid.h.length;
+  graphRefs(grid, rid, out, g);
+  wallRows(keep.key, keep.rids, out);
+  lap();
+  const { spanRec: _drop, ownCell: _cells, ...result } = out;
+  result.timings = timings;
+  return result;
+}
+
+/**
+ * Span heights go onto the BGRD height grid (1/64 m, spec 格图段) before any operator reads
+ * them, so the fields are computed on exactly the heights the runtime decodes (the codec's
+ * quantiser is then exact: 「the baked heights already sit on the 1/64 grid」). The grid is
+ * global (multiples of 1/64 m), so every tile snaps a span the same way.
+ */
+export function snapHeight(h: number): number {
+  return Math.fround(Math.round(h * HEIGHT_STEP_INV) / HEIGHT_STEP_INV + 0); // no -0
+}
+
+function snapHeights(h: Float32Array): void {
+  for (let i = 0; i < h.length; i++) {
+    h[i] = Math.round(h[i] * HEIGHT_STEP_INV) / HEIGHT_STEP_INV + 0;
+  }
+}
+
+/**
+ * clr2d per record (spec 旁包: 「把保留下来的区网格边界边也当作障碍求出的净空」), per region:
+ * the edges region r keeps (FWAL) are stamped as extra obstacles (StampWalls sampling) into the
+ * obstacle mask over r's owned box plus 49 cells — the EDT's reach (kEdtWin), so the sealed
+ * clearance of r's cells equals a whole-window one — and clr2d = clr − sealed ≥ 0. A region
+ * whose kept edges add no obstacle cell gets 0 without an EDT. [I] The spec sizes the region
+ * window with kFieldHalo = 32; 49 keeps sealed ≤ clr exact.
+ */
+function regionSealed(
+  out: TileWork,
+  obstacle: Uint8Array,
+  walls: WallEdges,
+  keep: { key: Int32Array; rids: Uint32Array[] },
+  win: BakeWindow,
+): void {
+  const nr = out.regionCount;
+  if (walls.n === 0 || nr === 0) return;
+  // Records grouped by region (counting sort), with each region's owned box (window cells).
+  const start = new Int32Array(nr + 2);
+  for (let k = 0; k < out.n; k++) start[out.rid[k] + 1]++;
+  for (let r = 0; r <= nr; r++) start[r + 1] += start[r];
+  const byRegion = new Int32Array(out.n), fill = start.slice();
+  const box = new Int32Array(4 * (nr + 1)).fill(-1);
+  for (let k = 0; k < out.n; k++) {
+    const r = out.rid[k];
+    byRegion[fill[r]++] = k;
+    const oc = out.ownCell[k], x = (oc % T) + A, y = Math.floor(oc / T) + A, b = 4 * r;
+    if (box[b] < 0) (box[b] = box[b + 1] = x), (box[b + 2] = box[b + 3] = y);
+    else {
+      box[b] = Math.min(box[b], x), box[b + 1] = Math.max(box[b + 1], x);
+      box[b + 2] = Math.min(box[b + 2], y), box[b + 3] = Math.max(box[b + 3], y);
+    }
+  }
+  // Edges kept per region.
+  const rowOf = new Map<number, number>();
+  keep.key.forEach((k, i) => rowOf.set(k, i));
+  const edgesOf: number[][] = Array.from({ length: nr + 1 }, () => []);
+  for (let i = 0; i < walls.n; i++) {
+    const row = rowOf.get(walls.key[i]);
+    if (row !== undefined) { for (const r of keep.rids[row]) edgesOf[r].push(i); }
+  }
+  const M = kEdtWin;
+  for (let r = 1; r <= nr; r++) {
+    if (edgesOf[r].length === 0 || box[4 * r] < 0) continue;
+    const x0 = Math.max(0, box[4 * r] - M), x1 = Math.min(win.nx - 1, box[4 * r + 1] + M);
+    const y0 = Math.max(0, box[4 * r + 2] - M), y1 = Math.min(win.ny - 1, box[4 * r + 3] + M);
+    const sw = x1 - x0 + 1, sh = y1 - y0 + 1;
+    const mask = new Uint8Array(sw * sh);
+    for (let y = y0; y <= y1; y++) {
+      mask.set(obstacle.subarray(y * win.nx + x0, y * win.nx + x1 + 1), (y - y0) * sw);
+    }
+    let added = false;
+    for (const i of edgesOf[r]) {
+      forEachWallSample(walls, i, win, (c) => {
+        const x = c % win.nx, y = (c - x) / win.nx;
+        if (x < x0 || x > x1 || y < y0 || y > y1) return;
+        const q = (y - y0) * sw + (x - x0);
+        if (mask[q] === 0) (mask[q] = 1), (added = true);
+      });
+    }
+    if (!added) continue;
+    const sealed = clearanceSq(mask, sw, sh);
+    for (let j = start[r]; j < start[r + 1]; j++) {
+      const k = byRegion[j], oc = out.ownCell[k];
+      const x = (oc % T) + A, y = Math.floor(oc / T) + A;
+      out.clr2d[k] = Math.max(0, out.clr[k] - sealed[(y - y0) * sw + (x - x0)]);
+    }
+  }
+}
+
+interface Extras {
+  cell: number[];
+  h: number[];
+  flags: number[];
+  rid: number[];
+}
+
+/** Gathers owned records (spans, then Ghost/Fill) by owned cell; `spanRec` maps span → record. */
+function collectOwned(
+  grid: SpanGrid,
+  rid: Uint32Array,
+  regionCount: number,
+  flags: Uint8Array,
+  steps: Uint8Array,
+  seg: Uint8Array,
+  clr: Uint16Array,
+  medial: Uint8Array,
+  ex: Extras,
+  g: BgrdTileGeometry,
+  tile: number,
+): TileWork {
+  const nx = g.nx;
+  const ownStart = new Int32Array(T * T + 1);
+  const ownedCell = (c: number): number => {
+    const x = c % nx, y = (c - x) / nx;
+    const ox = x - A, oy = y - A;
+    return ox < 0 || oy < 0 || ox >= T || oy >= T ? -1 : oy * T + ox;
+  };
+  const ns = grid.h.length, ne = ex.cell.length;
+  const spanOwned = new Int32Array(ns), exOwned = new Int32Array(ne);
+  for (let s = 0; s < ns; s++) {
+    const o = spanOwned[s] = ownedCell(grid.cell[s]);
+    if (o >= 0) ownStart[o + 1]++;
+  }
+  for (let i = 0; i < ne; i++) {
+    const o = exOwned[i] = ownedCell(ex.cell[i]);
+    if (o >= 0) ownStart[o + 1]++;
+  }
+  for (let c = 0; c < T * T; c++) ownStart[c + 1] += ownStart[c];
+  const n = ownStart[T * T];
+  const fill = ownStart.slice(0, T * T);
+  const r: TileWork = {
+    tile,
+    regionCount,
+    windowSpans: ns,
+    n,
+    ownCell: new Int32Array(n),
+    rid: new Uint32Array(n),
+    h: new Float32Array(n),
+    clr: new Uint16Array(n),
+    flags: new Uint8Array(n),
+    steps: new Uint8Array(n),
+    seg: new Uint8Array(n),
+    medial: new Uint8Array(n),
+    clr2d: new Uint16Array(n),
+    extra: new Uint8Array(n),
+    ownStart,
+    comp: new Int32Array(0),
+    compCount: 0,
+    dagSrc: new Int32Array(0),
+    dagDst: new Int32Array(0),
+    xSrc: new Int32Array(0),
+    xDst: new Int32Array(0),
+    proxySrc: new Int32Array(0),
+    proxyDst: new Int32Array(0),
+    extGx: new Int32Array(0),
+    extGy: new Int32Array(0),
+    extH: new Float32Array(0),
+    gidOfLabel: new Uint32Array(1),
+    wallKey: new Int32Array(0),
+    wallStart: new Int32Array(1),
+    wallRids: new Uint32Array(0),
+    timings: new Float64Array(0),
+    spanRec: new Int32Array(ns).fill(-1),
+  };
+  for (let s = 0; s < ns; s++) {
+    const o = spanOwned[s];
+    if (o < 0) continue;
+    const k = fill[o]++, c = grid.cell[s];
+    r.spanRec[s] = k;
+    r.ownCell[k] = o;
+    r.rid[k] = rid[s];
+    r.h[k] = grid.h[s];
+    r.clr[k] = clr[c];
+    r.flags[k] = flags[s];
+    r.steps[k] = steps[s];
+    r.seg[k] = seg[s];
+    r.medial[k] = medial[c] ? 1 : 0;
+  }
+  for (let i = 0; i < ne; i++) {
+    const o = exOwned[i];
+    if (o < 0) continue;
+    const k = fill[o]++, c = ex.cell[i];
+    r.ownCell[k] = o;
+    r.rid[k] = ex.rid[i];
+    r.h[k] = ex.h[i];
+    r.clr[k] = clr[c];
+    r.flags[k] = ex.flags[i];
+    r.medial[k] = medial[c] ? 1 : 0;
+    r.extra[k] = 1;
+  }
+  return r;
+}
+
+/** The result of a tile with no triangles (what the full stage yields for an empty window). */
+function emptyTile(tile: number): TileBake {
+  return {
+    tile,
+    regionCount: 0,
+    windowSpans: 0,
+    n: 0,
+    rid: new Uint32Array(0),
+    h: new Float32Array(0),
+    clr: new Uint16Array(0),
+    flags: new Uint8Array(0),
+    steps: new Uint8Array(0),
+    seg: new Uint8Array(0),
+    medial: new Uint8Array(0),
+    clr2d: new Uint16Array(0),
+    extra: new Uint8Array(0),
+    ownStart: new Int32Array(T * T + 1),
+    comp: new Int32Array(0),
+    compCount: 0,
+    dagSrc: new Int32Array(0),
+    dagDst: new Int32Array(0),
+    xSrc: new Int32Array(0),
+    xDst: new Int32Array(0),
+    proxySrc: new Int32Array(0),
+    proxyDst: new Int32Array(0),
+    extGx: new Int32Array(0),
+    extGy: new Int32Array(0),
+    extH: new Float32Array(0),
+    gidOfLabel: new Uint32Array(1),
+    wallKey: new Int32Array(0),
+    wallStart: new Int32Array(1),
+    wallRids: new Uint32Array(0),
+    timings: new Float64Array(TILE_STAGES.length),
+  };
+}
+
+/** Growable i32 list. */
+class I32List {
+  a = new Int32Array(1024);
+  n = 0;
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Int32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+  done(): Int32Array {
+    return this.a.slice(0, this.n);
+  }
+}
+
+/**
+ * Distinct (a, b) pairs from keys `a·2^26 + b` (non-negative integers < 2^26), sorted by
+ * (a, b): the keys are sorted as a typed array in place (no per-pair objects).
+ */
+function distinctPairs(keys: Float64Array): [Int32Array, Int32Array] {
+  const sorted = keys.sort();
+  const m = sorted.length;
+  let d = 0;
+  for (let i = 0; i < m; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[d++] = sorted[i];
+  const as = new Int32Array(d), bs = new Int32Array(d);
+  for (let i = 0; i < d; i++) {
+    as[i] = Math.floor(sorted[i] / PAIR);
+    bs[i] = sorted[i] - as[i] * PAIR;
+  }
+  return [as, bs];
+}
+
+const PAIR = 2 ** 26;
+
+/** External span table with de-duplication by (window span index). */
+class ExtTable {
+  gx = new I32List();
+  gy = new I32List();
+  h: number[] = [];
+  bySpan = new Map<number, number>();
+  ref(span: number, grid: SpanGrid, g: BgrdTileGeometry): number {
+    let k = this.bySpan.get(span);
+    if (k === undefined) {
+      k = this.h.length;
+      this.bySpan.set(span, k);
+      const c = grid.cell[span], x = c % g.nx, y = (c - x) / g.nx;
+      this.gx.push(g.gx0 + x);
+      this.gy.push(g.gy0 + y);
+      this.h.push(grid.h[span]);
+    }
+    return -1 - k;
+  }
+}
+
+/**
+ * The RiseOk span graph of the owned spans (spec 垂直可达判据 › 分量): u → v for spans of the
+ * same region in 8-neighbour cells when RiseOk holds (no FallGate, as components.ts), and the
+ * Ghost proxies (a Ghost record takes the component of the closest same-region 4-neighbour
+ * span [I]: Ghost records are not RiseOk nodes, yet the search reads their scc).
+ */
+function graphRefs(
+  grid: SpanGrid,
+  rid: Uint32Array,
+  out: TileWork,
+  g: BgrdTileGeometry,
+): void {
+  const ext = new ExtTable();
+  const { nx, ny, h } = grid;
+  const refOf = (t: number) => out.spanRec[t] >= 0 ? out.spanRec[t] : ext.ref(t, grid, g);
+  // Owned → owned edges straight into CSR (records are visited in span order, but CSR rows are
+  // by record, so collect (src, dst) first); owned → apron edges by tile component later.
+  // Owned records of spans come in span order (both are row-major by cell, spans before the
+  // Ghost/Fill records of a cell), so the CSR rows fill directly in record order.
+  const start = new Int32Array(out.n + 1);
+  const adj = new I32List(), xs = new I32List(), xd = new I32List();
+  let next = 0;
+  const nocc = grid.cs.length - 1;
+  // Neighbour columns of the current column, in (dy, dx) order: found by rank ranges of the
+  // rows above and below and by adjacency in the same row (2 rank lookups per row instead of
+  // one occIndex per neighbour and span).
+  const nbJ = new Int32Array(8), nbDx = new Int32Array(8), nbDy = new Int32Array(8);
+  for (let j = 0; j < nocc; j++) {
+    const s0 = grid.cs[j], s1 = grid.cs[j + 1];
+    if (out.spanRec[s0] < 0) continue; // not an owned column
+    const c = grid.cell[s0], x = c % nx, y = (c - x) / nx;
+    let nn = 0;
+    for (let dy = -1; dy <= 1; dy++) {
+      const qy = y + dy;
+      if (qy < 0 || qy >= ny) continue;
+      if (dy === 0) {
+        if (x > 0 && j > 0 && grid.cell[grid.cs[j - 1]] === c - 1) {
+          (nbJ[nn] = j - 1), (nbDx[nn] = -1), (nbDy[nn++] = 0);
+        }
+        if (x + 1 < nx && j + 1 < nocc && grid.cell[grid.cs[j + 1]] === c + 1) {
+          (nbJ[nn] = j + 1), (nbDx[nn] = 1), (nbDy[nn++] = 0);
+        }
+        continue;
+      }
+      const row = qy * nx;
+      const ja = rankBefore(grid, row + Math.max(x - 1, 0));
+      const jb = rankBefore(grid, row + Math.min(x + 1, nx - 1) + 1);
+      for (let q = ja; q < jb; q++) {
+        (nbJ[nn] = q), (nbDx[nn] = grid.cell[grid.cs[q]] - row - x), (nbDy[nn++] = dy);
+      }
+    }
+    for (let s = s0; s < s1; s++) {
+      const k = out.spanRec[s];
+      while (next <= k) start[next++] = adj.n;
+      const r = rid[s], hs = h[s];
+      for (let q = 0; q < nn; q++) {
+        const dx = nbDx[q], dy = nbDy[q], jq = nbJ[q];
+        for (let t = grid.cs[jq], e = grid.cs[jq + 1]; t < e; t++) {
+          if (rid[t] !== r || !riseOk(grid, x, y, hs, dx, dy, h[t])) continue;
+          const kt = out.spanRec[t];
+          if (kt >= 0) adj.push(kt);
+          else xs.push(k), xd.push(ext.ref(t, grid, g));
+        }
+      }
+    }
+  }
+  while (next <= out.n) start[next++] = adj.n;
+  const gr = { n: out.n, start, adj: adj.a };
+  const { comp, count } = tarjanScc(gr);
+  out.comp = comp;
+  out.compCount = count;
+  // Inter-component edges (a, b) packed as a·2^26 + b; consecutive repeats skipped early.
+  const dk = new Float64Array(adj.n);
+  let m = 0;
+  for (let v = 0; v < out.n; v++) {
+    const a = comp[v];
+    let last = -1;
+    for (let q = start[v]; q < start[v + 1]; q++) {
+      const b = comp[adj.a[q]];
+      if (a !== b && b !== last) dk[m++] = a * PAIR + (last = b);
+    }
+  }
+  [out.dagSrc, out.dagDst] = distinctPairs(dk.subarray(0, m));
+  // External edges by (tile component, external span), distinct, sorted.
+  const xk = new Float64Array(xs.n);
+  for (let i = 0; i < xs.n; i++) xk[i] = comp[xs.a[i]] * PAIR + (-1 - xd.a[i]);
+  [out.xSrc, out.xDst] = distinctPairs(xk);
+  for (let i = 0; i < out.xDst.length; i++) out.xDst[i] = -1 - out.xDst[i];
+  const ps = new I32List(), pd = new I32List();
+  for (let k = 0; k < out.n; k++) {
+    if (out.extra[k] === 0 || (out.flags[k] & SpanFlag.Ghost) === 0) continue;
+    const oc = out.ownCell[k], ox = oc % T, oy = (oc - ox) / T, x = ox + A, y = oy + A;
+    let best = -1, bestD = Infinity;
+    for (let d = 0; d < 4; d++) {
+      const [dx, dy] = STEP_DIRS[d & 1];
+      const sx = d < 2 ? x + dx : x - dx, sy = d < 2 ? y + dy : y - dy;
+      if (sx < 0 || sy < 0 || sx >= nx || sy >= ny) continue;
+      const j = occIndex(grid, sy * nx + sx);
+      if (j < 0) continue;
+      for (let t = grid.cs[j]; t < grid.cs[j + 1]; t++) {
+        const dh = Math.abs(h[t] - out.h[k]);
+        if (rid[t] === out.rid[k] && dh < bestD) (best = t), (bestD = dh);
+      }
+    }
+    if (best >= 0) {
+      ps.push(k);
+      pd.push(refOf(best));
+    }
+  }
+  out.proxySrc = ps.done();
+  out.proxyDst = pd.done();
+  out.extGx = ext.gx.done();
+  out.extGy = ext.gy.done();
+  out.extH = Float32Array.from(ext.h);
+}
+
+/** Number of occupied cells before cell `c` (occ_rank + popcount of the lower bits). */
+function rankBefore(g: SpanGrid, c: number): number {
+  const w = c >> 6;
+  if (w >= g.occRank.length) return g.cs.length - 1;
+  const b = c & 63, lo = g.occBits[2 * w], hi = g.occBits[2 * w + 1];
+  if (b < 32) return g.occRank[w] + (b === 0 ? 0 : popcount32((lo & ((1 << b) - 1)) >>> 0));
+  const bb = b - 32;
+  return g.occRank[w] + popcount32(lo) + (bb === 0 ? 0 : popcount32((hi & ((1 << bb) - 1)) >>> 0));
+}
+
+/** Spans on the 1-cell ring around the owned square: the seams where regions continue. */
+function ringRefs(
+  grid: SpanGrid,
+  rid: Uint32Array,
+  out: TileRegions,
+  g: BgrdTileGeometry,
+): void {
+  const gx = new I32List(), gy = new I32List(), hh: number[] = [], rr: number[] = [];
+  const nx = grid.nx;
+  const visit = (x: number, y: number) => {
+    if (x < 0 || y < 0 || x >= grid.nx || y >= grid.ny) return;
+    const j = occIndex(grid, y * nx + x);
+    if (j < 0) return;
+    for (let t = grid.cs[j]; t < grid.cs[j + 1]; t++) {
+      gx.push(g.gx0 + x);
+      gy.push(g.gy0 + y);
+      hh.push(grid.h[t]);
+      rr.push(rid[t]);
+    }
+  };
+  for (let x = A - 1; x <= A + T; x++) visit(x, A - 1), visit(x, A + T);
+  for (let y = A; y < A + T; y++) visit(A - 1, y), visit(A + T, y);
+  out.ringGx = gx.done();
+  out.ringGy = gy.done();
+  out.ringH = Float32Array.from(hh);
+  out.ringRid = Uint32Array.from(rr);
+}
+
+function wallRows(key: Int32Array, rids: Uint32Array[], out: TileBake): void {
+  out.wallKey = key;
+  out.wallStart = new Int32Array(key.length + 1);
+  let m = 0;
+  for (let i = 0; i < key.length; i++) m += rids[i].length, (out.wallStart[i + 1] = m);
+  out.wallRids = new Uint32Array(m);
+  for (let i = 0; i < key.length; i++) out.wallRids.set(rids[i], out.wallStart[i]);
+}
+
+/** Every typed array of a tile result (the transfer list of a worker message). */
+export function tileBuffers(t: TileBake | TileRegions): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const v of Object.values(t)) {
+    if (ArrayBuffer.isView(v) && !out.includes(v.buffer as ArrayBuffer)) {
+      out.push(v.buffer as ArrayBuffer);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,633 @@
+/**
+ * The world baker (issue "The baker"): world manifest → main pack (BGEO geometry with
+ * components/islands from zone cleaning, BSRF surfaces, BOML off-mesh links, BGRD grid), fields
+ * sidecar (FSPN/FSCC/FWAL/FLNK/FOPN, paired by build_hash and the FNV of the main pack's whole
+ * decompressed bytes), occluder pack (OCLS) and author no-go table, plus a bake report.
+ *
+ * Layering note: this module reads the world manifest (src/world), one layer below bake; it is
+ * the baker's entry point and nothing in src/world imports it.
+ *
+ * Output is byte-identical for any worker count: tiles are merged in tile order and every
+ * numbering is fixed by the layout. Files are written to temporaries first and renamed only
+ * when every output is ready, so an interrupted bake leaves no partial pack behind.
+ * @module
+ */
+
+import { fnv1a64, gzip, readVarint, writeFileAtomic } from "../codec/mod.ts";
+import { NavscopeError } from "../errors.ts";
+import {
+  encodeMainPack,
+  type MainPack,
+  type OffMeshLink,
+  ZONE_FLAG_TIER,
+  type ZoneRecord,
+} from "../pack/bnav.ts";
+import { readFront } from "../pack/bnav_codec.ts";
+import { type BgrdZoneInput, parseBgrd } from "../pack/bgrd.ts";
+import { type EncodedGridZone, writeBgrdSection } from "./assemble_bgrd.ts";
+import { summarizeBgrd } from "../pack/bgrd_summary.ts";
+import {
+  buildOpenTable,
+  encodeSidecar,
+  FIELDS_RULES_VERSION,
+  openSidecar,
+  RUNTIME_FCON,
+  type SidecarModel,
+  type ZoneFields,
+} from "../pack/bnvf.ts";
+import { encodeOccluderPack, type OccluderScene } from "../pack/ocls.ts";
+import { encodeNoGoTable, type NoGoPolygonSpec, noGoTableFromSpec } from "../pack/nogo.ts";
+import { pairSidecars } from "../pack/pairing.ts";
+import {
+  buildTriangleBuckets,
+  cleanZone,
+  type LinkTable,
+  mergeLinkTables,
+  meshNeighbours,
+  snapPoint,
+  triangleRecords,
+  zoneTopology,
+} from "../mesh/mod.ts";
+import { loadManifest, type WorldManifest, type ZoneSpec } from "../world/manifest.ts";
+import { loadZoneGeometry, loadZoneOccluders } from "../world/obj.ts";
+import { bakeZone, serialRunner, type TileRunner, type ZoneBakeStats } from "./bake_zone.ts";
+import {
+  bomlRecord,
+  landingOpens,
+  landingSide,
+  type LinkLanding,
+  linkTable,
+} from "./assemble_links.ts";
+import { occluderScene } from "./assemble_occluders.ts";
+import { BakeWorkerPool } from "./worker_pool.ts";
+import { nonManifoldEdges } from "./mesh_checks.ts";
+
+/** Options of {@link bakeWorld}. */
+export interface BakeWorldOptions {
+  /** Tile runner (default: in-process). */
+  runner?: TileRunner;
+  /** Base name of the outputs (default `base`). */
+  base?: string;
+  /** Reject zones with non-manifold edges (default true; the report counts them otherwise). */
+  strictManifold?: boolean;
+  /** Keep every tile's decoded columns in {@link BakeArtifacts.gridZones} (tests; memory). */
+  keepGrid?: boolean;
+}
+
+/** Per-zone report row. */
+export interface ZoneReport {
+  /** Zone name. */
+  name: string;
+  /** Zone id. */
+  id: number;
+  /** Tier zone (no geometry of its own). */
+  tier: boolean;
+  /** Triangles. */
+  triangles: number;
+  /** Walkable triangles. */
+  walkable: number;
+  /** Mesh components. */
+  components: number;
+  /** Island triangles. */
+  islandTriangles: number;
+  /** Off-mesh links kept / dropped. */
+  links: { kept: number; dropped: number };
+  /** Grid counts and stage times (null for tier zones). */
+  grid: ZoneBakeStats | null;
+  /** Warnings (dropped links, degenerate triangles dropped on import, unmatched edges). */
+  warnings: string[];
+}
+
+/** The bake report (stdout table and `--json`). */
+export interface BakeReport {
+  /** Manifest path. */
+  manifest: string;
+  /** World name. */
+  world: string;
+  /** Workers used. */
+  workers: number;
+  /** Zones. */
+  zones: ZoneReport[];
+  /** Output files: path and bytes (gzip sizes for .gz files). */
+  files: { role: string; path: string; bytes: number }[];
+  /** BGRD bytes per record per field (all zones, apron duplicates included). */
+  gridBytesPerRecord: Record<string, number>;
+  /** Sidecar section bytes per record (owned-or-apron records of BGRD). */
+  fieldsBytesPerRecord: Record<string, number>;
+  /** Total records written to BGRD. */
+  records: number;
+  /** Milliseconds per stage of the whole bake. */
+  times: Record<string, number>;
+  /** Total warnings. */
+  warnings: number;
+}
+
+/** Everything a bake produces, in memory. */
+export interface BakeArtifacts {
+  /** The main pack model. */
+  main: MainPack;
+  /** Main pack bytes (decompressed). */
+  mainBytes: Uint8Array;
+  /** Sidecar model. */
+  sidecar: SidecarModel;
+  /** Sidecar bytes (decompressed). */
+  sidecarBytes: Uint8Array;
+  /** Occluder scenes. */
+  occluders: OccluderScene[];
+  /** Occluder pack bytes (decompressed). */
+  occluderBytes: Uint8Array;
+  /** No-go table text. */
+  nogoText: string;
+  /** BGRD zones as baked, with decoded columns (only with `keepGrid`; else empty). */
+  gridZones: BgrdZoneInput[];
+  /** Report (files empty until written). */
+  report: BakeReport;
+}
+
+interface ZoneGeom {
+  record: ZoneRecord;
+  report: ZoneReport;
+}
+
+/** Bakes a manifest file in memory. */
+export async function bakeManifestFile(
+  path: string,
+  opts: BakeWorldOptions = {},
+): Promise<BakeArtifacts> {
+  return bakeWorld(await loadManifest(path), opts);
+}
+
+/** Bakes a parsed manifest in memory. */
+export async function bakeWorld(
+  world: WorldManifest,
+  opts: BakeWorldOptions = {},
+): Promise<BakeArtifacts> {
+  const runner = opts.runner ?? serialRunner;
+  const times: Record<string, number> = {};
+  const lap = (
+    name: string,
+    t0: number,
+  ) => (times[name] = (times[name] ?? 0) + performance.now() - t0);
+  const verts: Float32Array[] = [];
+  const tris: Uint32Array[] = [], neigh: Int32Array[] = [], comp: Uint32Array[] = [];
+  const cent: Float32Array[] = [], surf: Uint32Array[] = [];
+  const linkTables: LinkTable[] = [];
+  const boml: OffMeshLink[] = [];
+  const landings: LinkLanding[] = [];
+  const gridZones: BgrdZoneInput[] = [];
+  const encodedZones: EncodedGridZone[] = [];
+  const fieldZones: ZoneFields[] = [];
+  const scenes: OccluderScene[] = [];
+  const nogo = new Map<string, NoGoPolygonSpec[]>();
+  const zones: ZoneGeom[] = [];
+  let firstTri = 0, vbase = 0;
+  for (const z of world.zones) {
+    if (z.parent !== undefined) {
+      zones.push(tierZone(world, z, firstTri));
+      continue;
+    }
+    let t0 = performance.now();
+    const g = await loadZoneGeometry(z);
+    lap("import", t0);
+    t0 = performance.now();
+    const nt = g.triangles.length / 3;
+    const topo = zoneTopology(g.triangles, firstTri);
+    const zc = cleanZone({
+      name: z.name,
+      zoneId: z.id,
+      firstTri,
+      vertices: g.vertices,
+      triangles: g.triangles,
+      surfaceFlags: g.surfaceFlags,
+      neighbours: topo.neighbours,
+      links: topo.links,
+      file: z.meshes[0]?.file,
+    });
+    const nm = nonManifoldEdges(g.triangles, g.vertices.length / 3);
+    if (opts.strictManifold !== false && nm.count > 0) {
+      const [va, vb] = nm.first!;
+      const at = (v: number) =>
+        `(${g.vertices[3 * v]}, ${g.vertices[3 * v + 1]}, ${g.vertices[3 * v + 2]})`;
+      throw new NavscopeError(
+        "bad_value",
+        `non-manifold mesh: ${nm.count} edges are shared by more than two triangles, e.g. ${
+          at(va)
+        }–${at(vb)} (u px, v px, h m)`,
+        { zone: z.name, file: z.meshes.map((m) => m.file).join(", ") },
+        "each edge shared by at most two triangles (pass --lenient to cut such edges and bake anyway)",
+      );
+    }
+    const rec = triangleRecords(
+      g.vertices,
+      g.triangles,
+      meshNeighbours(g.triangles),
+      zc.component,
+      firstTri,
+    );
+    for (let k = 0; k < rec.vertex.length; k++) rec.vertex[k] += vbase;
+    verts.push(g.vertices);
+    tris.push(rec.vertex), neigh.push(rec.neighbour), comp.push(rec.component);
+    cent.push(rec.centroid), surf.push(g.surfaceFlags);
+    linkTables.push(topo.links);
+    lap("clean", t0);
+    const warnings: string[] = [];
+    g.meshStats.forEach((s, i) => {
+      const d = s.degenerateIndex + s.degenerateArea;
+      if (d > 0) warnings.push(`${z.meshes[i].file}: ${d} degenerate triangles dropped`);
+    });
+    if (nm.count > 0) warnings.push(`${nm.count} non-manifold edges cut by zone cleaning`);
+    const outside = trianglesOutside(g.vertices, zc.tris, zc.walkable, z.originPx, z.sizePx);
+    if (outside > 0) {
+      warnings.push(
+        `${outside} walkable triangles reach outside the zone rectangle (origin_px ${
+          JSON.stringify(z.originPx)
+        }, size_px ${JSON.stringify(z.sizePx)}); the grid is baked inside it only`,
+      );
+    }
+    t0 = performance.now();
+    const zb = await bakeZone(
+      z.name,
+      {
+        verts: g.vertices,
+        tris: zc.tris,
+        walkable: zc.walkable,
+        boundary: zc.boundary,
+      },
+      [z.originPx[0], z.originPx[1], z.sizePx[0], z.sizePx[1]],
+      runner,
+      opts.keepGrid,
+    );
+    lap("grid", t0);
+    for (const [k, v] of Object.entries(zb.stats.times)) {
+      times[`grid.${k}`] = (times[`grid.${k}`] ?? 0) + v;
+    }
+    if (zb.stats.unmatchedEdges > 0) {
+      warnings.push(
+        `${zb.stats.unmatchedEdges} component-graph edges matched no span across tiles`,
+      );
+    }
+    if (zb.grid) gridZones.push(zb.grid);
+    encodedZones.push(zb.encoded);
+    fieldZones.push(zb.fields);
+    t0 = performance.now();
+    const buckets = buildTriangleBuckets(zc);
+    let kept = 0, dropped = 0;
+    z.offMeshLinks.forEach((l, i) => {
+      const ha = snapPoint(zc, buckets, l.a[0], l.a[1], { deckY: l.a[2] });
+      const hb = snapPoint(zc, buckets, l.b[0], l.b[1], { deckY: l.b[2] });
+      if (ha === null || hb === null) {
+        dropped++;
+        const end = ha === null ? `a ${JSON.stringify(l.a)}` : `b ${JSON.stringify(l.b)}`;
+        warnings.push(
+          `off-mesh link ${i}: end ${end} is off the mesh (no walkable triangle within 16 px); dropped`,
+        );
+        return;
+      }
+      kept++;
+      const link = bomlRecord(z.id, l, firstTri + ha.tri, firstTri + hb.tri);
+      landings.push({
+        bomlIndex: boml.length,
+        zone: z.id,
+        link,
+        sides: [
+          landingSide(zb.layout, zb.tiles, zb.regions, l.a),
+          landingSide(zb.layout, zb.tiles, zb.regions, l.b),
+        ],
+      });
+      boml.push(link);
+    });
+    lap("links", t0);
+    t0 = performance.now();
+    const occ = await loadZoneOccluders(z);
+    const scene = occluderScene(z.name, occ, z.affine);
+    if (scene) scenes.push(scene);
+    lap("occluders", t0);
+    if (z.noGo.length > 0) {
+      nogo.set(
+        z.name,
+        z.noGo.map((p) => ({
+          name: p.name,
+          rings: p.rings,
+          ...(p.floorY === undefined ? {} : { floor: p.floorY }),
+        })),
+      );
+    }
+    const nComp = new Set(zc.component).size;
+    zones.push({
+      record: {
+        id: z.id,
+        flags: 0,
+        name: z.name,
+        firstTriangle: firstTri,
+        triangleCount: nt,
+        componentCount: nComp,
+        width: Math.fround(z.sizePx[0]),
+        height: Math.fround(z.sizePx[1]),
+        affine: f32Affine(z.affine),
+        floorY: Math.fround(z.floorY),
+      },
+      report: {
+        name: z.name,
+        id: z.id,
+        tier: false,
+        triangles: nt,
+        walkable: zc.stats.walkable,
+        components: nComp,
+        islandTriangles: zc.stats.islandTriangles,
+        links: { kept, dropped },
+        grid: zb.stats,
+        warnings,
+      },
+    });
+    firstTri += nt;
+    vbase += g.vertices.length / 3;
+  }
+  if (linkTables.every((l) => l.source.length === 0)) {
+    throw new NavscopeError(
+      "bad_value",
+      "no two triangles of the world share an edge, so the pack would have no triangle links",
+      { file: world.file },
+      "meshes whose triangles share edges (welded vertices)",
+    );
+  }
+  let t0 = performance.now();
+  const gridBytes = writeBgrdSection(encodedZones);
+  lap("encodeGrid", t0);
+  t0 = performance.now();
+  const main: MainPack = {
+    flags: 0,
+    zones: zones.map((z) => z.record),
+    vertices: concatF32(verts),
+    triangles: {
+      vertices: concatU32(tris),
+      neighbours: concatI32(neigh),
+      component: concatU32(comp),
+      centroid: concatF32(cent),
+    },
+    links: mergeLinkTables(linkTables),
+    surfaces: (() => {
+      const flags = concatU32(surf);
+      return { area: new Uint8Array(flags.length), polyType: new Uint8Array(flags.length), flags };
+    })(),
+    offMeshLinks: boml,
+    grid: gridBytes,
+    extraSections: [],
+  };
+  const mainBytes = encodeMainPack(main, { file: `${world.name}.nav` });
+  const buildHash = readFront(mainBytes, {}).header.buildHash;
+  const fileFnv = fnv1a64(mainBytes);
+  lap("encodeMain", t0);
+  t0 = performance.now();
+  const opens = landingOpens(landings);
+  const sidecar: SidecarModel = {
+    flags: 0,
+    buildHash,
+    fileFnv,
+    rules: FIELDS_RULES_VERSION,
+    fcon: RUNTIME_FCON,
+    zones: fieldZones,
+    links: landings.length > 0 ? linkTable(landings) : null,
+    opens: opens.length > 0 ? buildOpenTable(opens) : null,
+  };
+  const sidecarBytes = encodeSidecar(sidecar);
+  lap("encodeFields", t0);
+  t0 = performance.now();
+  const occluderBytes = encodeOccluderPack(scenes);
+  const nogoText = encodeNoGoTable(noGoTableFromSpec(nogo));
+  lap("encodeOther", t0);
+  const gsum = summarizeBgrd(parseBgrd(gridBytes));
+  const records = gsum.total.records;
+  const gridBytesPerRecord: Record<string, number> = { ...gsum.total.bytesPerRecord };
+  const fieldsBytesPerRecord: Record<string, number> = {};
+  const per = (b: number) => (records > 0 ? b / records : 0);
+  const fspn = fspnStreamBytes(sidecarBytes);
+  FSPN_FIELDS.forEach((f, i) => (fieldsBytesPerRecord[f] = per(fspn[i])));
+  const sc = openSidecar(sidecarBytes, null);
+  for (const sec of sc.sections) fieldsBytesPerRecord[sec.tag] = per(sec.length);
+  fieldsBytesPerRecord.total = per(sidecarBytes.length);
+  let warnings = 0;
+  for (const z of zones) warnings += z.report.warnings.length;
+  return {
+    main,
+    mainBytes,
+    sidecar,
+    sidecarBytes,
+    occluders: scenes,
+    occluderBytes,
+    nogoText,
+    gridZones,
+    report: {
+      manifest: world.file,
+      world: world.name,
+      workers: 1,
+      zones: zones.map((z) => z.report),
+      files: [],
+      gridBytesPerRecord,
+      fieldsBytesPerRecord,
+      records,
+      times,
+      warnings,
+    },
+  };
+}
+
+/** Walkable triangles with a vertex outside the zone's pixel rectangle (beyond 1 px). */
+function trianglesOutside(
+  v: Float32Array,
+  tris: Uint32Array,
+  walkable: Uint8Array,
+  origin: readonly [number, number],
+  size: readonly [number, number],
+): number {
+  const x0 = origin[0] - 1, y0 = origin[1] - 1;
+  const x1 = origin[0] + size[0] + 1, y1 = origin[1] + size[1] + 1;
+  let n = 0;
+  for (let t = 0; t < walkable.length; t++) {
+    if (walkable[t] === 0) continue;
+    for (let k = 0; k < 3; k++) {
+      const q = 3 * tris[3 * t + k];
+      if (v[q] < x0 || v[q] > x1 || v[q + 1] < y0 || v[q + 1] > y1) {
+        n++;
+        break;
+      }
+    }
+  }
+  return n;
+}
+
+/** The six FSPN streams in payload order (spec 旁包 › FSPN). */
+export const FSPN_FIELDS = ["scc", "steps2x", "seg", "tax", "clr2d", "medial"] as const;
+
+/** Bytes of each FSPN stream unit (length varint included) summed over every tile. */
+export function fspnStreamBytes(sidecarBytes: Uint8Array): number[] {
+  const sc = openSidecar(sidecarBytes, null);
+  const out = [0, 0, 0, 0, 0, 0];
+  const next = new Int32Array(1);
+  for (const z of sc.zones) {
+    for (let t = 0; t < z.tiles; t++) {
+      let pos = z.tileOffset[t];
+      const n = readVarint(sidecarBytes, pos, next);
+      pos = next[0];
+      if (n === 0) continue;
+      for (let k = 0; k < 6; k++) {
+        const len = readVarint(sidecarBytes, pos, next);
+        out[k] += next[0] - pos + len;
+        pos = next[0] + len;
+      }
+    }
+  }
+  return out;
+}
+
+function tierZone(world: WorldManifest, z: ZoneSpec, firstTri: number): ZoneGeom {
+  const parent = world.zones.find((p) => p.name === z.parent);
+  return {
+    record: {
+      id: z.id,
+      flags: ZONE_FLAG_TIER,
+      name: z.name,
+      firstTriangle: firstTri,
+      triangleCount: 0,
+      componentCount: parent?.id ?? 0,
+      width: Math.fround(z.sizePx[0]),
+      height: Math.fround(z.sizePx[1]),
+      affine: f32Affine(z.affine),
+      floorY: Math.fround(z.floorY),
+    },
+    report: {
+      name: z.name,
+      id: z.id,
+      tier: true,
+      triangles: 0,
+      walkable: 0,
+      components: 0,
+      islandTriangles: 0,
+      links: { kept: 0, dropped: 0 },
+      grid: null,
+      warnings: [],
+    },
+  };
+}
+
+function f32Affine(a: { sx: number; tx: number; sy: number; ty: number }) {
+  const fr = Math.fround;
+  return { sx: fr(a.sx), tx: fr(a.tx), sy: fr(a.sy), ty: fr(a.ty) };
+}
+
+function concatF32(parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+  let o = 0;
+  for (const p of parts) out.set(p, o), (o += p.length);
+  return out;
+}
+function concatU32(parts: Uint32Array[]): Uint32Array {
+  const out = new Uint32Array(parts.reduce((a, p) => a + p.length, 0));
+  let o = 0;
+  for (const p of parts) out.set(p, o), (o += p.length);
+  return out;
+}
+function concatI32(parts: Int32Array[]): Int32Array {
+  const out = new Int32Array(parts.reduce((a, p) => a + p.length, 0));
+  let o = 0;
+  for (const p of parts) out.set(p, o), (o += p.length);
+  return out;
+}
+
+/** Output file names in `dir` for base name `base` (names per src/pack/pairing.ts). */
+export function bakeOutputPaths(
+  dir: string,
+  base = "base",
+): { main: string; fields: string; occluder: string; nogo: string } {
+  const main = `${dir.replace(/\/+$/, "")}/${base}.nav.gz`;
+  const p = pairSidecars(main);
+  return { main, fields: p.fields[0], occluder: p.occluder[0], nogo: p.nogo };
+}
+
+/**
+ * Writes the outputs: each file goes to a temporary name first (atomically), and only when all
+ * four are on disk are they renamed into place; on any failure the temporaries are removed.
+ */
+export async function writeBakeOutputs(
+  a: BakeArtifacts,
+  dir: string,
+  base = "base",
+): Promise<{ role: string; path: string; bytes: number }[]> {
+  await Deno.mkdir(dir, { recursive: true }).catch((e) => {
+    throw new NavscopeError("io", `cannot create output directory: ${(e as Error).message}`, {
+      file: dir,
+    });
+  });
+  const paths = bakeOutputPaths(dir, base);
+  const outs: { role: string; path: string; data: Uint8Array }[] = [
+    { role: "main", path: paths.main, data: gzip(a.mainBytes) },
+    { role: "fields", path: paths.fields, data: gzip(a.sidecarBytes) },
+    { role: "occluder", path: paths.occluder, data: gzip(a.occluderBytes) },
+    { role: "nogo", path: paths.nogo, data: new TextEncoder().encode(a.nogoText) },
+  ];
+  const temps: string[] = [];
+  try {
+    for (const o of outs) {
+      const slash = o.path.lastIndexOf("/");
+      const tmp = `${o.path.slice(0, slash + 1)}.${o.path.slice(slash + 1)}.bake-${Deno.pid}`;
+      temps.push(tmp);
+      await writeFileAtomic(tmp, o.data);
+    }
+    // A target that cannot be replaced (a directory in the way) fails before any rename.
+    for (const o of outs) {
+      const st = await Deno.stat(o.path).catch(() => null);
+      if (st !== null && !st.isFile) {
+        throw new NavscopeError("io", "cannot replace: not a regular file", { file: o.path });
+      }
+    }
+    // The main pack goes last: a crash between renames never leaves a new main pack beside
+    // old sidecars (the old main pack's hash would then reject the new sidecar loudly).
+    for (let i = outs.length - 1; i >= 0; i--) await Deno.rename(temps[i], outs[i].path);
+  } catch (e) {
+    for (const t of temps) await Deno.remove(t).catch(() => {});
+    if (e instanceof NavscopeError) throw e;
+    throw new NavscopeError("io", `cannot write outputs: ${(e as Error).message}`, { file: dir });
+  }
+  return outs.map((o) => ({ role: o.role, path: o.path, bytes: o.data.length }));
+}
+
+/** Options of {@link bakeToDirectory}. */
+export interface BakeToDirectoryOptions {
+  /** Worker count (1 = in-process); default `navigator.hardwareConcurrency`. */
+  workers?: number;
+  /** Base name of the outputs (default `base`). */
+  base?: string;
+  /** Reject non-manifold zones (default true). */
+  strictManifold?: boolean;
+  /** Keep decoded tile columns in the artifacts (tests). */
+  keepGrid?: boolean;
+}
+
+/**
+ * `navscope bake MANIFEST --out DIR`: bakes with a worker pool and writes the four outputs.
+ * Returns the artifacts with the report's `files` and `workers` filled in.
+ */
+export async function bakeToDirectory(
+  manifestPath: string,
+  outDir: string,
+  opts: BakeToDirectoryOptions = {},
+): Promise<BakeArtifacts> {
+  const world = await loadManifest(manifestPath);
+  const n = Math.max(1, Math.floor(opts.workers ?? navigator.hardwareConcurrency ?? 1));
+  const pool = n > 1 ? new BakeWorkerPool(n) : null;
+  let a: BakeArtifacts;
+  try {
+    a = await bakeWorld(world, {
+      runner: pool?.runner,
+      base: opts.base,
+      strictManifold: opts.strictManifold,
+      keepGrid: opts.keepGrid,
+    });
+  } finally {
+    pool?.close();
+  }
+  const t0 = performance.now();
+  a.report.files = await writeBakeOutputs(a, outDir, opts.base);
+  a.report.times.write = performance.now() - t0;
+  a.report.workers = n;
+  return a;
+}

@@ -1,0 +1,197 @@
+/**
+ * Bakes the grid and the sidecar fields of one zone (spec 预烘场, 格图段, 旁包): the tiles run
+ * independently (in workers when a pool is given), then the zone assembly stitches them in
+ * tile order — zone-wide region ids, components over the whole region, the FWAL keep table —
+ * and lays out each BGRD tile window with its FSPN columns.
+ * @module
+ */
+
+import type { BgrdTileInput, BgrdZoneInput } from "../pack/bgrd.ts";
+import { type EncodedGridZone, type EncodedTile, encodeGridTile } from "./assemble_bgrd.ts";
+import type { FieldsTile, ZoneFields } from "../pack/bnvf_types.ts";
+import { lazyFieldsTiles, type PackedFieldsTile, packFieldsTile } from "./assemble_fields.ts";
+import { buildComponentGraphs, buildWallTable } from "../pack/bnvf.ts";
+import {
+  bakeTile,
+  TILE_STAGES,
+  type TileBake,
+  type TileRegions,
+  tileRegions,
+  type ZoneMesh,
+} from "./bake_tile.ts";
+import { labelRegionsOf, type ZoneRegions, zoneRegions, zoneWallRows } from "./assemble_regions.ts";
+
+/** Stage names of pass 1's timings. */
+const REGION_STAGES = ["select", "rasterize", "seamBridge", "buildSpans", "regions"] as const;
+import { zoneComponents } from "./assemble_scc.ts";
+import { assembleTile, TileScratch } from "./assemble_tiles.ts";
+import { type ZoneTiles, zoneTiles } from "./tiles.ts";
+
+/**
+ * Runs the two passes of the tile stage for lists of tiles (results in the order of `tiles`):
+ * `regions` (pass 1), then `bake` with each tile's window-local → zone region map; `done` when
+ * the zone's tile stage is over.
+ */
+export interface TileRunner {
+  /** Pass 1. */
+  regions(mesh: ZoneMesh, zt: ZoneTiles, tiles: number[]): Promise<TileRegions[]>;
+  /** Pass 2; `gid[t]` is tile t's region map. */
+  bake(mesh: ZoneMesh, zt: ZoneTiles, tiles: number[], gid: Uint32Array[]): Promise<TileBake[]>;
+  /** The zone's tile stage is over. */
+  done(): void;
+}
+
+/** The in-process runner (one thread). */
+export const serialRunner: TileRunner = {
+  regions: (mesh, zt, tiles) =>
+    Promise.resolve(tiles.map((t) => tileRegions(mesh, zt.tiles[t], t))),
+  bake: (mesh, zt, tiles, gid) =>
+    Promise.resolve(tiles.map((t) => bakeTile(mesh, zt.tiles[t], t, gid[t]))),
+  done: () => {},
+};
+
+/** What a zone bake produces. */
+export interface ZoneBake {
+  /** Tile layout. */
+  layout: ZoneTiles;
+  /** The tile stage results (kept for FLNK landings and tests). */
+  tiles: TileBake[];
+  /** Zone region numbering. */
+  regions: ZoneRegions;
+  /** BGRD zone, tiles already encoded. */
+  encoded: EncodedGridZone;
+  /** BGRD zone with decoded columns (only with `keepGrid`, for tests and tools). */
+  grid: BgrdZoneInput | null;
+  /** Sidecar zone. */
+  fields: ZoneFields;
+  /** Counts for the report. */
+  stats: ZoneBakeStats;
+}
+
+/** Counts and times of a zone bake. */
+export interface ZoneBakeStats {
+  /** Tiles. */
+  tiles: number;
+  /** Owned records (each cell's records counted once). */
+  records: number;
+  /** Records written to BGRD (apron duplicates included). */
+  tileRecords: number;
+  /** Spans (records minus Ghost/Fill). */
+  spans: number;
+  /** Zone regions. */
+  regions: number;
+  /** Components over all regions. */
+  components: number;
+  /** Boundary edges in FWAL. */
+  walls: number;
+  /** Graph edges whose far end matched no span. */
+  unmatchedEdges: number;
+  /** Milliseconds per stage: the tile stages summed over tiles (CPU), then the assembly
+   * (`assembleTiles` includes encoding each BGRD tile). */
+  times: Record<string, number>;
+}
+
+/** Bakes one zone whose pixel rectangle is `rect` (x0, y0, w, h). */
+export async function bakeZone(
+  name: string,
+  mesh: ZoneMesh,
+  rect: readonly [number, number, number, number],
+  runner: TileRunner = serialRunner,
+  keepGrid = false,
+): Promise<ZoneBake> {
+  const layout = zoneTiles(rect[0], rect[1], rect[2], rect[3]);
+  const times: Record<string, number> = {};
+  const t0 = performance.now();
+  const all = layout.tiles.map((_, i) => i);
+  let tiles: TileBake[];
+  let regions: ZoneRegions;
+  try {
+    // Pass 1: spans and window-local regions; the zone unites them across the seams.
+    const pass1 = await runner.regions(mesh, layout, all);
+    times.pass1Wall = performance.now() - t0;
+    for (const s of REGION_STAGES) times[`pass1.${s}`] = 0;
+    for (const tr of pass1) {
+      REGION_STAGES.forEach((s, i) => (times[`pass1.${s}`] += tr.timings[i]));
+    }
+    const t1 = performance.now();
+    const zr = zoneRegions(layout, pass1);
+    times.zoneRegions = performance.now() - t1;
+    pass1.length = 0; // release pass 1 before pass 2 allocates
+    // Pass 2: every field, with window regions merged as the zone has them.
+    const t2 = performance.now();
+    tiles = await runner.bake(mesh, layout, all, zr.gid);
+    times.tileWall = performance.now() - t2;
+    regions = labelRegionsOf(tiles, zr.count);
+  } finally {
+    runner.done();
+  }
+  for (const s of TILE_STAGES) times[s] = 0;
+  for (const tb of tiles) TILE_STAGES.forEach((s, i) => (times[s] += tb.timings[i]));
+  let t1 = performance.now();
+  const comps = zoneComponents(layout, tiles, regions);
+  times.zoneComponents = performance.now() - t1;
+  t1 = performance.now();
+  const wallRows = zoneWallRows(tiles, regions);
+  times.zoneWalls = performance.now() - t1;
+  t1 = performance.now();
+  const gridTiles: BgrdTileInput[] = [];
+  const encodedTiles: EncodedTile[] = [];
+  const fieldTiles: FieldsTile[] = [];
+  const packedFields: PackedFieldsTile[] = [];
+  const scratch = keepGrid ? undefined : new TileScratch();
+  let tileRecords = 0;
+  for (let t = 0; t < layout.tiles.length; t++) {
+    // Assemble and encode one window at a time: its columns are garbage right after.
+    const { spans, fields } = assembleTile(layout, tiles, regions, comps.scc, t, scratch);
+    encodedTiles.push(encodeGridTile(name, t, layout.tiles[t], spans));
+    if (keepGrid) gridTiles.push({ ...layout.tiles[t], spans });
+    if (keepGrid) fieldTiles.push(fields);
+    else packedFields.push(packFieldsTile(fields));
+    tileRecords += spans.n;
+  }
+  times.assembleTiles = performance.now() - t1;
+  let records = 0, spans = 0, components = 0;
+  for (const tb of tiles) {
+    records += tb.n;
+    for (let k = 0; k < tb.n; k++) spans += tb.extra[k] === 0 ? 1 : 0;
+  }
+  const graphs = buildComponentGraphs(
+    Array.from({ length: regions.count }, (_, i) => {
+      components += comps.nScc[i];
+      return { rid: i + 1, nScc: comps.nScc[i], edges: comps.dag[i] };
+    }),
+  );
+  return {
+    layout,
+    tiles,
+    regions,
+    encoded: {
+      name,
+      x0: rect[0],
+      y0: rect[1],
+      globalRegions: regions.count,
+      tiles: encodedTiles,
+    },
+    grid: keepGrid
+      ? { name, x0: rect[0], y0: rect[1], globalRegions: regions.count, tiles: gridTiles }
+      : null,
+    fields: {
+      name,
+      regions: regions.count,
+      tiles: keepGrid ? fieldTiles : lazyFieldsTiles(packedFields, name),
+      graphs,
+      walls: buildWallTable(wallRows),
+    },
+    stats: {
+      tiles: layout.tiles.length,
+      records,
+      tileRecords,
+      spans,
+      regions: regions.count,
+      components,
+      walls: wallRows.length,
+      unmatchedEdges: comps.unmatched,
+      times,
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * A pool of bake workers (Deno Web Workers running `worker.ts`) used as a {@link TileRunner}:
+ * tiles are handed out dynamically to whichever worker is free, and results are stored by tile
+ * index, so the merged output does not depend on the number of workers or on timing.
+ * @module
+ */
+
+import { type ErrorCode, NavscopeError } from "../errors.ts";
+import type { TileBake, TileRegions, ZoneMesh } from "./bake_tile.ts";
+import type { TileRunner } from "./bake_zone.ts";
+import type { ZoneTiles } from "./tiles.ts";
+
+/**
+ * `n` workers per zone: they are started for a zone's first pass and terminated when the zone's
+ * tile stage ends (`done`), so their heaps (the zone mesh copy, the last window's scratch) are
+ * gone before the zone assembly and the pack encoders need the memory. Call
+ * {@link BakeWorkerPool.close} when done (it also stops the workers of a failed stage).
+ */
+export class BakeWorkerPool {
+  readonly #workers: Worker[] = [];
+  readonly #n: number;
+
+  /** A pool of `n` workers (n ≥ 1). */
+  constructor(n: number) {
+    this.#n = Math.max(1, n);
+  }
+
+  /** Number of workers per zone. */
+  get size(): number {
+    return this.#n;
+  }
+
+  /** The pool as a tile runner. */
+  readonly runner: TileRunner = {
+    regions: (mesh, zt, tiles) =>
+      this.#stage(mesh, zt, tiles, (tile) => ({ type: "regions", tile })) as Promise<
+        TileRegions[]
+      >,
+    bake: (mesh, zt, tiles, gid) =>
+      this.#stage(mesh, zt, tiles, (tile) => ({ type: "tile", tile, gid: gid[tile] })) as Promise<
+        TileBake[]
+      >,
+    done: () => this.close(),
+  };
+
+  #start(mesh: ZoneMesh, zt: ZoneTiles, jobs: number): void {
+    if (this.#workers.length > 0) return;
+    const n = Math.min(this.#n, Math.max(1, jobs));
+    for (let i = 0; i < n; i++) {
+      const w = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
+      w.postMessage({ type: "zone", mesh, tiles: zt.tiles });
+      this.#workers.push(w);
+    }
+  }
+
+  #stage(
+    mesh: ZoneMesh,
+    zt: ZoneTiles,
+    tiles: number[],
+    message: (tile: number) => Record<string, unknown>,
+  ): Promise<unknown[]> {
+    this.#start(mesh, zt, tiles.length);
+    const out: unknown[] = new Array(tiles.length);
+    let next = 0, done = 0, failed = false;
+    return new Promise((resolve, reject) => {
+      if (tiles.length === 0) return resolve(out);
+      const fail = (e: NavscopeError) => {
+        failed = true;
+        this.close();
+        reject(e);
+      };
+      const feed = (w: Worker) => {
+        if (failed || next >= tiles.length) return;
+        const job = next++;
+        w.postMessage({ ...message(tiles[job]), job });
+      };
+      for (const w of this.#workers) {
+        w.onmessage = (e: MessageEvent) => {
+          const m = e.data;
+          if (failed) return;
+          if (m.type === "error") {
+            const er = m.error;
+            return fail(new NavscopeError(er.code as ErrorCode, er.what, er.where, er.expected));
+          }
+          out[m.job] = m.result;
+          if (++done === tiles.length) resolve(out);
+          else feed(w);
+        };
+        w.onerror = (e: ErrorEvent) => {
+          e.preventDefault();
+          if (!failed) {
+            fail(new NavscopeError("bad_value", `bake worker crashed: ${e.message}`, {}));
+          }
+        };
+        feed(w);
+      }
+    });
+  }
+
+  /** Terminates every worker. */
+  close(): void {
+    for (const w of this.#workers) w.terminate();
+    this.#workers.length = 0;
+  }
+}
