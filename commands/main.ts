@@ -23,6 +23,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   inspect: () => import("./inspect.ts"),
   classify: () => import("./classify.ts"),
   stats: () => import("./stats.ts"),
+  bake: () => import("./bake.ts"),
 };
 
 async function usage(): Promise<string> {
