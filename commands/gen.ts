@@ -1,0 +1,177 @@
+/**
+ * `navscope gen --seed N --scale S --out DIR [--bake]`: writes a procedural world (manifest,
+ * meshes, landmarks, leg battery) and, with `--bake`, its packs (src/world/generator.ts,
+ * src/bake/bake_world.ts).
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { NavscopeError } from "../src/errors.ts";
+import { generateWorld, WORLD_FILES, writeGeneratedWorld } from "../src/world/generator.ts";
+import { bakeToDirectory } from "../src/bake/bake_world.ts";
+import { writeFileAtomic } from "../src/codec/mod.ts";
+import { REAL_MESHES, realMesh, realMeshWorldFiles } from "../src/world/real_meshes.ts";
+import { examplesReadme } from "../src/world/gen_readme.ts";
+import { parseLegs } from "../src/world/legs.ts";
+
+/** One line for the command list. */
+export const summary =
+  "Generate a procedural test world (manifest + meshes + legs, --bake for packs)";
+
+/** Usage text. */
+export const help = `navscope gen --seed N --scale S --out DIR [--bake] [--workers N] [--zone NAME]
+navscope gen --real NAME --out DIR [--shared DIR] [--bake]
+navscope gen --readme DIR
+
+Writes a deterministic city world into DIR: world.json (world manifest), NAME.obj (walkable
+mesh: px horizontally, metres up), NAME.occluders.obj, landmarks.json (every feature at known
+coordinates) and legs.json (the leg battery with expected outcomes). Same seed and scale give
+byte-identical files.
+
+  --seed N      u32 seed (default 1)
+  --scale S     1 = small test world (486 px, ~1.1 M records, packs ~0.2 MB);
+                S = (2S)² blocks of 240 px; S = 6 gives > 20 M records (default 1)
+  --out DIR     output directory (created if missing)                        (required)
+  --zone NAME   base zone name (default map01base; the tier zone is NAMElv001 without "base")
+  --bake        also bake base.nav.gz, base.fields.nav.gz, base.occluder.gz, base.nogo.json
+  --workers N   bake workers (default: all cores)
+  --real NAME   instead: a world for a real mesh in the shared worlds folder (${
+  REAL_MESHES.map((m) => m.name).join(", ")
+}):
+                world.json referencing the mesh (not copied) and legs.json (Recast test queries)
+  --shared DIR  the shared worlds folder (default ../shared/worlds, relative to the cwd); the
+                manifest refers to it by a path relative to --out
+  --readme DIR  instead: rewrite DIR/README.md (the examples' README) from DIR/*/legs.json;
+                run deno fmt on it afterwards`;
+
+/** Runs gen; resolves to the exit code. */
+export async function run(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: false,
+      options: {
+        seed: { type: "string" },
+        scale: { type: "string" },
+        out: { type: "string" },
+        zone: { type: "string" },
+        bake: { type: "boolean" },
+        workers: { type: "string" },
+        real: { type: "string" },
+        shared: { type: "string" },
+        readme: { type: "string" },
+      },
+    });
+  } catch (e) {
+    throw new NavscopeError("usage", `gen: ${(e as Error).message}`, {}, help);
+  }
+  const v = parsed.values;
+  if (v.readme !== undefined) return await writeReadme(v.readme);
+  const seed = intFlag("seed", v.seed ?? "1", 0, 0xffffffff);
+  const scale = intFlag("scale", v.scale ?? "1", 1, 64);
+  const workers = v.workers === undefined ? undefined : intFlag("workers", v.workers, 1, 256);
+  if (!v.out) throw new NavscopeError("usage", "gen: --out DIR is required", {}, "--out DIR");
+  if (v.zone !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(v.zone)) {
+    throw new NavscopeError(
+      "usage",
+      `gen: bad --zone ${JSON.stringify(v.zone)}`,
+      {},
+      "a plain zone name",
+    );
+  }
+  if (v.real !== undefined) {
+    return await genReal(v.real, v.out, v.shared ?? "../shared/worlds", v.bake, workers);
+  }
+  const t0 = performance.now();
+  const world = generateWorld({ seed, scale, zone: v.zone });
+  const paths = await writeGeneratedWorld(world, v.out);
+  const s = world.stats;
+  console.log(
+    `generated ${s.sizePx}×${s.sizePx} px, ${s.blocks}² blocks, ${s.triangles} triangles, ` +
+      `${world.landmarks.length} landmarks, ${world.legs.length} legs, ≈${s.estimatedRecords} records ` +
+      `in ${(performance.now() - t0).toFixed(0)} ms`,
+  );
+  for (const p of paths) console.log(`  ${p}`);
+  if (v.bake) {
+    const t1 = performance.now();
+    const dir = v.out.replace(/\/+$/, "");
+    const a = await bakeToDirectory(`${dir}/${WORLD_FILES.manifest}`, dir, { workers });
+    console.log(`baked ${a.report.records} records in ${(performance.now() - t1).toFixed(0)} ms`);
+    for (const f of a.report.files) console.log(`  ${f.path} (${f.bytes} bytes)`);
+  }
+  return 0;
+}
+
+async function writeReadme(dir: string): Promise<number> {
+  const root = dir.replace(/\/+$/, "");
+  const text = await examplesReadme(async (w) => {
+    const p = `${root}/${w}/legs.json`;
+    try {
+      return parseLegs(await Deno.readTextFile(p), p);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return null;
+      throw e;
+    }
+  });
+  await writeFileAtomic(`${root}/README.md`, text);
+  console.log(`  ${root}/README.md`);
+  return 0;
+}
+
+async function genReal(
+  name: string,
+  out: string,
+  shared: string,
+  bake: boolean | undefined,
+  workers: number | undefined,
+): Promise<number> {
+  const spec = realMesh(name);
+  const dir = out.replace(/\/+$/, "");
+  const rel = relativePath(absolute(dir), absolute(shared));
+  const files = await realMeshWorldFiles(spec, rel, shared);
+  await Deno.mkdir(dir, { recursive: true });
+  for (const [f, text] of files) {
+    await writeFileAtomic(`${dir}/${f}`, text);
+    console.log(`  ${dir}/${f}`);
+  }
+  if (bake) {
+    // Real meshes have edges shared by more than two triangles: bake leniently (cut + count).
+    const a = await bakeToDirectory(`${dir}/world.json`, dir, { workers, strictManifold: false });
+    console.log(`baked ${a.report.records} records`);
+    for (const z of a.report.zones) for (const w of z.warnings) console.log(`  warning: ${w}`);
+    for (const f of a.report.files) console.log(`  ${f.path} (${f.bytes} bytes)`);
+  }
+  return 0;
+}
+
+function absolute(p: string): string {
+  const parts = (p.startsWith("/") ? p : `${Deno.cwd()}/${p}`).split("/");
+  const out: string[] = [];
+  for (const s of parts) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") out.pop();
+    else out.push(s);
+  }
+  return "/" + out.join("/");
+}
+
+/** Path of `to` relative to directory `from` (both absolute, normalised). */
+function relativePath(from: string, to: string): string {
+  const a = from.split("/").filter(Boolean), b = to.split("/").filter(Boolean);
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return [...a.slice(i).map(() => ".."), ...b.slice(i)].join("/") || ".";
+}
+
+function intFlag(name: string, s: string, lo: number, hi: number): number {
+  const n = Number(s);
+  if (!/^\d+$/.test(s) || n < lo || n > hi) {
+    throw new NavscopeError(
+      "usage",
+      `gen: --${name} ${JSON.stringify(s)}`,
+      {},
+      `an integer ${lo}..${hi}`,
+    );
+  }
+  return n;
+}

@@ -1,0 +1,196 @@
+/**
+ * `navscope render-world PACK --zone Z --out map.svg|png`: a top-down picture of a baked zone
+ * (reports/render_world.ts) with its landmarks, author no-go polygons and, optionally, a leg
+ * battery's endpoints.
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { NavscopeError } from "../src/errors.ts";
+import { writeFileAtomic } from "../src/codec/mod.ts";
+import { readMainPackFile } from "../src/pack/bnav_codec.ts";
+import type { MainPack } from "../src/pack/bnav_types.ts";
+import { loadNoGoTable } from "../src/pack/nogo.ts";
+import { pairSidecars } from "../src/pack/pairing.ts";
+import { parseLandmarks } from "../src/world/landmarks.ts";
+import { parseLegs } from "../src/world/legs.ts";
+import {
+  type Overlay,
+  paintRaster,
+  rasterizeZone,
+  worldPng,
+  worldSvg,
+} from "../reports/render_world.ts";
+
+/** One line for the command list. */
+export const summary = "Draw a top-down picture of a baked zone (SVG or PNG)";
+
+/** Usage text. */
+export const help = `navscope render-world PACK --zone Z --out FILE.svg|FILE.png [options]
+
+Draws the zone's grid records seen from above: height shading with a hillshade, core cells,
+Dead cells, walkable-but-not-core cells, Ghost/Fill records, columns with several layers and
+water triangles, then the landmarks, author no-go polygons (magenta; floor-limited ones purple)
+and off-mesh links (orange one-way, green two-way arrows) on top.
+
+  --zone Z          zone name (default: the first zone of the grid section)
+  --out FILE        .svg (raster embedded as PNG + vector overlays) or .png
+  --scale S         image pixels per zone px (default: up to 4, sides ≤ 2048)
+  --crop X0,Y0,X1,Y1  draw only this rectangle of the zone (px)
+  --landmarks FILE  landmarks.json (default: landmarks.json next to the pack, if present)
+  --legs FILE       also mark the start (green) and goal (blue) of every leg of this zone
+  --no-labels       markers without labels`;
+
+/** Runs render-world; resolves to the exit code. */
+export async function run(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        zone: { type: "string" },
+        out: { type: "string" },
+        scale: { type: "string" },
+        crop: { type: "string" },
+        landmarks: { type: "string" },
+        legs: { type: "string" },
+        "no-labels": { type: "boolean" },
+      },
+    });
+  } catch (e) {
+    throw new NavscopeError("usage", `render-world: ${(e as Error).message}`, {}, help);
+  }
+  const { values: v, positionals } = parsed;
+  if (positionals.length !== 1) {
+    throw new NavscopeError("usage", "render-world: expected one PACK", {}, help);
+  }
+  if (!v.out || !/\.(svg|png)$/i.test(v.out)) {
+    throw new NavscopeError("usage", "render-world: --out must end in .svg or .png", {}, help);
+  }
+  const packPath = positionals[0];
+  const scale = v.scale === undefined ? undefined : Number(v.scale);
+  if (scale !== undefined && !(scale > 0 && scale <= 64)) {
+    throw new NavscopeError(
+      "usage",
+      `render-world: bad --scale ${v.scale}`,
+      {},
+      "a number in (0, 64]",
+    );
+  }
+  let crop: [number, number, number, number] | undefined;
+  if (v.crop !== undefined) {
+    const c = v.crop.split(",").map(Number);
+    if (c.length !== 4 || !c.every(Number.isFinite)) {
+      throw new NavscopeError(
+        "usage",
+        `render-world: bad --crop ${v.crop}`,
+        {},
+        "X0,Y0,X1,Y1 in px",
+      );
+    }
+    crop = c as [number, number, number, number];
+  }
+  const { pack } = await readMainPackFile(packPath);
+  const zone = v.zone ?? pack.zones.find((z) => z.triangleCount > 0)?.name ?? "";
+  const raster = rasterizeZone(pack, zone, { scale, crop });
+  const items = await overlays(packPath, zone, v.landmarks, v.legs, !v["no-labels"]);
+  items.unshift(...linkOverlays(pack, zone));
+  const cv = paintRaster(raster);
+  const title = `${zone} - ${basename(packPath)}`;
+  const data = /\.svg$/i.test(v.out)
+    ? new TextEncoder().encode(worldSvg(raster, cv, items, title))
+    : worldPng(raster, cv, items, title);
+  await writeFileAtomic(v.out, data);
+  console.log(
+    `${v.out}: ${raster.width}×${raster.height} px, ${raster.records} records, ${items.length} overlays`,
+  );
+  return 0;
+}
+
+/** Off-mesh links of the zone (BOML points are (x px, y px, h m)): arrows, two-way in green. */
+export function linkOverlays(pack: MainPack, zone: string): Overlay[] {
+  const z = pack.zones.find((r) => r.name === zone);
+  if (!z || !pack.offMeshLinks) return [];
+  return pack.offMeshLinks.filter((l) => l.zone === z.id).map((l) => ({
+    kind: "polyline" as const,
+    points: [[l.points[0], l.points[1]], [l.points[3], l.points[4]]] as [number, number][],
+    color: l.bidirectional ? "#1a9850" : "#e66101",
+    arrow: true,
+    width: 1.5,
+  }));
+}
+
+function basename(p: string): string {
+  return p.slice(p.lastIndexOf("/") + 1);
+}
+
+async function readText(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw new NavscopeError("io", `cannot read: ${(e as Error).message}`, { file: path });
+  }
+}
+
+/** Overlays for a zone: landmarks (+ rects), author no-go polygons, optional leg endpoints. */
+export async function overlays(
+  packPath: string,
+  zone: string,
+  landmarksPath: string | undefined,
+  legsPath: string | undefined,
+  labels: boolean,
+): Promise<Overlay[]> {
+  const items: Overlay[] = [];
+  const dir = packPath.slice(0, packPath.lastIndexOf("/") + 1);
+  const lmPath = landmarksPath ?? `${dir}landmarks.json`;
+  const lmText = await readText(lmPath);
+  if (lmText === null && landmarksPath !== undefined) {
+    throw new NavscopeError("io", "landmarks file not found", { file: landmarksPath });
+  }
+  const nogo = await loadNoGoTable(pairSidecars(packPath).nogo);
+  const z = nogo.zones.get(zone);
+  if (z) {
+    for (let p = 0; p < z.polyCount; p++) {
+      const rings: [number, number][][] = [];
+      for (let r = z.polyRingStart[p]; r < z.polyRingStart[p + 1]; r++) {
+        const ring: [number, number][] = [];
+        for (let k = z.ringPointStart[r]; k < z.ringPointStart[r + 1]; k++) {
+          ring.push([z.points[2 * k], z.points[2 * k + 1]]);
+        }
+        rings.push(ring);
+      }
+      items.push({
+        kind: "polygon",
+        rings,
+        color: Number.isNaN(z.polyFloor[p]) ? "#d01c8b" : "#7a1fa2",
+      });
+    }
+  }
+  if (lmText !== null) {
+    for (const l of parseLandmarks(lmText, lmPath)) {
+      if (l.zone !== zone) continue;
+      if (l.rect && l.rect[2] > l.rect[0] && l.rect[3] > l.rect[1] && l.kind !== "street") {
+        items.push({ kind: "rect", x0: l.rect[0], y0: l.rect[1], x1: l.rect[2], y1: l.rect[3] });
+      }
+      items.push({ kind: "marker", x: l.at[0], y: l.at[1], label: labels ? l.name : undefined });
+    }
+  }
+  if (legsPath !== undefined) {
+    const text = await readText(legsPath);
+    if (text === null) throw new NavscopeError("io", "legs file not found", { file: legsPath });
+    for (const leg of parseLegs(text, legsPath)) {
+      if (leg.zone !== zone) continue;
+      items.push({
+        kind: "polyline",
+        points: [leg.start, leg.goal],
+        color: "#1f4fd1",
+        arrow: true,
+        width: 0.8,
+      });
+      items.push({ kind: "marker", x: leg.start[0], y: leg.start[1], color: "#1a9850" });
+      items.push({ kind: "marker", x: leg.goal[0], y: leg.goal[1], color: "#1f4fd1" });
+    }
+  }
+  return items;
+}

@@ -1,0 +1,603 @@
+/**
+ * Leg batteries: planner requests with the outcome a correct planner must give, stored as
+ * `legs.json` (`{"format": "navscope-legs", "version": 1, "legs": [...]}`) next to a world
+ * manifest. A leg names its zone, start and goal (zone px), optional snapping floors, declared
+ * start/goal decks, runtime no-go discs and test overrides, and `expected`: `ok` or a failure
+ * class name (the classes of spec 失败的情形 as navscope's analytics name them).
+ *
+ * {@link generatedLegs} builds the battery of a generated world from its landmarks, so every
+ * landmark and every failure case of the specification is exercised by at least one leg.
+ * @module
+ */
+import { NavscopeError } from "../errors.ts";
+import type { LandmarkSet, Point3 } from "./landmarks.ts";
+
+/** Format tag of a legs file. */
+export const LEGS_FORMAT = "navscope-legs";
+
+/** Outcomes a leg may expect: `ok` or a failure class (spec 失败的情形). */
+export const LEG_OUTCOMES = [
+  "ok",
+  "no_go",
+  "target_deck_unreachable",
+  "route_disconnected",
+  "goal_outside_reach",
+  "seed_outside_window",
+  "no_same_region_span",
+  "endpoint_far_from_core",
+  "snap_far_from_mesh",
+  "region_too_large",
+  "cancelled",
+] as const;
+
+/** One outcome. */
+export type LegOutcome = typeof LEG_OUTCOMES[number];
+
+/** A runtime no-go disc (spec 运行期虚拟禁区): centre and radius, px. */
+export interface NoGoDisc {
+  /** Centre x, px. */
+  x: number;
+  /** Centre y, px. */
+  y: number;
+  /** Radius, px. */
+  r: number;
+}
+
+/** Test-only planner overrides. */
+export interface LegOverrides {
+  /** kMaxCells for this leg (spec: 4 亿格); a small value makes the full window too large. */
+  max_cells?: number;
+  /** Cancel before window tier k (0 = before the first window). */
+  cancel_before_tier?: number;
+  /** Force every window to this rectangle of global cells [gx0, gy0, nx, ny]. */
+  window?: [number, number, number, number];
+}
+
+/** Route checks beyond the outcome. */
+export interface LegChecks {
+  /** The route is at most this long, px (e.g. it uses an allowed ledge drop). */
+  max_length_px?: number;
+  /** The route is at least this long, px (e.g. a blocked drop forces a detour). */
+  min_length_px?: number;
+}
+
+/** One leg. */
+export interface Leg {
+  /** Unique id. */
+  id: string;
+  /** Zone (or tier zone) name; start/goal are in its px frame. */
+  zone: string;
+  /** Start, px. */
+  start: [number, number];
+  /** Goal, px. */
+  goal: [number, number];
+  /** Snapping floor for the start, m. */
+  start_floor_y?: number;
+  /** Snapping floor for the goal, m. */
+  goal_floor_y?: number;
+  /** Declared start deck, m. */
+  start_deck_y?: number;
+  /** Declared goal deck, m. */
+  goal_deck_y?: number;
+  /** Runtime no-go discs. */
+  no_go_discs?: NoGoDisc[];
+  /** Test overrides. */
+  overrides?: LegOverrides;
+  /** Expected outcome. */
+  expected: LegOutcome;
+  /** Extra route checks when `expected` is `ok`. */
+  checks?: LegChecks;
+  /** Landmarks the leg exercises. */
+  landmarks: string[];
+  /** Why the leg exists and why the outcome follows. */
+  note: string;
+}
+
+/** Stable JSON text of a legs file. */
+export function encodeLegs(legs: readonly Leg[]): string {
+  const lines = legs.map((l) => " " + JSON.stringify(l));
+  return `{"format": "${LEGS_FORMAT}", "version": 1, "legs": [\n${lines.join(",\n")}\n]}\n`;
+}
+
+/** Parses and validates a legs file; errors name the file and the JSON path. */
+export function parseLegs(text: string, file: string): Leg[] {
+  let j: unknown;
+  try {
+    j = JSON.parse(text);
+  } catch (e) {
+    throw new NavscopeError("bad_value", `not valid JSON: ${(e as Error).message}`, { file });
+  }
+  const o = j as Record<string, unknown>;
+  if (typeof j !== "object" || j === null || !Array.isArray(o.legs)) {
+    throw new NavscopeError("bad_value", "$.legs is missing", { file }, `{"legs": [...]}`);
+  }
+  const ids = new Set<string>();
+  return (o.legs as unknown[]).map((l, i) => {
+    const leg = validateLeg(l, `$.legs[${i}]`, file);
+    if (ids.has(leg.id)) fail(file, `$.legs[${i}].id`, `repeats id ${leg.id}`, "unique ids");
+    ids.add(leg.id);
+    return leg;
+  });
+}
+
+function fail(file: string, path: string, what: string, expected: string): never {
+  throw new NavscopeError("bad_value", `${path}: ${what}`, { file }, expected);
+}
+
+const LEG_KEYS = new Set([
+  "id",
+  "zone",
+  "start",
+  "goal",
+  "start_floor_y",
+  "goal_floor_y",
+  "start_deck_y",
+  "goal_deck_y",
+  "no_go_discs",
+  "overrides",
+  "expected",
+  "checks",
+  "landmarks",
+  "note",
+]);
+
+function validateLeg(l: unknown, p: string, file: string): Leg {
+  if (typeof l !== "object" || l === null || Array.isArray(l)) {
+    fail(file, p, "is not an object", "a leg");
+  }
+  const o = l as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!LEG_KEYS.has(k)) fail(file, `${p}.${k}`, "is unknown", "a leg key");
+  }
+  if (typeof o.id !== "string" || o.id === "") fail(file, `${p}.id`, "is not a string", "an id");
+  if (typeof o.zone !== "string") fail(file, `${p}.zone`, "is not a string", "a zone name");
+  for (const k of ["start", "goal"]) {
+    const v = o[k];
+    if (
+      !Array.isArray(v) || v.length !== 2 || !v.every((x) => typeof x === "number" && isFinite(x))
+    ) {
+      fail(file, `${p}.${k}`, "is not [x, y]", "two finite numbers (px)");
+    }
+  }
+  for (const k of ["start_floor_y", "goal_floor_y", "start_deck_y", "goal_deck_y"]) {
+    if (o[k] !== undefined && (typeof o[k] !== "number" || !isFinite(o[k] as number))) {
+      fail(file, `${p}.${k}`, "is not a number", "metres");
+    }
+  }
+  if (!LEG_OUTCOMES.includes(o.expected as LegOutcome)) {
+    fail(file, `${p}.expected`, `is ${JSON.stringify(o.expected)}`, LEG_OUTCOMES.join(", "));
+  }
+  if (o.no_go_discs !== undefined) {
+    if (!Array.isArray(o.no_go_discs)) fail(file, `${p}.no_go_discs`, "is not an array", "discs");
+    o.no_go_discs.forEach((d, k) => {
+      const ok = typeof d === "object" && d !== null && [d.x, d.y, d.r].every((v) =>
+        typeof v === "number" && isFinite(v)
+      ) && d.r > 0;
+      if (!ok) fail(file, `${p}.no_go_discs[${k}]`, "is malformed", "{x, y, r > 0}");
+    });
+  }
+  if (!Array.isArray(o.landmarks) || !o.landmarks.every((s) => typeof s === "string")) {
+    fail(file, `${p}.landmarks`, "is not a string array", "landmark names");
+  }
+  if (typeof o.note !== "string") fail(file, `${p}.note`, "is not a string", "a note");
+  return o as unknown as Leg;
+}
+
+/** Builds the leg battery of a generated world from its landmarks. */
+export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[] {
+  const legs: Leg[] = [];
+  const xy = (p: Point3): [number, number] => [p[0], p[1]];
+  const add = (
+    id: string,
+    a: Point3,
+    b: Point3,
+    expected: LegOutcome,
+    landmarks: string[],
+    note: string,
+    extra: Partial<Leg> = {},
+  ) => legs.push({ id, zone, start: xy(a), goal: xy(b), ...extra, expected, landmarks, note });
+  const P = (n: string, k?: string) => m.point(n, k);
+
+  // Streets, plaza, capped window.
+  add(
+    "street_long_capped",
+    P("street_grid", "sw"),
+    P("street_grid", "nw"),
+    "ok",
+    ["street_grid"],
+    "480-px leg along the west street: the region box exceeds kLocalMaxCells, so the window is capped",
+  );
+  add("street_diagonal_capped", P("street_grid", "sw"), P("street_grid", "ne"), "ok", [
+    "street_grid",
+  ], "corner to corner over the street grid (capped window)");
+  add(
+    "plaza_cross",
+    P("plaza", "west"),
+    P("plaza", "east"),
+    "ok",
+    ["plaza"],
+    "across the open plaza",
+  );
+  add(
+    "kerb_up",
+    P("kerb", "street"),
+    P("kerb", "walk"),
+    "ok",
+    ["kerb"],
+    "0.2 m kerb: a step ≤ kStepUp",
+    { goal_deck_y: 0.2 },
+  );
+  for (const b of ["bump_100", "bump_125", "dip_075"]) {
+    add(
+      `${b}_cross`,
+      P(b, "before"),
+      P(b, "after"),
+      "ok",
+      [b],
+      "bump/dip within kBumpUp over ≤ 3 cells: passable (RiseOk rules 8/9)",
+    );
+  }
+  // Slopes: ≤ 0.5 m per cell is climbable; steeper is not; terrace centres are > 8 px from the
+  // reach domain below, so an unclimbable terrace is goal_outside_reach.
+  for (const deg of [30, 44, 55, 65, 75]) {
+    const up = deg <= 55;
+    add(
+      `slope_${deg}_up`,
+      P(`slope_${deg}`, "bottom"),
+      P(`slope_${deg}`, "top"),
+      up ? "ok" : "goal_outside_reach",
+      [`slope_${deg}`],
+      up
+        ? "climbable ramp (≤ 0.5 m per cell)"
+        : "ramp too steep to climb: the terrace is not in the reach domain",
+    );
+    add(`slope_${deg}_down`, P(`slope_${deg}`, "top"), P(`slope_${deg}`, "bottom"), "ok", [
+      `slope_${deg}`,
+    ], "every ramp can be walked down");
+  }
+  // Building.
+  add(
+    "building_enter",
+    P("building_a", "outside"),
+    P("building_a", "inside"),
+    "ok",
+    ["building_a"],
+    "through the door in the south facade (goal on the ground floor under three stacked floors)",
+    { goal_floor_y: 0, goal_deck_y: 0 },
+  );
+  add(
+    "facade_along",
+    P("facade_a", "south"),
+    P("facade_a", "north"),
+    "ok",
+    ["facade_a"],
+    "along a 12-m facade",
+  );
+  add(
+    "stairs_05_up",
+    P("stairs_05", "bottom"),
+    P("stairs_05", "floor2"),
+    "ok",
+    ["stairs_05"],
+    "0.5-m risers are walkable up",
+    { goal_deck_y: 4 },
+  );
+  add(
+    "stairs_10_up",
+    P("stairs_10", "bottom"),
+    P("stairs_10", "floor3"),
+    "target_deck_unreachable",
+    ["stairs_10"],
+    "1.0-m risers cannot be climbed; floor 3 is the declared deck, in the same region but not reachable",
+    { start_deck_y: 4, goal_deck_y: 8 },
+  );
+  add(
+    "stairs_10_down",
+    P("stairs_10", "floor3"),
+    P("stairs_10", "bottom"),
+    "ok",
+    ["stairs_10"],
+    "1.0-m risers can be walked down",
+    { start_deck_y: 8, goal_deck_y: 4 },
+  );
+  add(
+    "balcony_out",
+    P("stairs_05", "floor2"),
+    P("balcony"),
+    "ok",
+    ["balcony"],
+    "floor 2 → balcony through the door",
+    { start_deck_y: 4, goal_deck_y: 4 },
+  );
+  add(
+    "balcony_drop",
+    P("balcony"),
+    P("balcony", "below"),
+    "ok",
+    ["balcony"],
+    "4-m ledge drop off the balcony",
+    { start_deck_y: 4, goal_deck_y: 0 },
+  );
+  add(
+    "roof_drop",
+    P("roof_a"),
+    P("roof_a", "below"),
+    "ok",
+    ["roof_a"],
+    "12-m drop from the flat roof (no occluder)",
+    { start_deck_y: 12, goal_deck_y: 0 },
+  );
+  add(
+    "arcade_walk",
+    P("arcade", "west"),
+    P("arcade", "east"),
+    "ok",
+    ["arcade"],
+    "under the arcade cover (two spans per column)",
+    { start_deck_y: 0.2, goal_deck_y: 0.2 },
+  );
+  add(
+    "arcade_roof_deck",
+    P("arcade", "west"),
+    P("arcade", "roof"),
+    "target_deck_unreachable",
+    ["arcade"],
+    "declared deck on the arcade cover: the pillar facades put it in the sidewalk's region, " +
+      "but nothing climbs onto it (facade steps are banned)",
+    { start_deck_y: 0.2, goal_deck_y: 3.7 },
+  );
+  // River.
+  add("footbridge_cross", P("footbridge", "south"), P("footbridge", "north"), "ok", [
+    "footbridge",
+    "north_lot",
+  ], "over the narrow footbridge (water is not walkable)");
+  const disc = P("footbridge", "disc");
+  add(
+    "footbridge_disc_closed",
+    P("footbridge", "south"),
+    P("footbridge", "north"),
+    "route_disconnected",
+    ["footbridge"],
+    "a runtime no-go disc closes the only passage",
+    { no_go_discs: [{ x: disc[0], y: disc[1], r: 3 }] },
+  );
+  add(
+    "footbridge_disc_region_too_large",
+    P("footbridge", "south"),
+    P("footbridge", "north"),
+    "region_too_large",
+    ["footbridge"],
+    "as footbridge_disc_closed, but kMaxCells = 1 M: the full-region window the capped tier falls back to is too large",
+    { no_go_discs: [{ x: disc[0], y: disc[1], r: 3 }], overrides: { max_cells: 1_000_000 } },
+  );
+  add("river_bank_down", P("river_bank", "top"), P("river_bank", "edge"), "ok", [
+    "river_bank",
+    "river",
+  ], "down the bank to the water edge");
+  add(
+    "nogo_base_goal",
+    P("footbridge", "south"),
+    P("nogo_base"),
+    "no_go",
+    ["nogo_base"],
+    "goal inside an author no-go polygon",
+  );
+  add(
+    "nogo_disc_start",
+    P("footbridge", "south"),
+    P("plaza"),
+    "no_go",
+    ["footbridge"],
+    "start inside a runtime no-go disc",
+    { no_go_discs: [{ x: P("footbridge", "south")[0], y: P("footbridge", "south")[1], r: 2 }] },
+  );
+  // Ledges.
+  const lt = "ledge_terrace";
+  add("ledge_stairs_up", P(lt, "stairs_bottom"), P(lt), "ok", [lt], "up the terrace stairs", {
+    goal_deck_y: 6,
+  });
+  const drop = (name: string, allowed: boolean) =>
+    add(
+      `${name}_drop`,
+      P(name, "top"),
+      P(name, "below"),
+      "ok",
+      [name, lt],
+      allowed
+        ? "the drop is allowed: the route jumps (short)"
+        : "the drop is blocked by an occluder: the route detours over the stairs",
+      {
+        start_deck_y: 6,
+        goal_deck_y: 0,
+        checks: allowed ? { max_length_px: 12 } : { min_length_px: 20 },
+      },
+    );
+  drop("ledge_plain", true);
+  drop("ledge_railing", false);
+  drop("ledge_overhang", false);
+  drop("ledge_kerb", true);
+  add(
+    "mesa_hop",
+    P("mesa"),
+    P("mesa", "below"),
+    "ok",
+    ["mesa"],
+    "mesa and yard are separate regions joined only by a drop: ledge-drop region hop",
+    { start_deck_y: 8 },
+  );
+  add(
+    "mesa_up",
+    P("mesa", "below"),
+    P("mesa"),
+    "goal_outside_reach",
+    ["mesa"],
+    "the mesa top is > 8 px from the yard's reach domain",
+  );
+  add(
+    "mesa_up_deck",
+    P("mesa", "below"),
+    P("mesa"),
+    "no_same_region_span",
+    ["mesa"],
+    "declared goal deck on the mesa: the region changes, the start cell has no span of it",
+    { goal_deck_y: 8 },
+  );
+  add(
+    "link_oneway_up",
+    P("plateau_oneway", "away"),
+    P("plateau_oneway"),
+    "ok",
+    ["plateau_oneway"],
+    "one-way off-mesh link up onto the plateau",
+  );
+  add("link_oneway_back", P("plateau_oneway"), P("plateau_oneway", "away"), "goal_outside_reach", [
+    "plateau_oneway",
+  ], "the one-way link cannot be used back; the moat leaves no ground to drop onto");
+  add(
+    "link_twoway_up",
+    P("plateau_twoway", "away"),
+    P("plateau_twoway"),
+    "ok",
+    ["plateau_twoway"],
+    "two-way link up",
+  );
+  add("link_twoway_back", P("plateau_twoway"), P("plateau_twoway", "away"), "ok", [
+    "plateau_twoway",
+  ], "two-way link down");
+  add("beam_far_from_core", P("thin_beam"), P("street_grid", "sw"), "endpoint_far_from_core", [
+    "thin_beam",
+  ], "start snaps onto the 0.1-px beam, > 8 px from any core cell");
+  // Defects.
+  for (const c of ["crack_050", "crack_075", "crack_100", "seam_gap", "seam_step"]) {
+    add(
+      `${c}_cross`,
+      P(c, "west"),
+      P(c, "east"),
+      "ok",
+      [c],
+      "across a crack/seam between mesh pieces (pieces also meet at y < 10)",
+    );
+  }
+  add("hole_single_cross", P("hole_single", "west"), P("hole_single", "east"), "ok", [
+    "hole_single",
+  ], "across single-cell holes");
+  add("hole_field_cross", P("hole_field", "west"), P("hole_field", "east"), "ok", [
+    "hole_field",
+    "hole_mid",
+  ], "across the hole field");
+  add(
+    "hole_large_cross",
+    P("hole_large", "west"),
+    P("hole_large", "east"),
+    "ok",
+    ["hole_large"],
+    "around a hole too large to fill",
+  );
+  add("island_start", P("islands", "on_island"), P("islands", "lot"), "goal_outside_reach", [
+    "islands",
+  ], "start on a tiny island: the lot is outside its reach domain");
+  add(
+    "bridge_over",
+    P("bridge", "west"),
+    P("bridge", "east"),
+    "ok",
+    ["bridge"],
+    "lot to lot (over the bridge or along the street)",
+  );
+  add(
+    "bridge_up_deck",
+    P("bridge", "street"),
+    P("bridge", "deck"),
+    "ok",
+    ["bridge"],
+    "street → deck by the ramps (declared deck above the street)",
+    { goal_deck_y: 6 },
+  );
+  add(
+    "bridge_under",
+    P("bridge", "deck"),
+    P("bridge", "under"),
+    "ok",
+    ["bridge", "street_inner"],
+    "deck → street below in the same columns",
+    { start_deck_y: 6, goal_deck_y: 0 },
+  );
+  add(
+    "bridge_beside_deck",
+    P("bridge", "street"),
+    P("bridge", "beside"),
+    "target_deck_unreachable",
+    ["bridge"],
+    "declared deck 6 m: the deck is near the goal but not in the goal cell",
+    { goal_deck_y: 6 },
+  );
+  add(
+    "high_deck_up",
+    P("high_deck", "stairs_bottom"),
+    P("high_deck", "free"),
+    "ok",
+    ["high_deck"],
+    "32 risers of 0.5 m up to the 16-m deck",
+    { goal_deck_y: 16 },
+  );
+  add(
+    "nogo_floor_deck",
+    P("high_deck", "stairs_bottom"),
+    P("nogo_floor", "deck"),
+    "no_go",
+    ["nogo_floor"],
+    "goal on the deck inside the floor-limited no-go polygon",
+    { goal_deck_y: 16, goal_floor_y: 16 },
+  );
+  add(
+    "nogo_floor_ground",
+    P("high_deck", "stairs_bottom"),
+    P("nogo_floor", "ground"),
+    "ok",
+    ["nogo_floor", "high_deck"],
+    "same x, y on the ground 16 m below: outside the ±12 m band",
+    { goal_floor_y: 0, goal_deck_y: 0 },
+  );
+  // Failures that need no special geometry.
+  add(
+    "snap_far",
+    P("empty_lot"),
+    P("plaza"),
+    "snap_far_from_mesh",
+    ["empty_lot"],
+    "no triangle within 16 px of the start",
+  );
+  add(
+    "cancelled",
+    P("plaza", "west"),
+    P("plaza", "east"),
+    "cancelled",
+    ["plaza"],
+    "cancelled before the first window tier",
+    { overrides: { cancel_before_tier: 0 } },
+  );
+  const s = P("plaza", "west");
+  add(
+    "seed_outside_window",
+    s,
+    P("plaza", "east"),
+    "seed_outside_window",
+    ["plaza"],
+    "the forced window excludes the start's seed cell",
+    { overrides: { window: [Math.floor(s[0] * 4) + 64, Math.floor(s[1] * 4) - 256, 512, 512] } },
+  );
+  if (tier) {
+    legs.push({
+      id: "tier_deck",
+      zone: tier,
+      start: [5, 5],
+      goal: [25, 25],
+      start_deck_y: 16,
+      goal_deck_y: 16,
+      expected: "ok",
+      landmarks: ["high_deck"],
+      note: "a leg in the tier zone's own px frame (affine into map01base) across the 16-m deck",
+    });
+  }
+  return legs;
+}
