@@ -108,3 +108,54 @@ export * from "./src/analyze/mod.ts";
 
 // pack set (engine load rules) for inspect
 export * from "./src/pack/pack_set.ts";
+
+// worlds: generator, landmarks, leg batteries, real meshes
+export {
+  type GeneratedWorld,
+  generateWorld,
+  type GenOptions,
+  type GenStats,
+  WORLD_FILES,
+  writeGeneratedWorld,
+} from "./src/world/generator.ts";
+export {
+  encodeLandmarks,
+  type Landmark,
+  LANDMARKS_FORMAT,
+  LandmarkSet,
+  parseLandmarks,
+} from "./src/world/landmarks.ts";
+export {
+  encodeLegs,
+  generatedLegs,
+  type Leg as WorldLeg,
+  LEG_OUTCOMES,
+  type LegChecks,
+  type LegOutcome,
+  type LegOverrides,
+  LEGS_FORMAT,
+  type NoGoDisc,
+  parseLegs,
+} from "./src/world/legs.ts";
+export {
+  geometryLegs,
+  REAL_MESHES,
+  realMesh,
+  realMeshManifest,
+  type RealMeshSpec,
+  realMeshWorldFiles,
+  recastTestLegs,
+} from "./src/world/real_meshes.ts";
+
+// pictures
+export {
+  CellClass,
+  drawOverlays,
+  type Overlay,
+  paintRaster,
+  rasterizeZone,
+  worldPng,
+  worldSvg,
+  type ZoneRaster,
+} from "./reports/render_world.ts";
+export { Canvas, crc32, encodePng } from "./reports/svg_png.ts";

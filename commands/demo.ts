@@ -6,12 +6,13 @@
 export const summary = "Run the main job on the embedded example world";
 export const help = `navscope demo
 
-Runs the main job on the embedded example world (examples/). For now: inspect the example
-pack and print its header, sections, zones and tiles.`;
+Runs the main job on the embedded example world (examples/city_small, the small generated
+world). For now: inspect its packs — header, sections, zones, grid tiles, bytes per record per
+field, and the fields sidecar / occluder / no-go status.`;
 
 /** Runs the demo. */
 export async function run(_args: string[]): Promise<number> {
   const inspect = await import("./inspect.ts");
-  const url = new URL("../examples/demo/base.nav.gz", import.meta.url);
+  const url = new URL("../examples/city_small/base.nav.gz", import.meta.url);
   return await inspect.run([url.pathname]);
 }

@@ -24,6 +24,8 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   classify: () => import("./classify.ts"),
   stats: () => import("./stats.ts"),
   bake: () => import("./bake.ts"),
+  gen: () => import("./gen.ts"),
+  "render-world": () => import("./render_world.ts"),
 };
 
 async function usage(): Promise<string> {

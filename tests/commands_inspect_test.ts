@@ -166,3 +166,16 @@ Deno.test("inspect: a sidecar or occluder pack given directly is summarised", as
   assertEquals(JSON.parse(r.out).zones[0].name, s.zone);
   await Deno.remove(s.dir, { recursive: true });
 });
+
+Deno.test("demo: inspects the committed example world and finds it usable", async () => {
+  const r = await captureOutput(() => main(["demo"]));
+  assertEquals(r.value, 0);
+  assert(r.out.includes("engine: usable"), r.out.slice(-300));
+});
+
+Deno.test("cli: --help, --version and an unknown command", async () => {
+  const help = await captureOutput(() => main(["--help"]));
+  assertEquals(help.value, 0);
+  assertEquals(await main(["no-such-command"]), 2);
+  assertEquals(await main(["--version"]), 0);
+});
