@@ -23,8 +23,8 @@ navscope gen --real NAME --out DIR [--shared DIR] [--bake]
 navscope gen --readme DIR
 
 Writes a deterministic city world into DIR: world.json (world manifest), NAME.obj (walkable
-mesh: px horizontally, metres up), NAME.occluders.obj, landmarks.json (every feature at known
-coordinates) and legs.json (the leg battery with expected outcomes). Same seed and scale give
+mesh: px horizontally, metres up; the manifest's "landmarks" list records every feature at known
+coordinates), NAME.occluders.obj and legs.json (the leg battery with expected outcomes). Same seed and scale give
 byte-identical files.
 
   --seed N      u32 seed (default 1)

@@ -36,7 +36,8 @@ and off-mesh links (orange one-way, green two-way arrows) on top.
   --out FILE        .svg (raster embedded as PNG + vector overlays) or .png
   --scale S         image pixels per zone px (default: up to 4, sides ≤ 2048)
   --crop X0,Y0,X1,Y1  draw only this rectangle of the zone (px)
-  --landmarks FILE  landmarks.json (default: landmarks.json next to the pack, if present)
+  --landmarks FILE  a world manifest (or landmarks file) with the landmarks to draw
+                    (default: world.json next to the pack, if present)
   --legs FILE       also mark the start (green) and goal (blue) of every leg of this zone
   --no-labels       markers without labels`;
 
@@ -143,7 +144,7 @@ export async function overlays(
 ): Promise<Overlay[]> {
   const items: Overlay[] = [];
   const dir = packPath.slice(0, packPath.lastIndexOf("/") + 1);
-  const lmPath = landmarksPath ?? `${dir}landmarks.json`;
+  const lmPath = landmarksPath ?? `${dir}world.json`;
   const lmText = await readText(lmPath);
   if (lmText === null && landmarksPath !== undefined) {
     throw new NavscopeError("io", "landmarks file not found", { file: landmarksPath });

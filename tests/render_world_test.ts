@@ -21,7 +21,7 @@ import { NavscopeError } from "../src/errors.ts";
 
 const dir = new URL("../examples/city_small/", import.meta.url).pathname;
 const pack = (await readMainPackFile(`${dir}base.nav.gz`)).pack;
-const marks = parseLandmarks(await Deno.readTextFile(`${dir}landmarks.json`), "landmarks.json");
+const marks = parseLandmarks(await Deno.readTextFile(`${dir}world.json`), "world.json");
 const raster = rasterizeZone(pack, "map01base");
 
 function px(r: ZoneRaster, name: string, dx = 0, dy = 0): number {

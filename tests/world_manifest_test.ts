@@ -141,3 +141,32 @@ Deno.test("manifest: invalid JSON names the line", () => {
   assertEquals(e.where.file, "/w/bad.json");
   assertEquals(e.where.line, 3);
 });
+
+Deno.test("manifest: landmarks are recorded in the manifest and checked against its zones", () => {
+  const base = {
+    format: "navscope-world",
+    version: 1,
+    zones: [{ name: "map01base", size_px: [10, 10], meshes: [{ file: "a.obj" }] }],
+  };
+  const ok = validateManifest(
+    { ...base, landmarks: [{ name: "plaza", kind: "plaza", zone: "map01base", at: [1, 2, 0] }] },
+    "/w/m.json",
+  );
+  assertEquals(ok.landmarks.map((l) => l.name), ["plaza"]);
+  assertEquals(validateManifest(base, "/w/m.json").landmarks, []);
+  const e1 = assertThrows(() =>
+    validateManifest(
+      { ...base, landmarks: [{ name: "x", zone: "nowhere", at: [0, 0, 0] }] },
+      "/w/m.json",
+    ), NavscopeError);
+  assert(e1.message.includes("$.landmarks[0].zone"), e1.message);
+  const e2 = assertThrows(
+    () =>
+      validateManifest(
+        { ...base, landmarks: [{ name: "x", zone: "map01base", at: [0, 0] }] },
+        "/w/m.json",
+      ),
+    NavscopeError,
+  );
+  assert(e2.message.includes("$.landmarks[0]"), e2.message);
+});

@@ -24,7 +24,7 @@ import { buildTown } from "./gen_town.ts";
 import { buildRiver } from "./gen_river.ts";
 import { buildLedges } from "./gen_ledges.ts";
 import { buildDefects } from "./gen_defects.ts";
-import { encodeLandmarks, type Landmark } from "./landmarks.ts";
+import type { Landmark } from "./landmarks.ts";
 import { encodeLegs, generatedLegs, type Leg } from "./legs.ts";
 import { MANIFEST_FORMAT, MANIFEST_VERSION } from "./manifest.ts";
 
@@ -73,7 +73,6 @@ export interface GenStats {
 /** File names inside a world folder. */
 export const WORLD_FILES = {
   manifest: "world.json",
-  landmarks: "landmarks.json",
   legs: "legs.json",
 } as const;
 
@@ -139,7 +138,8 @@ export function generateWorld(opts: GenOptions): GeneratedWorld {
     at: [BLOCK_PX + 200, 215, 0],
     note: "no triangle within 16 px (snap fails)",
   });
-  const manifest = manifestOf(c, zone, size, seed, opts.scale);
+  // Landmarks are recorded in the manifest itself, after the zones.
+  const manifest = { ...manifestOf(c, zone, size, seed, opts.scale), landmarks: c.marks.list };
   const legs = generatedLegs(c.marks, zone, c.tiers[0]?.name);
   const header = [
     `navscope generated world: seed ${seed}, scale ${opts.scale}, zone ${zone}`,
@@ -149,7 +149,6 @@ export function generateWorld(opts: GenOptions): GeneratedWorld {
   files.set(WORLD_FILES.manifest, JSON.stringify(manifest, null, 1) + "\n");
   files.set(`${zone}.obj`, mesh.toObj(header));
   files.set(`${zone}.occluders.obj`, c.occ.toObj([...header, "occluders (ledge-drop checks)"]));
-  files.set(WORLD_FILES.landmarks, encodeLandmarks(c.marks.list));
   files.set(WORLD_FILES.legs, encodeLegs(legs));
   return {
     manifest,

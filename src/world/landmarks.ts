@@ -3,8 +3,9 @@
  * stairs, bridges, ledges, cracks, islands, no-go zones…) sits at known coordinates recorded
  * here, so legs, tests and pictures can refer to it by name. Coordinates are zone px and metres.
  *
- * The world manifest's validator accepts only its own keys, so landmarks live next to it in
- * `landmarks.json` (`{"format": "navscope-landmarks", "version": 1, "landmarks": [...]}`).
+ * They are recorded in the world manifest under `landmarks` (validated with the manifest); a
+ * stand-alone `{"format": "navscope-landmarks", "version": 1, "landmarks": [...]}` file is also
+ * read, for tools that want the list alone.
  * @module
  */
 import { NavscopeError } from "../errors.ts";
@@ -82,7 +83,34 @@ export function encodeLandmarks(list: readonly Landmark[]): string {
     "\n";
 }
 
-/** Parses a landmarks file; `file` names it in errors. */
+/**
+ * Validates a landmark list (the manifest's `landmarks` key, or a landmarks file's); `path` is
+ * the JSON path of the list, named in errors.
+ */
+export function validateLandmarks(list: unknown, file: string, path = "$.landmarks"): Landmark[] {
+  if (!Array.isArray(list)) {
+    throw new NavscopeError("bad_value", `${path} is not an array`, { file }, "an array");
+  }
+  list.forEach((l, i) => {
+    const ok = typeof l === "object" && l !== null && typeof l.name === "string" &&
+      typeof l.zone === "string" && Array.isArray(l.at) && l.at.length === 3 &&
+      l.at.every((v: unknown) => typeof v === "number" && Number.isFinite(v));
+    if (!ok) {
+      throw new NavscopeError(
+        "bad_value",
+        `${path}[${i}] is malformed`,
+        { file },
+        "{name, kind, zone, at: [x, y, h], …}",
+      );
+    }
+  });
+  return list as Landmark[];
+}
+
+/**
+ * Parses the landmarks of a world manifest (`navscope-world`, key `landmarks`) or of a
+ * stand-alone landmarks file (`navscope-landmarks`); `file` names it in errors.
+ */
 export function parseLandmarks(text: string, file: string): Landmark[] {
   let j: unknown;
   try {
@@ -91,29 +119,19 @@ export function parseLandmarks(text: string, file: string): Landmark[] {
     throw new NavscopeError("bad_value", `not valid JSON: ${(e as Error).message}`, { file });
   }
   const o = j as { format?: unknown; landmarks?: unknown };
-  if (typeof j !== "object" || j === null || o.format !== LANDMARKS_FORMAT) {
+  if (typeof j !== "object" || j === null) {
+    throw new NavscopeError("bad_value", "not a JSON object", { file }, "a manifest");
+  }
+  if (o.format === "navscope-world") {
+    return o.landmarks === undefined ? [] : validateLandmarks(o.landmarks, file);
+  }
+  if (o.format !== LANDMARKS_FORMAT) {
     throw new NavscopeError(
       "bad_value",
-      "not a landmarks file",
+      "not a world manifest or landmarks file",
       { file },
-      `format "${LANDMARKS_FORMAT}"`,
+      `format "navscope-world" or "${LANDMARKS_FORMAT}"`,
     );
   }
-  if (!Array.isArray(o.landmarks)) {
-    throw new NavscopeError("bad_value", "$.landmarks is not an array", { file }, "an array");
-  }
-  o.landmarks.forEach((l, i) => {
-    const ok = typeof l === "object" && l !== null && typeof l.name === "string" &&
-      typeof l.zone === "string" && Array.isArray(l.at) && l.at.length === 3 &&
-      l.at.every((v: unknown) => typeof v === "number" && Number.isFinite(v));
-    if (!ok) {
-      throw new NavscopeError(
-        "bad_value",
-        `$.landmarks[${i}] is malformed`,
-        { file },
-        "{name, kind, zone, at: [x, y, h], …}",
-      );
-    }
-  });
-  return o.landmarks as Landmark[];
+  return validateLandmarks(o.landmarks, file);
 }

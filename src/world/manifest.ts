@@ -6,6 +6,7 @@
  * resolve against the manifest's directory. See the README section "World manifest".
  * @module
  */
+import { type Landmark, validateLandmarks } from "./landmarks.ts";
 import { NavscopeError } from "../errors.ts";
 import { readFileBytes } from "../codec/mod.ts";
 
@@ -128,6 +129,8 @@ export interface WorldManifest {
   name: string;
   /** Zones in manifest order. */
   zones: ZoneSpec[];
+  /** Named landmarks: features at known coordinates (empty when the manifest has none). */
+  landmarks: Landmark[];
 }
 
 /** Reads and validates a manifest file. */
@@ -154,7 +157,7 @@ export function parseManifest(text: string, file: string): WorldManifest {
 /** Validates parsed JSON as a manifest. */
 export function validateManifest(json: unknown, file: string): WorldManifest {
   const c = new Checker(file);
-  const root = c.obj(json, "$", ["format", "version", "name", "zones"]);
+  const root = c.obj(json, "$", ["format", "version", "name", "zones", "landmarks"]);
   if (root.format !== MANIFEST_FORMAT) {
     c.fail("$.format", `is ${show(root.format)}`, `"${MANIFEST_FORMAT}"`);
   }
@@ -167,7 +170,13 @@ export function validateManifest(json: unknown, file: string): WorldManifest {
   const dir = dirName(absolutePath(file));
   const zones = zj.map((z, i) => zone(c, z, `$.zones[${i}]`, i + 1, dir));
   crossCheck(c, zones);
-  return { file, dir, name, zones };
+  const landmarks = root.landmarks === undefined ? [] : validateLandmarks(root.landmarks, file);
+  landmarks.forEach((l, i) => {
+    if (!zones.some((z) => z.name === l.zone)) {
+      c.fail(`$.landmarks[${i}].zone`, `is ${show(l.zone)}`, "the name of a zone of this manifest");
+    }
+  });
+  return { file, dir, name, zones, landmarks };
 }
 
 function zone(c: Checker, j: unknown, p: string, id: number, dir: string): ZoneSpec {
