@@ -71,6 +71,20 @@ export function assembleTile(
       const oy = wy - p.dy;
       if (oy < p.y0 || oy >= p.y1) continue;
       const tb = tiles[p.o], gid = regions.gid[p.o], sc = scc[p.o], st = tb.ownStart;
+      // The records of a row segment of owned cells are contiguous in the tile (cell order):
+      // the plain columns are block-copied, then cell and region are written per record and
+      // cells with several records sorted by (rid, h) — the same values at the same places as
+      // a record-by-record copy.
+      const r0 = st[oy * T + p.x0], r1 = st[oy * T + p.x1], jr = j;
+      if (r0 === r1) continue;
+      spans.h.set(tb.h.subarray(r0, r1), jr);
+      spans.clr.set(tb.clr.subarray(r0, r1), jr);
+      spans.flags.set(tb.flags.subarray(r0, r1), jr);
+      spans.steps.set(tb.steps.subarray(r0, r1), jr);
+      fields.scc.set(sc.subarray(r0, r1), jr);
+      fields.seg.set(tb.seg.subarray(r0, r1), jr);
+      fields.clr2d.set(tb.clr2d.subarray(r0, r1), jr);
+      fields.medial.set(tb.medial.subarray(r0, r1), jr);
       for (let ox = p.x0; ox < p.x1; ox++) {
         const c = oy * T + ox, k0 = st[c], k1 = st[c + 1];
         if (k0 === k1) continue;
@@ -78,14 +92,6 @@ export function assembleTile(
         for (let k = k0; k < k1; k++, j++) {
           spans.cell[j] = w;
           spans.rid[j] = gid[tb.rid[k]];
-          spans.h[j] = tb.h[k];
-          spans.clr[j] = tb.clr[k];
-          spans.flags[j] = tb.flags[k];
-          spans.steps[j] = tb.steps[k];
-          fields.scc[j] = sc[k];
-          fields.seg[j] = tb.seg[k];
-          fields.clr2d[j] = tb.clr2d[k];
-          fields.medial[j] = tb.medial[k];
         }
         if (j - j0 > 1) sortCell(spans, fields, j0, j);
       }

@@ -13,21 +13,21 @@
  */
 
 import { SpanFlag, STEP_DIRS } from "../pack/grid_types.ts";
-import { riseOk } from "../grid/rise_ok.ts";
-import { occIndex, popcount32, type SpanGrid } from "../grid/span_grid.ts";
+import { RISE_FLAT_MAX, riseOk } from "../grid/rise_ok.ts";
+import { occIndex, type SpanGrid, spanGridFromSorted } from "../grid/span_grid.ts";
 import { BGRD_APRON_CELLS, BGRD_TILE_CELLS, type BgrdTileGeometry } from "../pack/bgrd.ts";
-import { kCS, kEdtWin } from "../grid/constants.ts";
+import { kClimb, kCS, kEdtWin } from "../grid/constants.ts";
 import { HEIGHT_STEP_INV } from "../pack/bgrd_tile_common.ts";
-import { buildSpans } from "./build_spans.ts";
-import { tarjanScc } from "./components.ts";
+import { buildSortedSpans, type BuiltSpans } from "./build_spans.ts";
+import { csrFromEdges, tarjanScc } from "./components.ts";
 import { clearanceSq } from "./clearance.ts";
 import { facadeSegments } from "./facade.ts";
-import { regionFlags } from "./flags.ts";
+import { FLAGS_CROP_MARGIN, regionFlagsBoxed } from "./flags.ts";
 import { medialAxis } from "./medial.ts";
 import { rasterize, type RasterMesh } from "./rasterize.ts";
 import { labelRegions } from "./regions.ts";
-import type { BakeWindow } from "./samples.ts";
-import { appendSeamBridge } from "./seam_bridge.ts";
+import { type BakeWindow, SampleBuffer } from "./samples.ts";
+import { seamBridgeSorted } from "./seam_bridge.ts";
 import { stepBans } from "./step_bans.ts";
 import { wallKeepTable } from "./wall_keep.ts";
 import { collectWallEdges, forEachWallSample, stampWalls, type WallEdges } from "./walls.ts";
@@ -77,8 +77,8 @@ export interface TileBake {
   windowSpans: number;
   /** Owned record count (spans + Ghost/Fill records). */
   n: number;
-  /** Window-local region id. */
-  rid: Uint32Array;
+  /** Window label per record (u16 when the window has at most 65 535 labels). */
+  rid: Uint16Array | Uint32Array;
   /** Height (f32; 0 for Fill). */
   h: Float32Array;
   /** Main clearance (squared cells). */
@@ -156,17 +156,29 @@ export function selectTriangles(mesh: ZoneMesh, win: BakeWindow, pad: number): I
   return out.slice(0, m);
 }
 
+/** Rasterizer output buffer of this thread, reused by every window. */
+const RASTER_SCRATCH = new SampleBuffer(1 << 16);
+
 /** A window's spans: the first steps shared by both passes of the tile stage. */
 interface WindowSpans {
   win: BakeWindow;
   sel: Int32Array;
   sub: RasterMesh;
   boundary: Uint8Array;
-  built: ReturnType<typeof buildSpans>;
+  built: BuiltSpans;
 }
 
-/** Culls, rasterizes, bridges seams, builds spans and snaps heights (null: no triangle). */
-function windowSpans(mesh: ZoneMesh, g: BgrdTileGeometry, lap: () => void): WindowSpans | null {
+/**
+ * Culls, rasterizes, bridges seams, builds spans and snaps heights (null: no triangle). With
+ * `cache` (pass 1's spans of the same window) the spans are rebuilt from it instead: the same
+ * operators on the same triangles give the same spans, so pass 2 does not redo them.
+ */
+function windowSpans(
+  mesh: ZoneMesh,
+  g: BgrdTileGeometry,
+  lap: () => void,
+  cache: SpanCache | null = null,
+): WindowSpans | null {
   const win: BakeWindow = { x0: g.gx0 * kCS, y0: g.gy0 * kCS, nx: g.nx, ny: g.ny };
   const sel = selectTriangles(mesh, win, 5);
   const tris = new Uint32Array(3 * sel.length);
@@ -182,14 +194,89 @@ function windowSpans(mesh: ZoneMesh, g: BgrdTileGeometry, lap: () => void): Wind
   lap();
   // No triangle near the window: no sample, span, wall or record — skip the window-wide fields.
   if (sel.length === 0) return null;
-  const samples = rasterize(sub, win);
+  if (cache !== null && cache.count.length === win.nx * win.ny) {
+    lap(), lap(); // rasterize, seamBridge: done in pass 1
+    const built = spansFromCache(cache, win.nx, win.ny);
+    lap();
+    return { win, sel, sub, boundary, built };
+  }
+  RASTER_SCRATCH.n = 0; // reused window after window; seamBridgeSorted copies the samples
+  const samples = rasterize(sub, win, RASTER_SCRATCH);
   lap();
-  const bridged = appendSeamBridge(samples, win.nx, win.ny);
+  const bridged = seamBridgeSorted(samples, win.nx, win.ny);
   lap();
-  const built = buildSpans(bridged, win.nx, win.ny);
+  const built = buildSortedSpans(bridged, win.nx, win.ny);
   snapHeights(built.grid.h);
   lap();
   return { win, sel, sub, boundary, built };
+}
+
+/**
+ * A window's spans as pass 1 built them, kept compact for pass 2 (≈ 5 bytes per span): spans
+ * per cell (u8), the snapped heights as i16 multiples of 1/64 m, the ins bits, the face bits
+ * per occupied column and pass 1's labels. Empty arrays: no cache (no triangle, a cell with
+ * more than 255 spans, or a height beyond ±512 m).
+ */
+export interface SpanCache {
+  /** Spans per window cell. */
+  count: Uint8Array;
+  /** Span heights (snapped) × 64, in span order. */
+  h: Int16Array;
+  /** ins per span, packed bits. */
+  ins: Uint8Array;
+  /** face per occupied column, packed bits. */
+  face: Uint8Array;
+  /** Pass 1's window-local region per span (u16 when the count allows). */
+  rid: Uint16Array | Uint32Array;
+  /** Pass 1's region count. */
+  regionCount: number;
+}
+
+/** The cache of built spans (null: a cell with more than 255 spans or a height beyond ±512 m). */
+function cacheSpans(built: BuiltSpans, ncell: number): SpanCache | null {
+  const { cell, h, face } = built.grid;
+  const n = h.length, count = new Uint8Array(ncell);
+  for (let s = 0; s < n; s++) {
+    if (count[cell[s]] === 255) return null;
+    count[cell[s]]++;
+  }
+  // Snapped heights are k/64 m: k is an exact integer, kept as i16 when it fits (|h| < 512 m).
+  const hq = new Int16Array(n);
+  for (let s = 0; s < n; s++) {
+    const q = h[s] * HEIGHT_STEP_INV;
+    if (!(q >= -32768 && q <= 32767) || q !== Math.trunc(q)) return null;
+    hq[s] = q;
+  }
+  const ins = packBits(built.ins), faceBits = packBits(face);
+  return { count, h: hq, ins, face: faceBits, rid: new Uint16Array(0), regionCount: 0 };
+}
+
+/** One bit per byte of `a` (bit i & 7 of byte i >> 3). */
+function packBits(a: Uint8Array): Uint8Array {
+  const out = new Uint8Array((a.length + 7) >> 3);
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0) out[i >> 3] |= 1 << (i & 7);
+  return out;
+}
+
+/** The bytes (0/1) of `m` packed bits. */
+function unpackBits(b: Uint8Array, m: number): Uint8Array {
+  const out = new Uint8Array(m);
+  for (let i = 0; i < m; i++) out[i] = (b[i >> 3] >> (i & 7)) & 1;
+  return out;
+}
+
+/** Rebuilds the span table from a {@link SpanCache} (same cells, heights, ins and faces). */
+function spansFromCache(cache: SpanCache, nx: number, ny: number): BuiltSpans {
+  const n = cache.h.length, cell = new Int32Array(n), count = cache.count;
+  let nocc = 0;
+  for (let c = 0, s = 0; c < count.length; c++) {
+    if (count[c] !== 0) nocc++;
+    for (let k = count[c]; k > 0; k--) cell[s++] = c;
+  }
+  const h = new Float32Array(n);
+  for (let s = 0; s < n; s++) h[s] = cache.h[s] / HEIGHT_STEP_INV + 0;
+  const grid = spanGridFromSorted(nx, ny, cell, h, unpackBits(cache.face, nocc));
+  return { grid, ins: unpackBits(cache.ins, n), count: new Int32Array(0) };
 }
 
 /**
@@ -221,6 +308,29 @@ export interface TileRegions {
   ringRid: Uint32Array;
   /** Milliseconds per stage (select, rasterize, seamBridge, buildSpans, regions). */
   timings: Float64Array;
+  /** The window's spans for pass 2 ({@link SpanCache}; empty arrays: none). */
+  cacheCount: Uint8Array;
+  /** Cached span heights × 64. */
+  cacheH: Int16Array;
+  /** Cached ins bits. */
+  cacheIns: Uint8Array;
+  /** Cached face bits. */
+  cacheFace: Uint8Array;
+  /** Cached window-local regions. */
+  cacheRid: Uint16Array | Uint32Array;
+}
+
+/** The span cache carried by a pass 1 result, or null. */
+export function spanCacheOf(t: TileRegions): SpanCache | null {
+  if (t.cacheCount.length === 0) return null;
+  return {
+    count: t.cacheCount,
+    h: t.cacheH,
+    ins: t.cacheIns,
+    face: t.cacheFace,
+    rid: t.cacheRid,
+    regionCount: t.regionCount,
+  };
 }
 
 /** Border cells of the owned square: 4·512 − 4. */
@@ -239,8 +349,16 @@ export function borderIndex(ox: number, oy: number): number {
   return -1;
 }
 
-/** Runs pass 1 for tile `tile` (see {@link TileRegions}). */
-export function tileRegions(mesh: ZoneMesh, g: BgrdTileGeometry, tile: number): TileRegions {
+/**
+ * Runs pass 1 for tile `tile` (see {@link TileRegions}); with `keepSpans` the result also
+ * carries the window's spans for pass 2 ({@link spanCacheOf}).
+ */
+export function tileRegions(
+  mesh: ZoneMesh,
+  g: BgrdTileGeometry,
+  tile: number,
+  keepSpans = false,
+): TileRegions {
   const timings = new Float64Array(5);
   let stage = 0, t0 = performance.now();
   const lap = () => {
@@ -261,10 +379,21 @@ export function tileRegions(mesh: ZoneMesh, g: BgrdTileGeometry, tile: number): 
     ringH: new Float32Array(0),
     ringRid: new Uint32Array(0),
     timings,
+    cacheCount: new Uint8Array(0),
+    cacheH: new Int16Array(0),
+    cacheIns: new Uint8Array(0),
+    cacheFace: new Uint8Array(0),
+    cacheRid: new Uint16Array(0),
   };
   if (ws === null) return out;
   const grid = ws.built.grid;
+  const cache = keepSpans ? cacheSpans(ws.built, grid.nx * grid.ny) : null;
   const { rid, count } = labelRegions(grid);
+  if (cache !== null) {
+    (out.cacheCount = cache.count), (out.cacheH = cache.h), (out.cacheIns = cache.ins);
+    out.cacheFace = cache.face;
+    out.cacheRid = count <= 0xffff ? new Uint16Array(rid) : rid;
+  }
   out.regionCount = count;
   out.owns = new Uint8Array(count + 1);
   const nx = grid.nx, ns = grid.h.length;
@@ -328,6 +457,7 @@ export function bakeTile(
   g: BgrdTileGeometry,
   tile: number,
   gidLocal: Uint32Array | null = null,
+  cache: SpanCache | null = null,
 ): TileBake {
   const timings = new Float64Array(TILE_STAGES.length);
   let stage = 0, t0 = performance.now();
@@ -336,7 +466,7 @@ export function bakeTile(
     timings[stage++] += t1 - t0;
     t0 = t1;
   };
-  const ws = windowSpans(mesh, g, lap);
+  const ws = windowSpans(mesh, g, lap, cache);
   if (ws === null) return { ...emptyTile(tile), timings };
   const { win, sel, sub, boundary, built } = ws;
   const grid = built.grid;
@@ -347,11 +477,17 @@ export function bakeTile(
   }
   const dead = stampWalls(grid, walls, win);
   lap();
-  const local = labelRegions(grid);
+  // Pass 1 labelled the same spans: reuse its labels when it handed them over.
+  const local = cache !== null && cache.rid.length === grid.h.length
+    ? { rid: new Uint32Array(cache.rid), count: cache.regionCount }
+    : labelRegions(grid);
   const identity = Uint32Array.from({ length: local.count + 1 }, (_, i) => i);
   const { rid, count, gidOfLabel } = zoneLabels(local.rid, local.count, gidLocal ?? identity);
   lap();
   const flags = new Uint8Array(grid.h.length);
+  // Each region's spans (ascending) and their cell box grown by the crop margin: the flags of
+  // a region are computed over its box, not the whole window (regionFlagsBoxed).
+  const { spansOf, boxOf } = regionSpans(grid, rid, count);
   const ex = {
     cell: [] as number[],
     h: [] as number[],
@@ -359,7 +495,7 @@ export function bakeTile(
     rid: [] as number[],
   };
   for (let r = 1; r <= count; r++) {
-    const f = regionFlags(grid, rid, r, built.ins, dead, flags);
+    const f = regionFlagsBoxed(grid, built.ins, dead, flags, spansOf(r), boxOf(r));
     for (let i = 0; i < f.addCell.length; i++) {
       ex.cell.push(f.addCell[i]), ex.h.push(snapHeight(f.addH[i])), ex.flags.push(f.addFlags[i]);
       ex.rid.push(r);
@@ -373,11 +509,14 @@ export function bakeTile(
   for (let i = 0; i < ex.cell.length; i++) {
     if ((ex.flags[i] & SpanFlag.Walk) !== 0) obstacle[ex.cell[i]] = 0;
   }
-  const clr = clearanceSq(obstacle, win.nx, win.ny);
+  // Only owned cells' clearance and step bytes are kept (collectOwned), so those stages work
+  // on the owned square; every value there is the whole-window value.
+  const owned = { x0: A, y0: A, x1: A + T, y1: A + T };
+  const clr = clearanceSq(obstacle, win.nx, win.ny, owned);
   lap();
-  const medial = medialAxis(obstacle, win.nx, win.ny);
+  const medial = medialAxis(obstacle, win.nx, win.ny, undefined, owned);
   lap();
-  const steps = stepBans(grid, rid);
+  const steps = stepBans(grid, rid, owned);
   lap();
   const seg = facadeSegments(grid, steps);
   lap();
@@ -473,7 +612,9 @@ function regionSealed(
       });
     }
     if (!added) continue;
-    const sealed = clearanceSq(mask, sw, sh);
+    // Only the region's owned records read the sealed clearance: compute the owned box only.
+    const ob = { x0: box[4 * r] - x0, x1: box[4 * r + 1] - x0 + 1, y0: box[4 * r + 2] - y0 };
+    const sealed = clearanceSq(mask, sw, sh, { ...ob, y1: box[4 * r + 3] - y0 + 1 });
     for (let j = start[r]; j < start[r + 1]; j++) {
       const k = byRegion[j], oc = out.ownCell[k];
       const x = (oc % T) + A, y = Math.floor(oc / T) + A;
@@ -529,7 +670,7 @@ function collectOwned(
     windowSpans: ns,
     n,
     ownCell: new Int32Array(n),
-    rid: new Uint32Array(n),
+    rid: regionCount <= 0xffff ? new Uint16Array(n) : new Uint32Array(n),
     h: new Float32Array(n),
     clr: new Uint16Array(n),
     flags: new Uint8Array(n),
@@ -622,6 +763,44 @@ function emptyTile(tile: number): TileBake {
   };
 }
 
+/** Spans per region (counting sort, ascending) and each region's span box ± the crop margin. */
+function regionSpans(
+  grid: SpanGrid,
+  rid: Uint32Array,
+  count: number,
+): {
+  spansOf: (r: number) => Int32Array;
+  boxOf: (r: number) => { x0: number; y0: number; x1: number; y1: number };
+} {
+  const ns = grid.h.length, nx = grid.nx, ny = grid.ny;
+  const start = new Int32Array(count + 2);
+  for (let s = 0; s < ns; s++) start[rid[s] + 1]++;
+  for (let r = 0; r <= count; r++) start[r + 1] += start[r];
+  const fill = start.slice(), order = new Int32Array(ns);
+  const box = new Int32Array(4 * (count + 1)).fill(-1);
+  for (let s = 0; s < ns; s++) {
+    const r = rid[s], c = grid.cell[s], x = c % nx, y = (c - x) / nx, b = 4 * r;
+    order[fill[r]++] = s;
+    if (box[b] < 0) (box[b] = box[b + 2] = x), (box[b + 1] = box[b + 3] = y);
+    else {
+      if (x < box[b]) box[b] = x;
+      if (x > box[b + 2]) box[b + 2] = x;
+      if (y < box[b + 1]) box[b + 1] = y;
+      if (y > box[b + 3]) box[b + 3] = y;
+    }
+  }
+  const M = FLAGS_CROP_MARGIN;
+  return {
+    spansOf: (r) => order.subarray(start[r], start[r + 1]),
+    boxOf: (r) => ({
+      x0: Math.max(0, box[4 * r] - M),
+      y0: Math.max(0, box[4 * r + 1] - M),
+      x1: Math.min(nx, box[4 * r + 2] + M + 1),
+      y1: Math.min(ny, box[4 * r + 3] + M + 1),
+    }),
+  };
+}
+
 /** Growable i32 list. */
 class I32List {
   a = new Int32Array(1024);
@@ -637,6 +816,30 @@ class I32List {
   done(): Int32Array {
     return this.a.slice(0, this.n);
   }
+  /** Empties the list, keeping its storage. */
+  reset(): this {
+    this.n = 0;
+    return this;
+  }
+}
+
+const GRAPH_ADJ = new I32List(), GRAPH_DST = new I32List();
+const GRAPH_XS = new I32List(), GRAPH_XD = new I32List();
+
+/** Union-find root with path halving. */
+function findRoot(parent: Int32Array, a: number): number {
+  while (parent[a] !== a) {
+    parent[a] = parent[parent[a]];
+    a = parent[a];
+  }
+  return a;
+}
+
+/** Unites the classes of a and b; the root is the lower index (the class's lowest record). */
+function unite(parent: Int32Array, a: number, b: number): void {
+  const ra = findRoot(parent, a), rb = findRoot(parent, b);
+  if (ra < rb) parent[rb] = ra;
+  else if (rb < ra) parent[ra] = rb;
 }
 
 /**
@@ -697,68 +900,106 @@ function graphRefs(
   // by record, so collect (src, dst) first); owned → apron edges by tile component later.
   // Owned records of spans come in span order (both are row-major by cell, spans before the
   // Ghost/Fill records of a cell), so the CSR rows fill directly in record order.
-  const start = new Int32Array(out.n + 1);
-  const adj = new I32List(), xs = new I32List(), xd = new I32List();
-  let next = 0;
+  // The edge lists are scratch reused by every tile of this thread (reset, not reallocated:
+  // window after window they would otherwise grow from 1 k entries and be thrown away).
+  const oneSrc = GRAPH_ADJ.reset(), oneDst = GRAPH_DST.reset();
+  const xs = GRAPH_XS.reset(), xd = GRAPH_XD.reset();
+  const parent = new Int32Array(out.n);
+  for (let v = 0; v < out.n; v++) parent[v] = v;
   const nocc = grid.cs.length - 1;
-  // Neighbour columns of the current column, in (dy, dx) order: found by rank ranges of the
-  // rows above and below and by adjacency in the same row (2 rank lookups per row instead of
-  // one occIndex per neighbour and span).
+  // Neighbour columns of the current column, in (dy, dx) order: column ranges of the rows above
+  // and below (forward pointers) and adjacency in the same row — no per-span lookups.
   const nbJ = new Int32Array(8), nbDx = new Int32Array(8), nbDy = new Int32Array(8);
+  const spanRec = out.spanRec, cs = grid.cs, cell = grid.cell;
+  const rowPtr = new Int32Array(4); // forward pointers: row above (lo, hi), row below (lo, hi)
+  const climb = kClimb, flat = RISE_FLAT_MAX; // locals: read in the innermost loop
   for (let j = 0; j < nocc; j++) {
-    const s0 = grid.cs[j], s1 = grid.cs[j + 1];
-    if (out.spanRec[s0] < 0) continue; // not an owned column
-    const c = grid.cell[s0], x = c % nx, y = (c - x) / nx;
+    const s0 = cs[j], s1 = cs[j + 1];
+    if (spanRec[s0] < 0) continue; // not an owned column
+    const c = cell[s0], x = c % nx, y = (c - x) / nx;
     let nn = 0;
     for (let dy = -1; dy <= 1; dy++) {
       const qy = y + dy;
       if (qy < 0 || qy >= ny) continue;
       if (dy === 0) {
-        if (x > 0 && j > 0 && grid.cell[grid.cs[j - 1]] === c - 1) {
+        if (x > 0 && j > 0 && cell[cs[j - 1]] === c - 1) {
           (nbJ[nn] = j - 1), (nbDx[nn] = -1), (nbDy[nn++] = 0);
         }
-        if (x + 1 < nx && j + 1 < nocc && grid.cell[grid.cs[j + 1]] === c + 1) {
+        if (x + 1 < nx && j + 1 < nocc && cell[cs[j + 1]] === c + 1) {
           (nbJ[nn] = j + 1), (nbDx[nn] = 1), (nbDy[nn++] = 0);
         }
         continue;
       }
-      const row = qy * nx;
-      const ja = rankBefore(grid, row + Math.max(x - 1, 0));
-      const jb = rankBefore(grid, row + Math.min(x + 1, nx - 1) + 1);
+      // Columns of cells [row + max(x−1, 0), row + min(x+1, nx−1)]: both ends grow with c, so
+      // forward pointers find them (same ranges as two rank lookups).
+      const row = qy * nx, lo = row + Math.max(x - 1, 0), hi = row + Math.min(x + 1, nx - 1) + 1;
+      const pi = dy < 0 ? 0 : 2;
+      let ja = rowPtr[pi], jb = rowPtr[pi + 1];
+      while (ja < nocc && cell[cs[ja]] < lo) ja++;
+      if (jb < ja) jb = ja;
+      while (jb < nocc && cell[cs[jb]] < hi) jb++;
+      (rowPtr[pi] = ja), (rowPtr[pi + 1] = jb);
       for (let q = ja; q < jb; q++) {
-        (nbJ[nn] = q), (nbDx[nn] = grid.cell[grid.cs[q]] - row - x), (nbDy[nn++] = dy);
+        (nbJ[nn] = q), (nbDx[nn] = cell[cs[q]] - row - x), (nbDy[nn++] = dy);
       }
     }
     for (let s = s0; s < s1; s++) {
-      const k = out.spanRec[s];
-      while (next <= k) start[next++] = adj.n;
+      const k = spanRec[s];
       const r = rid[s], hs = h[s];
       for (let q = 0; q < nn; q++) {
         const dx = nbDx[q], dy = nbDy[q], jq = nbJ[q];
-        for (let t = grid.cs[jq], e = grid.cs[jq + 1]; t < e; t++) {
-          if (rid[t] !== r || !riseOk(grid, x, y, hs, dx, dy, h[t])) continue;
-          const kt = out.spanRec[t];
-          if (kt >= 0) adj.push(kt);
-          else xs.push(k), xd.push(ext.ref(t, grid, g));
+        const after = dy > 0 || (dy === 0 && dx > 0);
+        for (let t = cs[jq], e = cs[jq + 1]; t < e; t++) {
+          if (rid[t] !== r) continue;
+          const ht = h[t], up = ht - hs, kt = spanRec[t];
+          if (kt < 0) { // external: only the edge leaving the square
+            if (!(up >= -climb && up <= flat) && !riseOk(grid, x, y, hs, dx, dy, ht)) continue;
+            xs.push(k), xd.push(ext.ref(t, grid, g));
+            continue;
+          }
+          // An owned pair is judged once, from its earlier span, in both directions (the
+          // same riseOk calls the later span's own visit would make).
+          if (!after) continue;
+          const down = hs - ht;
+          const fwd = (up >= -climb && up <= flat) || riseOk(grid, x, y, hs, dx, dy, ht);
+          const bwd = (down >= -climb && down <= flat) ||
+            riseOk(grid, x + dx, y + dy, ht, -dx, -dy, hs);
+          if (fwd && bwd) unite(parent, k, kt);
+          else if (fwd) oneSrc.push(k), oneDst.push(kt);
+          else if (bwd) oneSrc.push(kt), oneDst.push(k);
         }
       }
     }
   }
-  while (next <= out.n) start[next++] = adj.n;
-  const gr = { n: out.n, start, adj: adj.a };
-  const { comp, count } = tarjanScc(gr);
+  // Mutual edges put both ends in one component: their classes (union-find, root = lowest
+  // record) are the nodes of a quotient graph that keeps only the one-way edges. Its SCCs are
+  // the SCCs of the full graph, and numbering them by lowest quotient node (= by lowest class
+  // record, classes being numbered in record order) numbers them by lowest record, exactly as
+  // Tarjan over the full graph does.
+  const qid = new Int32Array(out.n);
+  let nq = 0;
+  for (let v = 0; v < out.n; v++) qid[v] = findRoot(parent, v) === v ? nq++ : qid[parent[v]];
+  const qs = new Int32Array(oneSrc.n), qd = new Int32Array(oneSrc.n);
+  for (let i = 0; i < oneSrc.n; i++) (qs[i] = qid[oneSrc.a[i]]), (qd[i] = qid[oneDst.a[i]]);
+  const qc = tarjanScc(csrFromEdges(nq, qs, qd));
+  const comp = new Int32Array(out.n);
+  for (let v = 0; v < out.n; v++) comp[v] = qc.comp[qid[v]];
   out.comp = comp;
-  out.compCount = count;
-  // Inter-component edges (a, b) packed as a·2^26 + b; consecutive repeats skipped early.
-  const dk = new Float64Array(adj.n);
+  out.compCount = qc.count;
+  // Inter-component edges (a, b) packed as a·2^26 + b: only one-way edges can join two
+  // components (a mutual edge lies inside one).
+  // Edges come in span order, so a ledge yields long runs of one pair: repeats of the
+  // previous key are skipped before sorting (distinctPairs drops the rest).
   let m = 0;
-  for (let v = 0; v < out.n; v++) {
-    const a = comp[v];
-    let last = -1;
-    for (let q = start[v]; q < start[v + 1]; q++) {
-      const b = comp[adj.a[q]];
-      if (a !== b && b !== last) dk[m++] = a * PAIR + (last = b);
-    }
+  for (let i = 0, last = -1; i < oneSrc.n; i++) {
+    const a = comp[oneSrc.a[i]], b = comp[oneDst.a[i]];
+    if (a !== b && a * PAIR + b !== last) m++, (last = a * PAIR + b);
+  }
+  const dk = new Float64Array(m);
+  m = 0;
+  for (let i = 0, last = -1; i < oneSrc.n; i++) {
+    const a = comp[oneSrc.a[i]], b = comp[oneDst.a[i]];
+    if (a !== b && a * PAIR + b !== last) dk[m++] = last = a * PAIR + b;
   }
   [out.dagSrc, out.dagDst] = distinctPairs(dk.subarray(0, m));
   // External edges by (tile component, external span), distinct, sorted.
@@ -792,16 +1033,6 @@ function graphRefs(
   out.extGx = ext.gx.done();
   out.extGy = ext.gy.done();
   out.extH = Float32Array.from(ext.h);
-}
-
-/** Number of occupied cells before cell `c` (occ_rank + popcount of the lower bits). */
-function rankBefore(g: SpanGrid, c: number): number {
-  const w = c >> 6;
-  if (w >= g.occRank.length) return g.cs.length - 1;
-  const b = c & 63, lo = g.occBits[2 * w], hi = g.occBits[2 * w + 1];
-  if (b < 32) return g.occRank[w] + (b === 0 ? 0 : popcount32((lo & ((1 << b) - 1)) >>> 0));
-  const bb = b - 32;
-  return g.occRank[w] + popcount32(lo) + (bb === 0 ? 0 : popcount32((hi & ((1 << bb) - 1)) >>> 0));
 }
 
 /** Spans on the 1-cell ring around the owned square: the seams where regions continue. */

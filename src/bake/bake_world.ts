@@ -28,7 +28,6 @@ import { type EncodedGridZone, writeBgrdSection } from "./assemble_bgrd.ts";
 import { summarizeBgrd } from "../pack/bgrd_summary.ts";
 import {
   buildOpenTable,
-  encodeSidecar,
   FIELDS_RULES_VERSION,
   openSidecar,
   RUNTIME_FCON,
@@ -59,6 +58,7 @@ import {
   linkTable,
 } from "./assemble_links.ts";
 import { occluderScene } from "./assemble_occluders.ts";
+import { encodeSidecarPacked } from "./assemble_fields.ts";
 import { BakeWorkerPool } from "./worker_pool.ts";
 import { nonManifoldEdges } from "./mesh_checks.ts";
 
@@ -389,7 +389,7 @@ export async function bakeWorld(
     links: landings.length > 0 ? linkTable(landings) : null,
     opens: opens.length > 0 ? buildOpenTable(opens) : null,
   };
-  const sidecarBytes = encodeSidecar(sidecar);
+  const sidecarBytes = encodeSidecarPacked(sidecar);
   lap("encodeFields", t0);
   t0 = performance.now();
   const occluderBytes = encodeOccluderPack(scenes);

@@ -27,12 +27,25 @@ export interface BuiltSpans {
  * face (formulas #34): `(n ≠ 2) ∧ (h_max − h_min > kClimb)` per column.
  */
 export function buildSpans(samples: SampleBuffer, nx: number, ny: number): BuiltSpans {
-  const s = sortSamples(samples);
+  return buildSortedSpans(sortSamples(samples), nx, ny);
+}
+
+/**
+ * {@link buildSpans} of samples already sorted by (cell, height) as `sortSamples` orders them
+ * (e.g. from `seamBridgeSorted`): the same spans without sorting again.
+ */
+export function buildSortedSpans(s: SampleBuffer, nx: number, ny: number): BuiltSpans {
   const n = s.n;
-  // Upper bound: one span per sample; trimmed at the end.
-  const cell = new Int32Array(n), h = new Float32Array(n), ins = new Uint8Array(n);
-  const count = new Int32Array(n);
+  // Spans counted first (same grouping rule), so every column is allocated at its size.
   let m = 0;
+  for (let i = 0; i < n;) {
+    const c = s.cell[i], first = s.h[i];
+    while (i < n && s.cell[i] === c && s.h[i] - first <= kMergeH) i++;
+    m++;
+  }
+  const cell = new Int32Array(m), h = new Float32Array(m), ins = new Uint8Array(m);
+  const count = new Int32Array(m);
+  m = 0;
   let i = 0;
   while (i < n) {
     const c = s.cell[i], first = s.h[i];
@@ -49,8 +62,7 @@ export function buildSpans(samples: SampleBuffer, nx: number, ny: number): Built
     count[m] = k;
     m++;
   }
-  const sc = cell.slice(0, m), sh = h.slice(0, m);
-  const grid = spanGridFromSorted(nx, ny, sc, sh);
+  const grid = spanGridFromSorted(nx, ny, cell, h);
   markFaces(grid);
-  return { grid, ins: ins.slice(0, m), count: count.slice(0, m) };
+  return { grid, ins, count };
 }

@@ -9,37 +9,87 @@
 
 import { kEdtColCap, kEdtWin } from "../grid/constants.ts";
 
+/** A cell box `[x0, x1) × [y0, y1)` of a window. */
+export interface CellBox {
+  /** First column. */
+  x0: number;
+  /** First row. */
+  y0: number;
+  /** Column after the last. */
+  x1: number;
+  /** Row after the last. */
+  y1: number;
+}
+
 /**
  * Squared clearance per cell: 0 on obstacles (`obstacle[c] ≠ 0`), otherwise D² as above;
  * cells outside the window count as obstacle-free. D² ≤ 196² = 38416 fits a u16.
+ * With `box`, only the cells inside it are computed (the rest stay 0): the column sweeps still
+ * cover the whole window, so every value inside the box is the whole-window value.
  */
-export function clearanceSq(obstacle: Uint8Array, nx: number, ny: number): Uint16Array {
-  const g = new Int32Array(nx * ny);
-  // Pass 1: column distance, two sweeps per column.
-  for (let x = 0; x < nx; x++) {
-    let d = kEdtColCap;
-    for (let y = 0; y < ny; y++) {
-      const c = y * nx + x;
-      d = obstacle[c] !== 0 ? 0 : Math.min(d + 1, kEdtColCap);
+export function clearanceSq(
+  obstacle: Uint8Array,
+  nx: number,
+  ny: number,
+  box?: CellBox,
+): Uint16Array {
+  const cap = kEdtColCap, capSq = cap * cap;
+  // Column distances ≤ 196 fit a byte; the sweeps run row by row (one running distance per
+  // column) so memory is walked in order — same values as two sweeps per column.
+  const g = new Uint8Array(nx * ny);
+  const run = new Int32Array(nx).fill(cap);
+  for (let y = 0, c = 0; y < ny; y++) {
+    for (let x = 0; x < nx; x++, c++) {
+      const d = obstacle[c] !== 0 ? 0 : Math.min(run[x] + 1, cap);
+      run[x] = d;
       g[c] = d;
     }
-    d = kEdtColCap;
-    for (let y = ny - 1; y >= 0; y--) {
-      const c = y * nx + x;
-      d = obstacle[c] !== 0 ? 0 : Math.min(d + 1, kEdtColCap);
+  }
+  run.fill(cap);
+  for (let y = ny - 1; y >= 0; y--) {
+    const row = y * nx;
+    for (let x = 0; x < nx; x++) {
+      const c = row + x;
+      const d = obstacle[c] !== 0 ? 0 : Math.min(run[x] + 1, cap);
+      run[x] = d;
       if (d < g[c]) g[c] = d;
     }
   }
-  // Pass 2: min over the ±49-cell row window (at most 99 terms per cell).
+  // Pass 2: min over the ±49-cell row window (at most 99 terms per cell). A capped column
+  // (g = 196) never beats a cell's own term when that cell is capped too (196² + k² > 196²)
+  // and never beats an uncapped own term, so a capped cell with no uncapped cell within ±49
+  // is 196² exactly; `near` holds the distance to the closest uncapped cell on the left.
   const out = new Uint16Array(nx * ny);
-  for (let y = 0; y < ny; y++) {
+  const W = kEdtWin;
+  const bx0 = box ? Math.max(0, box.x0) : 0, bx1 = box ? Math.min(nx, box.x1) : nx;
+  const by0 = box ? Math.max(0, box.y0) : 0, by1 = box ? Math.min(ny, box.y1) : ny;
+  for (let y = by0; y < by1; y++) {
     const row = y * nx;
-    for (let x = 0; x < nx; x++) {
-      if (g[row + x] === 0) continue;
-      let best = g[row + x] * g[row + x];
+    // x of the last uncapped cell left of x (seeded from the ±W cells left of the box)
+    let lastNear = -1 - 2 * W;
+    for (let x = Math.max(0, bx0 - W); x < bx0; x++) if (g[row + x] < cap) lastNear = x;
+    let nextNear = -1; // x of the next uncapped cell at or right of x (lazily advanced)
+    for (let x = bx0; x < bx1; x++) {
+      const gx = g[row + x];
+      if (gx === 0) {
+        lastNear = x;
+        continue;
+      }
+      if (gx < cap) lastNear = x;
+      else {
+        if (nextNear < x) {
+          nextNear = x + 1;
+          while (nextNear < nx && g[row + nextNear] >= cap) nextNear++;
+        }
+        if (x - lastNear > W && (nextNear >= nx || nextNear - x > W)) {
+          out[row + x] = capSq;
+          continue;
+        }
+      }
+      let best = gx * gx;
       // Walk outwards; once k² ≥ best no farther term can win, so stopping early gives the
       // same minimum as scanning all 99 terms.
-      for (let k = 1; k <= kEdtWin && k * k < best; k++) {
+      for (let k = 1; k <= W && k * k < best; k++) {
         if (x - k >= 0) {
           const gv = g[row + x - k], v = gv * gv + k * k;
           if (v < best) best = v;

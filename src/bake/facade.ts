@@ -14,18 +14,22 @@
 import { STEP_DIRS } from "../pack/grid_types.ts";
 import { occIndex, type SpanGrid } from "../grid/span_grid.ts";
 
-/** seg byte per span from the steps byte and the face bits. */
+/**
+ * seg byte per span from the steps byte and the face bits (a span's byte reads its own steps
+ * byte only). Spans whose steps byte is 0 get 0 without a lookup.
+ */
 export function facadeSegments(grid: SpanGrid, steps: Uint8Array): Uint8Array {
   const out = new Uint8Array(grid.h.length);
   const nx = grid.nx;
   for (let s = 0; s < grid.h.length; s++) {
+    if ((steps[s] & 15) === 0) continue; // no orthogonal ban: no segment
     const c = grid.cell[s], x = c % nx, y = (c - x) / nx;
     const fc = grid.face[occIndex(grid, c)] !== 0;
     let bits = 0;
     for (let i = 0; i < 2; i++) {
       const m = (steps[s] >> (2 * i)) & 3;
       if (m === 0) continue;
-      const [dx, dy] = STEP_DIRS[i];
+      const dx = STEP_DIRS[i][0], dy = STEP_DIRS[i][1];
       const qx = x + dx, qy = y + dy;
       if (qx >= nx || qy >= grid.ny) continue;
       const jb = occIndex(grid, qy * nx + qx);

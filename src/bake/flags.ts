@@ -21,7 +21,7 @@
 
 import { SpanFlag } from "../pack/grid_types.ts";
 import { kClimb } from "../grid/constants.ts";
-import { occIndex, type SpanGrid } from "../grid/span_grid.ts";
+import type { SpanGrid } from "../grid/span_grid.ts";
 import { closeCracks, fillHoles } from "./morphology.ts";
 
 /** Flags of one region: per-span flags plus the Ghost/Fill records to add. */
@@ -38,14 +38,6 @@ export interface RegionFlags {
   lay: Uint8Array;
   /** Core mask (after FillHoles and CloseCracks). */
   core: Uint8Array;
-}
-
-/** Highest span of region `r` in cell c, or −1. */
-function topSpan(grid: SpanGrid, rid: Uint32Array, r: number, c: number): number {
-  const j = occIndex(grid, c);
-  if (j < 0) return -1;
-  for (let s = grid.cs[j + 1] - 1; s >= grid.cs[j]; s--) if (rid[s] === r) return s;
-  return -1;
 }
 
 /** Computes the flags of region `r` (see the module doc for the rules). */
@@ -66,6 +58,8 @@ export function regionFlags(
     if (rid[s] !== r) continue;
     const c = grid.cell[s];
     hasSpan[c] = 1;
+    // Spans ascend by height inside a cell, so the last one of r is its top span (topSpan).
+    known[c] = grid.h[s];
     if (dead[s] !== 0) prot[c] = 1;
     else lay0[c] = 1;
     if (ins[s] !== 0) core0[c] = 1;
@@ -79,13 +73,7 @@ export function regionFlags(
     out[s] = encode(lay[c], core[c]) | (dead[s] !== 0 ? SpanFlag.Dead : 0);
   }
   // Ghost height propagation, synchronous rounds over the 4-neighbours.
-  const hknown = new Uint8Array(n);
-  for (let c = 0; c < n; c++) {
-    if (hasSpan[c] !== 0) {
-      hknown[c] = 1;
-      known[c] = grid.h[topSpan(grid, rid, r, c)];
-    }
-  }
+  const hknown = hasSpan; // known heights so far: the cells with a span (top span's height)
   const pending: number[] = [];
   for (let c = 0; c < n; c++) if (lay[c] !== 0 && hasSpan[c] === 0) pending.push(c);
   propagate(pending, hknown, known, nx, ny);
@@ -109,6 +97,63 @@ export function regionFlags(
     lay,
     core,
   };
+}
+
+/** Margin (cells) of {@link regionFlagsBoxed}'s crop around a region's spans. */
+export const FLAGS_CROP_MARGIN = 2;
+
+/**
+ * {@link regionFlags} of one region r computed inside `box` only — the cell box of r's spans
+ * grown by {@link FLAGS_CROP_MARGIN} cells and clamped to the window — with `spans` the span
+ * indices of r in ascending order (they name the region). Same flags and added records as the whole-window version:
+ * outside r's span box every mask is empty, and (1) a non-lay component reaching outside the
+ * box touches the window border in the window (walk straight out from the box) and the crop
+ * border in the crop (walk across the margin), so FillHoles leaves it in both; components
+ * inside the box are the same; (2) CloseCracks changes lay cells only (inside the box) and
+ * reads ≤ kCrackReach = 2 cells from them, inside the margin, where the core is empty in both;
+ * (3) Ghost propagation reads 4-neighbours of box cells. A clamped side is the window's own
+ * border in both. Costs the box instead of the window per region.
+ */
+export function regionFlagsBoxed(
+  grid: SpanGrid,
+  ins: Uint8Array,
+  dead: Uint8Array,
+  flags: Uint8Array,
+  spans: Int32Array,
+  box: { x0: number; y0: number; x1: number; y1: number },
+): { addCell: Int32Array; addH: Float32Array; addFlags: Uint8Array } {
+  const nx = grid.nx, w = box.x1 - box.x0, hgt = box.y1 - box.y0, n = w * hgt;
+  const lay0 = new Uint8Array(n), core0 = new Uint8Array(n), prot = new Uint8Array(n);
+  const hknown = new Uint8Array(n), known = new Float32Array(n);
+  const local = new Int32Array(spans.length);
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i], c = grid.cell[s], x = c % nx, y = (c - x) / nx;
+    const lc = local[i] = (y - box.y0) * w + (x - box.x0);
+    hknown[lc] = 1;
+    known[lc] = grid.h[s]; // spans ascend inside a cell: the last one is the top span
+    if (dead[s] !== 0) prot[lc] = 1;
+    else lay0[lc] = 1;
+    if (ins[s] !== 0) core0[lc] = 1;
+  }
+  const lay = fillHoles(lay0, prot, w, hgt);
+  const core = closeCracks(lay, fillHoles(core0, prot, w, hgt), prot, w, hgt);
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i], lc = local[i];
+    flags[s] = encode(lay[lc], core[lc]) | (dead[s] !== 0 ? SpanFlag.Dead : 0);
+  }
+  const pending: number[] = [];
+  for (let c = 0; c < n; c++) if (lay[c] !== 0 && hknown[c] === 0) pending.push(c);
+  propagate(pending, hknown, known, w, hgt);
+  const m = pending.length;
+  const addCell = new Int32Array(m), addH = new Float32Array(m), addFlags = new Uint8Array(m);
+  for (let i = 0; i < m; i++) {
+    const c = pending[i], lx = c % w, ly = (c - lx) / w;
+    addCell[i] = (box.y0 + ly) * nx + box.x0 + lx;
+    const base = encode(lay[c], core[c]);
+    if (hknown[c] !== 0) (addH[i] = known[c]), (addFlags[i] = base | SpanFlag.Ghost);
+    else (addH[i] = 0), (addFlags[i] = base | SpanFlag.Fill);
+  }
+  return { addCell, addH, addFlags };
 }
 
 function encode(lay: number, core: number): number {

@@ -7,12 +7,27 @@
 
 import { SampleBuffer } from "./samples.ts";
 
+/** Largest cell range sorted with one counting table (4 M cells: a 16 MB table at most). */
+const SINGLE_LEVEL_CELLS = 1 << 22;
+
 /**
  * Stable permutation ordering `cell` ascending. Level 1 buckets by `cell >>> 16` (a small
  * count table); level 2 sorts each bucket by `cell & 0xffff` with a fixed 65537-entry table
  * and a scratch array of the largest bucket's size.
  */
 export function cellOrder(cell: Int32Array, n: number): Int32Array {
+  let maxCell = 0;
+  for (let i = 0; i < n; i++) if (cell[i] > maxCell) maxCell = cell[i];
+  // Window-sized cell ranges (641² cells per tile window): one counting pass over a table of
+  // every cell gives the same stable order as the two levels, in two passes instead of four.
+  if (maxCell < SINGLE_LEVEL_CELLS) {
+    const start = new Int32Array(maxCell + 2);
+    for (let i = 0; i < n; i++) start[cell[i] + 1]++;
+    for (let c = 0; c <= maxCell; c++) start[c + 1] += start[c];
+    const order = new Int32Array(n);
+    for (let i = 0; i < n; i++) order[start[cell[i]]++] = i;
+    return order;
+  }
   let maxHi = 0;
   for (let i = 0; i < n; i++) {
     const hi = cell[i] >>> 16;

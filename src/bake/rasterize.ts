@@ -72,11 +72,18 @@ function rasterTriangle(mesh: RasterMesh, t: number, win: BakeWindow, buf: Sampl
   if (Math.abs(den) < 1e-12) den = 1e-12; // vertical triangle: projected area 0 (#29)
   const xa = Math.max(gx0, 0), xb = Math.min(gx1, nx - 1);
   const ya = Math.max(gy0, 0), yb = Math.min(gy1, ny - 1);
+  const axes = triangleAxes(ax, ay, bx, by, cx, cy, win, xa, xb, ya, yb);
   for (let y = ya; y <= yb; y++) {
     const py = y0 + (y + 0.5) * kCS;
-    for (let x = xa; x <= xb; x++) {
+    // Cells [pL, pR] may overlap the triangle, cells [sL, sR] surely do (see rowBounds);
+    // only the cells in between run the exact test, the others are decided by the bounds.
+    rowBounds(axes, py, win, xa, xb);
+    const pL = ROW[0], pR = ROW[1], sL = ROW[2], sR = ROW[3];
+    for (let x = pL; x <= pR; x++) {
       const px = x0 + (x + 0.5) * kCS;
-      if (!satOverlap(ax - px, ay - py, bx - px, by - py, cx - px, cy - py)) continue;
+      if (
+        (x < sL || x > sR) && !satOverlap(ax - px, ay - py, bx - px, by - py, cx - px, cy - py)
+      ) continue;
       const qx = px - ax, qy = py - ay;
       let tt = (qx * e2y - qy * e2x) / den;
       let ss = (e1x * qy - e1y * qx) / den;
@@ -87,6 +94,107 @@ function rasterTriangle(mesh: RasterMesh, t: number, win: BakeWindow, buf: Sampl
       buf.push(y * nx + x, ah + tt * (bh - ah) + ss * (ch - ah), ins);
     }
   }
+}
+
+/**
+ * The five SAT axes of a triangle in real arithmetic, 5 × (nx, ny, lo, hi, tol): a cell centre
+ * p overlaps iff `lo ≤ p·n ≤ hi` on every axis (lo = min v·n − r, hi = max v·n + r). `tol`
+ * bounds how far the float evaluation in {@link satOverlap} (relative coordinates, normals
+ * from rounded differences) can stray from the real value — taken 10⁶ times larger than the
+ * rounding analysis gives — so a cell farther than `tol` inside every band surely passes the
+ * exact test and one farther than `tol` outside some band surely fails it; only the cells in
+ * between are tested exactly. The samples are therefore those of the cell-by-cell test.
+ */
+function triangleAxes(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  win: BakeWindow,
+  xa: number,
+  xb: number,
+  ya: number,
+  yb: number,
+): Float64Array {
+  const out = AXES;
+  // Magnitudes: M bounds every coordinate in play, D every |v − p| of a scanned cell.
+  const px0 = win.x0 + (xa + 0.5) * kCS, px1 = win.x0 + (xb + 0.5) * kCS;
+  const py0 = win.y0 + (ya + 0.5) * kCS, py1 = win.y0 + (yb + 0.5) * kCS;
+  const M = Math.max(
+    Math.abs(ax),
+    Math.abs(ay),
+    Math.abs(bx),
+    Math.abs(by),
+    Math.abs(cx),
+    Math.abs(cy),
+    Math.abs(px0),
+    Math.abs(px1),
+    Math.abs(py0),
+    Math.abs(py1),
+  );
+  const D = Math.max(px1, ax, bx, cx) - Math.min(px0, ax, bx, cx) +
+    Math.max(py1, ay, by, cy) - Math.min(py0, ay, by, cy);
+  const setAxis = (i: number, nx: number, ny: number, r: number): void => {
+    const pa = ax * nx + ay * ny, pb = bx * nx + by * ny, pc = cx * nx + cy * ny;
+    const k = 5 * i;
+    out[k] = nx;
+    out[k + 1] = ny;
+    out[k + 2] = Math.min(pa, pb, pc) - r;
+    out[k + 3] = Math.max(pa, pb, pc) + r;
+    out[k + 4] = 1e-9 * (M + 1) * (Math.abs(nx) + Math.abs(ny) + D + 1);
+  };
+  setAxis(0, 1, 0, HALF);
+  setAxis(1, 0, 1, HALF);
+  const edge = (i: number, px: number, py: number, qx: number, qy: number): void => {
+    const nx = -(qy - py), ny = qx - px;
+    setAxis(i, nx, ny, HALF * (Math.abs(nx) + Math.abs(ny)));
+  };
+  edge(2, ax, ay, bx, by);
+  edge(3, bx, by, cx, cy);
+  edge(4, cx, cy, ax, ay);
+  // Slack (cells) for rounding px → cell index: 1e-7 cell, more when coordinates are huge.
+  out[25] = 1e-7 + 1e-12 * (M + 1) / kCS;
+  return out;
+}
+
+/** 5 axes × (nx, ny, lo, hi, tol), then the cell slack of the row bounds. */
+const AXES = new Float64Array(26);
+/** Row bounds pL, pR, sL, sR (f64: a bound may be ±∞ when an axis is nearly horizontal). */
+const ROW = new Float64Array(4);
+
+/**
+ * Cell ranges of one row (into ROW): [pL, pR] = cells that may pass (outside it every cell
+ * fails some band by more than tol), [sL, sR] = cells that surely pass (inside every band by
+ * more than tol), both within [xa, xb]. A slack (≥ 1e-7 cell) covers the rounding of the
+ * divisions.
+ */
+function rowBounds(axes: Float64Array, py: number, win: BakeWindow, xa: number, xb: number): void {
+  let pL = xa, pR = xb, sL = xa, sR = xb;
+  const sl = axes[25];
+  for (let i = 0; i < 5; i++) {
+    const k = 5 * i, nx = axes[k], u = py * axes[k + 1], tol = axes[k + 4];
+    const lo = axes[k + 2] - u, hi = axes[k + 3] - u; // need lo ≤ px·nx ≤ hi
+    if (nx === 0) {
+      if (lo - tol > 0 || hi + tol < 0) pL = 1, pR = 0; // fails for the whole row
+      if (!(lo + tol <= 0 && hi - tol >= 0)) sL = 1, sR = 0; // not sure for the row
+      continue;
+    }
+    // px range of the band, widened (possible) or narrowed (sure) by tol, in cell units.
+    const a1 = (lo - tol) / nx, b1 = (hi + tol) / nx, a2 = (lo + tol) / nx, b2 = (hi - tol) / nx;
+    const pmin = nx > 0 ? a1 : b1, pmax = nx > 0 ? b1 : a1;
+    const smin = nx > 0 ? a2 : b2, smax = nx > 0 ? b2 : a2;
+    const cp0 = Math.ceil((pmin - win.x0) / kCS - 0.5 - sl);
+    const cp1 = Math.floor((pmax - win.x0) / kCS - 0.5 + sl);
+    const cs0 = Math.ceil((smin - win.x0) / kCS - 0.5 + sl);
+    const cs1 = Math.floor((smax - win.x0) / kCS - 0.5 - sl);
+    if (cp0 > pL) pL = cp0;
+    if (cp1 < pR) pR = cp1;
+    if (cs0 > sL) sL = cs0;
+    if (cs1 < sR) sR = cs1;
+  }
+  ROW[0] = pL, ROW[1] = pR, ROW[2] = sL, ROW[3] = sR;
 }
 
 /** The 5-axis separating-axis test of a triangle (relative to the cell centre) vs. the cell. */

@@ -6,7 +6,7 @@
  */
 
 import { kClimb } from "../grid/constants.ts";
-import { occIndex, type SpanGrid } from "../grid/span_grid.ts";
+import type { SpanGrid } from "../grid/span_grid.ts";
 
 /** Region labels: `rid[s]` from 1 (numbered by each region's lowest span index) and the count. */
 export interface RegionLabels {
@@ -40,12 +40,19 @@ export function labelRegions(grid: SpanGrid): RegionLabels {
   for (let i = 0; i < n; i++) parent[i] = i;
   const { nx, ny, h } = grid;
   const nocc = grid.cs.length - 1;
+  const cs = grid.cs, cellOf = grid.cell;
+  let below = 0; // first column at or after cell c + nx (grows with c)
   for (let j = 0; j < nocc; j++) {
-    const a0 = grid.cs[j], a1 = grid.cs[j + 1];
-    const c = grid.cell[a0], x = c % nx, y = (c - x) / nx;
+    const a0 = cs[j], a1 = cs[j + 1];
+    const c = cellOf[a0], x = c % nx, y = (c - x) / nx;
+    while (below < nocc && cellOf[cs[below]] < c + nx) below++;
     for (let d = 0; d < 2; d++) {
       if (d === 0 ? x + 1 >= nx : y + 1 >= ny) continue;
-      const jb = occIndex(grid, d === 0 ? c + 1 : c + nx);
+      // The +x neighbour, when occupied, is the next occupied column; the +y one is found by
+      // the forward pointer (no rank lookups).
+      const jb = d === 0
+        ? (j + 1 < nocc && cellOf[cs[j + 1]] === c + 1 ? j + 1 : -1)
+        : (below < nocc && cellOf[cs[below]] === c + nx ? below : -1);
       if (jb < 0) continue;
       for (let u = a0; u < a1; u++) {
         for (let v = grid.cs[jb]; v < grid.cs[jb + 1]; v++) {

@@ -13,8 +13,9 @@
 
 import { STEP_DIRS } from "../pack/grid_types.ts";
 import { kClimb } from "../grid/constants.ts";
-import { riseOk } from "../grid/rise_ok.ts";
+import { RISE_FLAT_MAX, riseOk } from "../grid/rise_ok.ts";
 import { occIndex, type SpanGrid } from "../grid/span_grid.ts";
+import type { CellBox } from "./clearance.ts";
 
 /** Partner of span s in the column at (x, y) of the same region, or −1 (see module doc). */
 export function stepPartner(
@@ -39,21 +40,66 @@ export function stepPartner(
   return bd <= kClimb ? best : -1;
 }
 
-/** The steps byte per span: bit 2d = ¬RiseOk(s → partner), bit 2d+1 = ¬RiseOk(partner → s). */
-export function stepBans(grid: SpanGrid, rid: Uint32Array): Uint8Array {
+/**
+ * The steps byte per span: bit 2d = ¬RiseOk(s → partner), bit 2d+1 = ¬RiseOk(partner → s).
+ * With `box`, only spans in its cells are judged (the others get 0; each span's byte depends
+ * on the grid only, not on other spans' bytes, so the judged ones are unchanged).
+ */
+export function stepBans(grid: SpanGrid, rid: Uint32Array, box?: CellBox): Uint8Array {
   const out = new Uint8Array(grid.h.length);
-  const nx = grid.nx;
-  for (let s = 0; s < grid.h.length; s++) {
-    const c = grid.cell[s], x = c % nx, y = (c - x) / nx;
-    let bits = 0;
+  const { nx, ny, cs, h } = grid;
+  const nocc = cs.length - 1;
+  // The neighbour column of each direction is looked up once per column (not per span); the
+  // partner search is stepPartner's, inlined.
+  // Neighbour cells c + off[d] grow with c, so one forward pointer per direction finds each
+  // neighbour column (the first column at or after the cell) without rank lookups.
+  const nbJ = new Int32Array(4), ptr = new Int32Array(4), off = new Int32Array(4);
+  const DX = new Int32Array(4), DY = new Int32Array(4);
+  for (let d = 0; d < 4; d++) {
+    (DX[d] = STEP_DIRS[d][0]), (DY[d] = STEP_DIRS[d][1]), (off[d] = DY[d] * nx + DX[d]);
+  }
+  const climb = kClimb, flat = RISE_FLAT_MAX;
+  const cellOf = grid.cell;
+  for (let j = 0; j < nocc; j++) {
+    const s0 = cs[j], s1 = cs[j + 1];
+    const c = cellOf[s0], x = c % nx, y = (c - x) / nx;
+    if (box && (x < box.x0 || x >= box.x1 || y < box.y0 || y >= box.y1)) continue;
     for (let d = 0; d < 4; d++) {
-      const [dx, dy] = STEP_DIRS[d];
-      const t = stepPartner(grid, rid, s, x + dx, y + dy);
-      if (t < 0) continue;
-      if (!riseOk(grid, x, y, grid.h[s], dx, dy, grid.h[t])) bits |= 1 << (2 * d);
-      if (!riseOk(grid, x + dx, y + dy, grid.h[t], -dx, -dy, grid.h[s])) bits |= 2 << (2 * d);
+      const target = c + off[d];
+      let p = ptr[d];
+      while (p < nocc && cellOf[cs[p]] < target) p++;
+      ptr[d] = p;
+      const qx = x + DX[d], qy = y + DY[d];
+      nbJ[d] = qx < 0 || qy < 0 || qx >= nx || qy >= ny || p >= nocc || cellOf[cs[p]] !== target
+        ? -1
+        : p;
     }
-    out[s] = bits;
+    for (let s = s0; s < s1; s++) {
+      const r = rid[s], hs = h[s];
+      let bits = 0;
+      for (let d = 0; d < 4; d++) {
+        const jq = nbJ[d];
+        if (jq < 0) continue;
+        let t = -1, bd = Infinity;
+        for (let u = cs[jq], e = cs[jq + 1]; u < e; u++) {
+          if (rid[u] !== r) continue;
+          const dd = Math.abs(Math.fround(h[u] - hs));
+          if (dd < bd) (bd = dd), (t = u);
+        }
+        if (t < 0 || !(bd <= climb)) continue;
+        const ht = h[t], up = ht - hs, down = hs - ht;
+        if (up >= -climb && up <= flat && down >= -climb && down <= flat) continue; // both pass
+        const dx = DX[d], dy = DY[d];
+        if (
+          !(up >= -climb && up <= flat) && !riseOk(grid, x, y, hs, dx, dy, ht)
+        ) bits |= 1 << (2 * d);
+        if (
+          !(down >= -climb && down <= flat) &&
+          !riseOk(grid, x + dx, y + dy, ht, -dx, -dy, hs)
+        ) bits |= 2 << (2 * d);
+      }
+      out[s] = bits;
+    }
   }
   return out;
 }

@@ -3,7 +3,8 @@
  * for the tiles it is sent (spec 预烘场: tiles are independent). Messages:
  * - `{ type: "zone", mesh, tiles }` — the zone mesh and tile geometries (copied once per zone);
  * - `{ type: "regions", job, tile }` → pass 1 (`tileRegions`);
- * - `{ type: "tile", job, tile, gid }` → pass 2 (`bakeTile` with the zone region map);
+ * - `{ type: "tile", job, tile, gid, cache }` → pass 2 (`bakeTile` with the zone region map
+ *   and pass 1's spans of the window, transferred);
  * answered by `{ type: "done", job, result }` (buffers transferred) or `{ type: "error", job,
  * error }` with a NavscopeError's code, what, where and expected.
  * @module
@@ -28,8 +29,8 @@ self.onmessage = (e: MessageEvent) => {
   try {
     if (mesh === null) throw new Error("tile job before zone");
     const r = m.type === "regions"
-      ? tileRegions(mesh, geometry[m.tile], m.tile)
-      : bakeTile(mesh, geometry[m.tile], m.tile, m.gid);
+      ? tileRegions(mesh, geometry[m.tile], m.tile, true)
+      : bakeTile(mesh, geometry[m.tile], m.tile, m.gid, m.cache ?? null);
     self.postMessage({ type: "done", job: m.job, result: r }, tileBuffers(r));
   } catch (err) {
     const error = err instanceof NavscopeError

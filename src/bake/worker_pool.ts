@@ -33,13 +33,28 @@ export class BakeWorkerPool {
   /** The pool as a tile runner. */
   readonly runner: TileRunner = {
     regions: (mesh, zt, tiles) =>
-      this.#stage(mesh, zt, tiles, (tile) => ({ type: "regions", tile })) as Promise<
+      this.#stage(
+        mesh,
+        zt,
+        tiles,
+        (tile) => ({ msg: { type: "regions", tile }, transfer: [] }),
+      ) as Promise<
         TileRegions[]
       >,
-    bake: (mesh, zt, tiles, gid) =>
-      this.#stage(mesh, zt, tiles, (tile) => ({ type: "tile", tile, gid: gid[tile] })) as Promise<
-        TileBake[]
-      >,
+    bake: (mesh, zt, tiles, gid, caches) =>
+      this.#stage(mesh, zt, tiles, (tile) => {
+        // The window's pass 1 spans move to the worker (transferred, not copied).
+        const cache = caches[tile];
+        caches[tile] = null;
+        const transfer = cache
+          ? [
+            ...new Set(
+              [cache.count, cache.h, cache.ins, cache.face, cache.rid].map((a) => a.buffer),
+            ),
+          ]
+          : [];
+        return { msg: { type: "tile", tile, gid: gid[tile], cache }, transfer };
+      }) as Promise<TileBake[]>,
     done: () => this.close(),
   };
 
@@ -57,7 +72,7 @@ export class BakeWorkerPool {
     mesh: ZoneMesh,
     zt: ZoneTiles,
     tiles: number[],
-    message: (tile: number) => Record<string, unknown>,
+    message: (tile: number) => { msg: Record<string, unknown>; transfer: ArrayBufferLike[] },
   ): Promise<unknown[]> {
     this.#start(mesh, zt, tiles.length);
     const out: unknown[] = new Array(tiles.length);
@@ -72,7 +87,8 @@ export class BakeWorkerPool {
       const feed = (w: Worker) => {
         if (failed || next >= tiles.length) return;
         const job = next++;
-        w.postMessage({ ...message(tiles[job]), job });
+        const { msg, transfer } = message(tiles[job]);
+        w.postMessage({ ...msg, job }, transfer as ArrayBuffer[]);
       };
       for (const w of this.#workers) {
         w.onmessage = (e: MessageEvent) => {

@@ -116,6 +116,13 @@ export function stepDownOk(
 }
 
 /**
+ * Upper end of the flat band: for `−kClimb ≤ h1 − h0 ≤ RISE_FLAT_MAX` (double) {@link riseOk}
+ * is true by rules 2–3 whatever the grid, so hot loops may test the band first and call
+ * riseOk only outside it (same verdicts, no call per flat step).
+ */
+export const RISE_FLAT_MAX: number = kSlope * kCS;
+
+/**
  * RiseOk, the ten ordered rules of 向上一步 (formulas #49); the first matching rule decides.
  * h0, h1 are the f32 span heights; dh is computed in double.
  *
