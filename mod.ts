@@ -159,3 +159,37 @@ export {
   type ZoneRaster,
 } from "./reports/render_world.ts";
 export { Canvas, crc32, encodePng } from "./reports/svg_png.ts";
+
+// world baker: manifest → packs
+export {
+  type BakeArtifacts,
+  bakeManifestFile,
+  bakeOutputPaths,
+  type BakeReport,
+  bakeToDirectory,
+  type BakeToDirectoryOptions,
+  bakeWorld,
+  type BakeWorldOptions,
+  FSPN_FIELDS,
+  fspnStreamBytes,
+  writeBakeOutputs,
+  type ZoneReport,
+} from "./src/world/bake_world.ts";
+export {
+  bakeZone,
+  serialRunner,
+  type TileRunner,
+  type ZoneBake,
+  type ZoneBakeStats,
+} from "./src/bake/bake_zone.ts";
+export {
+  bakeTile,
+  type TileBake,
+  TILE_STAGES,
+  type TileRegions,
+  tileRegions,
+  type ZoneMesh,
+} from "./src/bake/bake_tile.ts";
+export { BakeWorkerPool } from "./src/bake/worker_pool.ts";
+export { ownerOf, zoneTiles, type ZoneTiles } from "./src/bake/tiles.ts";
+export { nonManifoldEdges } from "./src/bake/mesh_checks.ts";

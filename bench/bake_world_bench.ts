@@ -12,7 +12,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { bakeToDirectory } from "../src/bake/bake_world.ts";
+import { bakeToDirectory } from "../src/world/bake_world.ts";
 import { readObj } from "../src/world/obj.ts";
 
 const WORLDS = new URL("../../shared/worlds/recastnavigation", import.meta.url).pathname;

@@ -9,7 +9,7 @@
  * bytes per record for the grid fields of map01base + map02base), one row per scale.
  */
 import { generateWorld, writeGeneratedWorld } from "../src/world/generator.ts";
-import { bakeManifestFile, bakeWorld, writeBakeOutputs } from "../src/bake/bake_world.ts";
+import { bakeManifestFile, bakeWorld, writeBakeOutputs } from "../src/world/bake_world.ts";
 import { loadManifest } from "../src/world/manifest.ts";
 
 const tmp = await Deno.makeTempDir({ prefix: "navscope-gen-bench-" });

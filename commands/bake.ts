@@ -5,7 +5,7 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import { type BakeReport, bakeToDirectory } from "../src/bake/bake_world.ts";
+import { type BakeReport, bakeToDirectory } from "../src/world/bake_world.ts";
 import { formatFromFlags, io, parseFlags, printTables, type TableModel } from "./_output.ts";
 
 /** One line for the command list. */

@@ -1,13 +1,13 @@
 /**
  * `navscope gen --seed N --scale S --out DIR [--bake]`: writes a procedural world (manifest,
  * meshes, landmarks, leg battery) and, with `--bake`, its packs (src/world/generator.ts,
- * src/bake/bake_world.ts).
+ * src/world/bake_world.ts).
  * @module
  */
 import { parseArgs } from "node:util";
 import { NavscopeError } from "../src/errors.ts";
 import { generateWorld, WORLD_FILES, writeGeneratedWorld } from "../src/world/generator.ts";
-import { bakeToDirectory } from "../src/bake/bake_world.ts";
+import { bakeToDirectory } from "../src/world/bake_world.ts";
 import { writeFileAtomic } from "../src/codec/mod.ts";
 import { REAL_MESHES, realMesh, realMeshWorldFiles } from "../src/world/real_meshes.ts";
 import { examplesReadme } from "../src/world/gen_readme.ts";

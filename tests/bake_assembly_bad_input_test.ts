@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertRejects } from "./assert.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { bakeManifestFile, bakeToDirectory } from "../src/bake/bake_world.ts";
+import { bakeManifestFile, bakeToDirectory } from "../src/world/bake_world.ts";
 import { nonManifoldEdges } from "../src/bake/mesh_checks.ts";
 import { run } from "../commands/bake.ts";
 import { captureOutput } from "../commands/_output.ts";

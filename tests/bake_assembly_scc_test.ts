@@ -6,7 +6,7 @@
  * window covering the whole zone.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { bakeManifestFile } from "../src/bake/bake_world.ts";
+import { bakeManifestFile } from "../src/world/bake_world.ts";
 import { snapHeight } from "../src/bake/bake_tile.ts";
 import { rasterize } from "../src/bake/rasterize.ts";
 import { appendSeamBridge } from "../src/bake/seam_bridge.ts";

@@ -27,7 +27,7 @@ import {
   bakeOutputPaths,
   bakeToDirectory,
   writeBakeOutputs,
-} from "../src/bake/bake_world.ts";
+} from "../src/world/bake_world.ts";
 
 const FIXTURE = new URL("./fixtures/bake/manifest.json", import.meta.url).pathname;
 const DUNGEON_MANIFEST = new URL("./fixtures/bake/dungeon.json", import.meta.url).pathname;

@@ -9,7 +9,7 @@ import { generateWorld } from "../src/world/generator.ts";
 import { loadManifest } from "../src/world/manifest.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { REAL_MESHES, realMeshWorldFiles } from "../src/world/real_meshes.ts";
-import { bakeManifestFile } from "../src/bake/bake_world.ts";
+import { bakeManifestFile } from "../src/world/bake_world.ts";
 import { gzip } from "../src/codec/mod.ts";
 
 const root = new URL("../examples/", import.meta.url).pathname;

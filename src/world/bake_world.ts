@@ -24,7 +24,7 @@ import {
 } from "../pack/bnav.ts";
 import { readFront } from "../pack/bnav_codec.ts";
 import { type BgrdZoneInput, parseBgrd } from "../pack/bgrd.ts";
-import { type EncodedGridZone, writeBgrdSection } from "./assemble_bgrd.ts";
+import { type EncodedGridZone, writeBgrdSection } from "../bake/assemble_bgrd.ts";
 import { summarizeBgrd } from "../pack/bgrd_summary.ts";
 import {
   buildOpenTable,
@@ -47,20 +47,20 @@ import {
   triangleRecords,
   zoneTopology,
 } from "../mesh/mod.ts";
-import { loadManifest, type WorldManifest, type ZoneSpec } from "../world/manifest.ts";
-import { loadZoneGeometry, loadZoneOccluders } from "../world/obj.ts";
-import { bakeZone, serialRunner, type TileRunner, type ZoneBakeStats } from "./bake_zone.ts";
+import { loadManifest, type WorldManifest, type ZoneSpec } from "./manifest.ts";
+import { loadZoneGeometry, loadZoneOccluders } from "./obj.ts";
+import { bakeZone, serialRunner, type TileRunner, type ZoneBakeStats } from "../bake/bake_zone.ts";
 import {
   bomlRecord,
   landingOpens,
   landingSide,
   type LinkLanding,
   linkTable,
-} from "./assemble_links.ts";
-import { occluderScene } from "./assemble_occluders.ts";
-import { encodeSidecarPacked } from "./assemble_fields.ts";
-import { BakeWorkerPool } from "./worker_pool.ts";
-import { nonManifoldEdges } from "./mesh_checks.ts";
+} from "../bake/assemble_links.ts";
+import { occluderScene } from "../bake/assemble_occluders.ts";
+import { encodeSidecarPacked } from "../bake/assemble_fields.ts";
+import { BakeWorkerPool } from "../bake/worker_pool.ts";
+import { nonManifoldEdges } from "../bake/mesh_checks.ts";
 
 /** Options of {@link bakeWorld}. */
 export interface BakeWorldOptions {
