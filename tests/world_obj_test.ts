@@ -101,7 +101,7 @@ Deno.test("obj: import axes — y-up and z-up, scale, offsets, CCW", () => {
 
 Deno.test("obj: slope rule uses metres (px per metre divides the run)", () => {
   // Rise 1 m over a run of 1 m: 45°. With 4 px/m the run is 4 px but the slope is still 45°.
-  const o = parseObj("v 0 0 0\nv 1 1 0\nv 0 0 1\nf 1 2 3", "s.obj");
+  const o = parseObj("v 0 0 0\nv 1 1 0\nv 0 0 1\nf 1 3 2", "s.obj"); // wound to face up
   const opts = {
     pxPerM: 4,
     up: "y" as const,
@@ -198,5 +198,25 @@ Deno.test("world: a zone left without triangles is an error naming the zone", as
     assert(/no triangles/.test(e.message));
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("obj import: the slope rule is signed — faces that look down are never walkable", () => {
+  // y-up: an up-facing floor (normal +y) and a down-facing slab underside 1 m higher.
+  const yUp = "v 0 0 0\nv 0 0 1\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 1 1\nf 1 2 3\nf 4 5 6\n";
+  // z-up: the same pair with the normal along ±z.
+  const zUp = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 1 1\nv 1 0 1\nf 1 2 3\nf 4 5 6\n";
+  for (const [text, up] of [[yUp, "y"], [zUp, "z"]] as const) {
+    const m = importObj(parseObj(text), {
+      pxPerM: 1,
+      offsetPx: [0, 0],
+      offsetH: 0,
+      up,
+      maxSlopeDeg: 45,
+      surfaceOf: () => 1,
+      steepSurface: 0,
+    });
+    assertEquals(Array.from(m.surfaceFlags), [1, 0], `up = ${up}`);
+    assertEquals(m.stats.steep, 1);
   }
 });

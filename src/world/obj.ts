@@ -357,8 +357,9 @@ export function importObj(obj: ObjData, opt: ObjImportOptions): ImportedMesh {
 }
 
 /**
- * 3-D area (×2) and the cosine of the slope of triangle (a, b, c), measured in metres: the
- * horizontal coordinates are divided by px-per-metre so that slope means the real angle.
+ * 3-D area (×2) and the signed cosine of the slope of triangle (a, b, c), measured in metres: the
+ * horizontal coordinates are divided by px-per-metre so that slope means the real angle; the
+ * cosine is negative for a face that looks down.
  */
 function upComponent(
   v: Float32Array,
@@ -373,7 +374,10 @@ function upComponent(
   const e2h = v[3 * c + 2] - v[3 * a + 2];
   const nx = e1y * e2h - e1h * e2y, ny = e1h * e2x - e1x * e2h, nh = e1x * e2y - e1y * e2x;
   const area = Math.sqrt(nx * nx + ny * ny + nh * nh);
-  return { area, cos: area > 0 ? Math.abs(nh) / area : 0 };
+  // Signed, as Recast's walkable test (normal.y > cos slope): faces wound towards the ground
+  // (slab undersides, ceilings) are never walkable. Both up-axis mappings into (u, v, h) mirror
+  // the OBJ frame, so an up-facing OBJ triangle (CCW seen from above) has nh < 0 here.
+  return { area, cos: area > 0 ? -nh / area : 0 };
 }
 
 function identity(n: number): Uint32Array {
