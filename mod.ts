@@ -184,12 +184,12 @@ export {
 } from "./src/bake/bake_zone.ts";
 export {
   bakeTile,
-  type TileBake,
   TILE_STAGES,
+  type TileBake,
   type TileRegions,
   tileRegions,
   type ZoneMesh,
 } from "./src/bake/bake_tile.ts";
 export { BakeWorkerPool } from "./src/bake/worker_pool.ts";
-export { ownerOf, zoneTiles, type ZoneTiles } from "./src/bake/tiles.ts";
+export { ownerOf, type ZoneTiles, zoneTiles } from "./src/bake/tiles.ts";
 export { nonManifoldEdges } from "./src/bake/mesh_checks.ts";
