@@ -634,8 +634,12 @@ function concat(parts: Uint8Array[]): [Uint8Array, number[]] {
   return [w.finish(), offs];
 }
 
-/** Encodes a sidecar model into the canonical BNVF v2 layout (deterministic). */
-export function encodeSidecar(m: SidecarModel): Uint8Array {
+/**
+ * Encodes a sidecar model into the canonical BNVF v2 layout (deterministic). `fspnZones`, when
+ * given, are the zones' FSPN blocks already encoded (the baker keeps tiles encoded); otherwise
+ * they are encoded from `m.zones[i].tiles`.
+ */
+export function encodeSidecar(m: SidecarModel, fspnZones?: readonly Uint8Array[]): Uint8Array {
   if (m.fcon.length !== FCON_SIZE) {
     throw new NavscopeError(
       "bad_value",
@@ -645,7 +649,7 @@ export function encodeSidecar(m: SidecarModel): Uint8Array {
     );
   }
   const extra = (m.flags & BNVF_FLAG_SCC_EXTRA) !== 0;
-  const fspnParts = m.zones.map(encodeZoneFspn);
+  const fspnParts = fspnZones ? [...fspnZones] : m.zones.map(encodeZoneFspn);
   const fsccParts = m.zones.map((z) => encodeComponentGraphs(z.graphs, extra));
   const fwalParts = m.zones.map((z) => encodeWallTable(z.walls));
   const [fspn, fspnOff] = concat(fspnParts);
