@@ -11,10 +11,11 @@ import type { TileRunner } from "./bake_zone.ts";
 import type { ZoneTiles } from "./tiles.ts";
 
 /**
- * `n` workers per zone: they are started for a zone's first pass and terminated when the zone's
- * tile stage ends (`done`), so their heaps (the zone mesh copy, the last window's scratch) are
- * gone before the zone assembly and the pack encoders need the memory. Call
- * {@link BakeWorkerPool.close} when done (it also stops the workers of a failed stage).
+ * `n` workers per zone: they are started for a zone's first pass, replaced by fresh ones for the
+ * second in large zones, and terminated when the zone's tile stage ends (`done`), so their heaps
+ * (the zone mesh copy, the last window's scratch) are gone before the zone assembly and the pack
+ * encoders need the memory. Call {@link BakeWorkerPool.close} when done (it also stops the
+ * workers of a failed stage).
  */
 export class BakeWorkerPool {
   readonly #workers: Worker[] = [];
@@ -38,7 +39,14 @@ export class BakeWorkerPool {
         zt,
         tiles,
         (tile) => ({ msg: { type: "regions", tile }, transfer: [] }),
-      ) as Promise<
+      ).then((r) => {
+        // Fresh workers for pass 2 of a large zone: V8 and the allocator keep what pass 1's
+        // windows used, and pass 2 peaks with every tile result held here (−80 MB on the
+        // synthetic 49-tile world). Small zones skip it (a restart costs ≈ 0.3 s of module start
+        // and cold code). A worker's results never depend on which worker ran a tile.
+        if (tiles.length >= RESTART_MIN_TILES) this.close();
+        return r;
+      }) as Promise<
         TileRegions[]
       >,
     bake: (mesh, zt, tiles, gid, caches) =>
@@ -119,3 +127,6 @@ export class BakeWorkerPool {
     this.#workers.length = 0;
   }
 }
+
+/** Zones with at least this many tiles get fresh workers for pass 2 (see `runner.regions`). */
+const RESTART_MIN_TILES = 16;

@@ -47,8 +47,6 @@ import {
   Predictor,
   readU32Varints,
   readZigzagVarints,
-  varintBytes,
-  zigzagVarintBytes,
 } from "./bgrd_streams.ts";
 import {
   groupCells,
@@ -476,10 +474,10 @@ export function encodeTileV3(
   const hmin = tileHmin(spans, where);
   const hq = quantHeights(spans, hmin, where);
   const { dict, idx } = regionDictionary(spans);
-  const s = new BgrdScratch();
+  const s = ENC.scratch;
   s.ensure(n, g.ncell, nx);
-  s.cells.set(g.cells);
-  s.depth.set(g.depth);
+  s.cells.set(g.cells.subarray(0, g.ncell));
+  s.depth.set(g.depth.subarray(0, g.ncell));
   const layerStart = buildLayerOrder(s, g.ncell, g.kmax, nx);
   const fields: Int32Array[] = [
     hq,
@@ -490,9 +488,9 @@ export function encodeTileV3(
   ];
   const select = new Uint8Array(V3_FIELDS * g.kmax);
   const streams: Uint8Array[] = [
-    deflate(varintBytes(steps(g.cells), g.ncell)),
-    deflate(varintBytes(g.depth, g.ncell)),
-    deflate(varintBytes(steps(dict), dict.length)),
+    deflate(varintsInto(g.cells, g.ncell, true)),
+    deflate(varintsInto(g.depth, g.ncell, false)),
+    deflate(varintsInto(dict, dict.length, true)),
   ];
   for (let f = 0; f < V3_FIELDS; f++) {
     const chosen = opts.allUp
@@ -516,20 +514,69 @@ export interface V3EncodeOptions {
 
 function allUpBytes(s: BgrdScratch, layerStart: Int32Array, vals: Int32Array, nx: number) {
   const kmax = layerStart.length - 1;
-  const tmp = new Float64Array(layerStart[1]);
+  const tmp = encF64(layerStart[1]);
   const parts: Uint8Array[] = [];
   for (let L = 0; L < kmax; L++) {
     const cnt = layerResiduals(s, layerStart, L, Predictor.Up, vals, nx, tmp);
-    parts.push(zigzagVarintBytes(tmp, cnt).slice());
+    parts.push(zigzagInto(tmp, cnt).slice());
   }
   return concatBytes(parts);
 }
 
-/** First value, then the step to each next one (cells and dictionary ids, both ascending). */
-function steps(a: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = i === 0 ? a[0] : a[i] - a[i - 1];
-  return out;
+/**
+ * Buffers reused by every {@link encodeTileV3} call: the encoder is synchronous, so no two calls
+ * share them, and each buffer is written before it is read within a call. Reusing them keeps a
+ * bake's assembly from piling up tens of MB of short-lived arrays per tile (peak RSS).
+ */
+const ENC = {
+  scratch: new BgrdScratch(),
+  f64: new Float64Array(0),
+  bytes: new Uint8Array(0),
+};
+
+function encF64(n: number): Float64Array {
+  if (ENC.f64.length < n) ENC.f64 = new Float64Array(Math.max(64, Math.ceil(n * 1.25)));
+  return ENC.f64;
+}
+
+function encBytes(n: number): Uint8Array {
+  if (ENC.bytes.length < n) ENC.bytes = new Uint8Array(Math.max(64, Math.ceil(n * 1.25)));
+  return ENC.bytes;
+}
+
+/**
+ * LEB128 bytes of `count` values — with `diff`, of the first value and then the step to each
+ * next one (cells and dictionary ids, both ascending) — into the shared byte buffer: the same
+ * bytes as `varintBytes`, valid until the next call.
+ */
+function varintsInto(a: ArrayLike<number>, count: number, diff: boolean): Uint8Array {
+  const out = encBytes(count * 5 + 8);
+  let p = 0;
+  for (let i = 0; i < count; i++) {
+    let u = diff && i > 0 ? a[i] - a[i - 1] : a[i];
+    while (u >= 128) {
+      out[p++] = (u % 128) | 0x80;
+      u = Math.floor(u / 128);
+    }
+    out[p++] = u;
+  }
+  return out.subarray(0, p);
+}
+
+/** `zigzagVarintBytes` into the shared byte buffer (valid until the next call). */
+function zigzagInto(res: Float64Array, count: number): Uint8Array {
+  const out = encBytes(count * 5 + 8);
+  let p = 0;
+  for (let i = 0; i < count; i++) {
+    const v = res[i];
+    let u = v >= 0 ? v * 2 : -v * 2 - 1;
+    while (u >= 128) {
+      out[p++] = (u % 128) | 0x80;
+      u = Math.floor(u / 128);
+    }
+    out[p++] = u;
+  }
+  return out.subarray(0, p);
 }
 
 /** Picks one field's predictors and returns them with the compressed stream. */
@@ -540,20 +587,20 @@ function chooseField(
   nx: number,
 ): { select: Uint8Array; z: Uint8Array } {
   const kmax = layerStart.length - 1;
-  const tmp = new Float64Array(layerStart[1]);
+  const tmp = encF64(layerStart[1]);
   const select = new Uint8Array(kmax);
   const upParts: Uint8Array[] = [];
   const chosenParts: Uint8Array[] = [];
   for (let L = 0; L < kmax; L++) {
     const cnt = layerResiduals(s, layerStart, L, Predictor.Up, vals, nx, tmp);
-    const up = zigzagVarintBytes(tmp, cnt).slice();
+    const up = zigzagInto(tmp, cnt).slice();
     upParts.push(up);
     if (L === 0) {
       chosenParts.push(up);
       continue;
     }
     layerResiduals(s, layerStart, L, Predictor.Down, vals, nx, tmp);
-    const down = zigzagVarintBytes(tmp, cnt).slice();
+    const down = zigzagInto(tmp, cnt).slice();
     if (!sameBytes(up, down) && deflate(down).length < deflate(up).length) {
       select[L] = Predictor.Down;
       chosenParts.push(down);

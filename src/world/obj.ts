@@ -65,9 +65,11 @@ export async function readObj(path: string): Promise<ObjData> {
 
 /** Parses OBJ text. Errors carry `file` and the 1-based `line`. */
 export function parseObj(text: string, file = "<memory>"): ObjData {
-  const pos: number[] = [];
-  const tri: number[] = [], tg: number[] = [], to: number[] = [], tm: number[] = [];
-  const tl: number[] = [];
+  // Growable typed columns instead of number[]: a large OBJ would otherwise leave hundreds of MB
+  // of boxed arrays and promoted line strings resident (V8 keeps the pages) for the whole bake.
+  const pos = new F64Growable(), tri = new U32Growable();
+  const tg = new U32Growable(), to = new U32Growable(), tm = new U32Growable();
+  const tl = new U32Growable();
   const names = { g: new Names(), o: new Names(), m: new Names() };
   let g = 0, o = 0, m = 0;
   const stats: ObjStats = {
@@ -80,89 +82,102 @@ export function parseObj(text: string, file = "<memory>"): ObjData {
   };
   // Positive indices may point forward in lenient files, so they are checked at the end.
   const pending: number[] = [];
-  const lines = text.split(/\r\n|\n|\r/);
-  for (let ln = 0; ln < lines.length; ln++) {
-    const line = lines[ln];
+  const idx: number[] = [];
+  // Lines as `text.split(/\r\n|\n|\r/)` gives them, walked one at a time (no line array).
+  const len = text.length;
+  let at = 0;
+  for (let ln = 0;; ln++) {
+    let eol = at;
+    while (eol < len) {
+      const c = text.charCodeAt(eol);
+      if (c === 10 || c === 13) break;
+      eol++;
+    }
+    const line = text.slice(at, eol);
     stats.lines++;
     const hash = line.indexOf("#");
     const body = (hash >= 0 ? line.slice(0, hash) : line).trim();
-    if (body === "") continue;
-    const tok = body.split(/\s+/);
-    const where = { file, line: ln + 1 };
-    switch (tok[0]) {
-      case "v": {
-        if (tok.length < 4) {
-          throw new NavscopeError(
-            "bad_value",
-            `vertex has ${tok.length - 1} coordinates`,
-            where,
-            "v x y z",
-          );
-        }
-        for (let k = 1; k <= 3; k++) {
-          const x = Number(tok[k]);
-          if (!Number.isFinite(x)) {
+    if (body !== "") {
+      const tok = body.split(/\s+/);
+      const where = { file, line: ln + 1 };
+      switch (tok[0]) {
+        case "v": {
+          if (tok.length < 4) {
             throw new NavscopeError(
               "bad_value",
-              `vertex coordinate ${k} is '${tok[k]}'`,
+              `vertex has ${tok.length - 1} coordinates`,
               where,
-              "a finite number",
+              "v x y z",
             );
           }
-          pos.push(x);
-        }
-        stats.vertices++;
-        break;
-      }
-      case "f": {
-        if (tok.length < 4) {
-          throw new NavscopeError(
-            "bad_value",
-            `face has ${tok.length - 1} vertices`,
-            where,
-            "at least 3",
-          );
-        }
-        const nv = pos.length / 3;
-        const idx: number[] = [];
-        for (let k = 1; k < tok.length; k++) idx.push(faceIndex(tok[k], nv, where));
-        stats.faces++;
-        for (let k = 1; k + 1 < idx.length; k++) {
-          const a = idx[0], b = idx[k], c = idx[k + 1];
-          if (a === b || b === c || a === c) {
-            stats.degenerate++;
-            continue;
+          for (let k = 1; k <= 3; k++) {
+            const x = Number(tok[k]);
+            if (!Number.isFinite(x)) {
+              throw new NavscopeError(
+                "bad_value",
+                `vertex coordinate ${k} is '${tok[k]}'`,
+                where,
+                "a finite number",
+              );
+            }
+            pos.push(x);
           }
-          tri.push(a, b, c);
-          tg.push(g);
-          to.push(o);
-          tm.push(m);
-          tl.push(ln + 1);
-          if (a >= nv || b >= nv || c >= nv) pending.push(tl.length - 1);
+          stats.vertices++;
+          break;
         }
-        break;
+        case "f": {
+          if (tok.length < 4) {
+            throw new NavscopeError(
+              "bad_value",
+              `face has ${tok.length - 1} vertices`,
+              where,
+              "at least 3",
+            );
+          }
+          const nv = pos.length / 3;
+          idx.length = 0;
+          for (let k = 1; k < tok.length; k++) idx.push(faceIndex(tok[k], nv, where));
+          stats.faces++;
+          for (let k = 1; k + 1 < idx.length; k++) {
+            const a = idx[0], b = idx[k], c = idx[k + 1];
+            if (a === b || b === c || a === c) {
+              stats.degenerate++;
+              continue;
+            }
+            tri.push(a), tri.push(b), tri.push(c);
+            tg.push(g);
+            to.push(o);
+            tm.push(m);
+            tl.push(ln + 1);
+            if (a >= nv || b >= nv || c >= nv) pending.push(tl.length - 1);
+          }
+          break;
+        }
+        case "g":
+          g = names.g.id(tok.slice(1).join(" "));
+          break;
+        case "o":
+          o = names.o.id(tok.slice(1).join(" "));
+          break;
+        case "usemtl":
+          m = names.m.id(tok.slice(1).join(" "));
+          break;
+        default:
+          stats.ignored++;
       }
-      case "g":
-        g = names.g.id(tok.slice(1).join(" "));
-        break;
-      case "o":
-        o = names.o.id(tok.slice(1).join(" "));
-        break;
-      case "usemtl":
-        m = names.m.id(tok.slice(1).join(" "));
-        break;
-      default:
-        stats.ignored++;
     }
+    if (eol >= len) break;
+    at = eol + (text.charCodeAt(eol) === 13 && text.charCodeAt(eol + 1) === 10 ? 2 : 1);
   }
   const nv = pos.length / 3;
+  const triA = tri.done(), tlA = tl.done();
   for (const t of pending) {
     for (let k = 0; k < 3; k++) {
-      if (tri[3 * t + k] >= nv) {
+      if (triA[3 * t + k] >= nv) {
         throw new NavscopeError(
           "offset_out_of_range",
-          `face uses vertex ${tri[3 * t + k] + 1}, but the file has ${nv} vertices`,
-          { file, line: tl[t] },
+          `face uses vertex ${triA[3 * t + k] + 1}, but the file has ${nv} vertices`,
+          { file, line: tlA[t] },
           `1..${nv} or -1..-${nv}`,
         );
       }
@@ -171,17 +186,51 @@ export function parseObj(text: string, file = "<memory>"): ObjData {
   stats.triangles = tl.length;
   return {
     file,
-    positions: new Float64Array(pos),
-    triangles: new Uint32Array(tri),
-    triGroup: new Uint32Array(tg),
-    triObject: new Uint32Array(to),
-    triMaterial: new Uint32Array(tm),
-    triLine: new Uint32Array(tl),
+    positions: pos.done(),
+    triangles: triA,
+    triGroup: tg.done(),
+    triObject: to.done(),
+    triMaterial: tm.done(),
+    triLine: tlA,
     groups: names.g.list,
     objects: names.o.list,
     materials: names.m.list,
     stats,
   };
+}
+
+/** A Float64Array that grows by doubling; `done` returns an exact-size copy. */
+class F64Growable {
+  #a = new Float64Array(1024);
+  length = 0;
+  push(x: number): void {
+    if (this.length === this.#a.length) {
+      const b = new Float64Array(2 * this.#a.length);
+      b.set(this.#a);
+      this.#a = b;
+    }
+    this.#a[this.length++] = x;
+  }
+  done(): Float64Array {
+    return this.#a.slice(0, this.length);
+  }
+}
+
+/** A Uint32Array that grows by doubling; `done` returns an exact-size copy. */
+class U32Growable {
+  #a = new Uint32Array(1024);
+  length = 0;
+  push(x: number): void {
+    if (this.length === this.#a.length) {
+      const b = new Uint32Array(2 * this.#a.length);
+      b.set(this.#a);
+      this.#a = b;
+    }
+    this.#a[this.length++] = x;
+  }
+  done(): Uint32Array {
+    return this.#a.slice(0, this.length);
+  }
 }
 
 class Names {
@@ -302,20 +351,27 @@ export function importObj(obj: ObjData, opt: ObjImportOptions): ImportedMesh {
   }
   const remap = opt.weld === false ? identity(nv) : exactWeld(raw);
   const cosMax = opt.maxSlopeDeg === undefined ? -1 : Math.cos((opt.maxSlopeDeg * Math.PI) / 180);
-  const tris: number[] = [], flags: number[] = [], lines: number[] = [];
-  const surfCache = new Map<string, number | null>();
-  let excluded = 0, degenerateArea = 0, steep = 0;
+  // Exact-size typed outputs filled in place (no number[]), so the import leaves little behind.
   const n = obj.triangles.length / 3;
+  const tris = new Uint32Array(3 * n), flags = new Uint32Array(n), lines = new Uint32Array(n);
+  const surfCache = new Map<string, number | null>();
+  let excluded = 0, degenerateArea = 0, steep = 0, kept = 0;
+  // Consecutive triangles nearly always share their names: reuse the last lookup.
+  let lastG = -1, lastO = -1, lastM = -1;
+  let lastF: number | null = null;
   for (let t = 0; t < n; t++) {
-    const key = `${obj.triGroup[t]}/${obj.triObject[t]}/${obj.triMaterial[t]}`;
-    let f = surfCache.get(key);
-    if (f === undefined) {
-      f = opt.surfaceOf(
-        obj.groups[obj.triGroup[t]],
-        obj.objects[obj.triObject[t]],
-        obj.materials[obj.triMaterial[t]],
-      );
-      surfCache.set(key, f);
+    const tg = obj.triGroup[t], to = obj.triObject[t], tm = obj.triMaterial[t];
+    let f: number | null;
+    if (tg === lastG && to === lastO && tm === lastM) f = lastF;
+    else {
+      const key = `${tg}/${to}/${tm}`;
+      let cached = surfCache.get(key);
+      if (cached === undefined) {
+        cached = opt.surfaceOf(obj.groups[tg], obj.objects[to], obj.materials[tm]);
+        surfCache.set(key, cached);
+      }
+      f = cached;
+      lastG = tg, lastO = to, lastM = tm, lastF = cached;
     }
     if (f === null) {
       excluded++;
@@ -332,17 +388,21 @@ export function importObj(obj: ObjData, opt: ObjImportOptions): ImportedMesh {
       f = opt.steepSurface ?? 0;
       steep++;
     }
-    tris.push(a, b, c);
-    flags.push(f);
-    lines.push(obj.triLine[t]);
+    tris[3 * kept] = a, tris[3 * kept + 1] = b, tris[3 * kept + 2] = c;
+    flags[kept] = f;
+    lines[kept] = obj.triLine[t];
+    kept++;
   }
-  const { vertices, triangles } = compact(raw, new Uint32Array(tris));
+  const { vertices, triangles } = compact(raw, tris.subarray(0, 3 * kept));
   const flipped = orientCcw(vertices, triangles);
+  // remap[i] is the first vertex equal to i, so the distinct targets are the fixed points.
+  let distinct = 0;
+  for (let i = 0; i < nv; i++) if (remap[i] === i) distinct++;
   return {
     vertices,
     triangles,
-    surfaceFlags: new Uint32Array(flags),
-    triLine: new Uint32Array(lines),
+    surfaceFlags: flags.slice(0, kept),
+    triLine: lines.slice(0, kept),
     stats: {
       triangles: triangles.length / 3,
       vertices: vertices.length / 3,
@@ -350,7 +410,7 @@ export function importObj(obj: ObjData, opt: ObjImportOptions): ImportedMesh {
       degenerateArea,
       excluded,
       steep,
-      welded: nv - new Set(remap).size,
+      welded: nv - distinct,
       flipped,
     },
   };
@@ -392,15 +452,35 @@ export function exactWeld(v: Float32Array): Uint32Array {
   const canon = new Float32Array(v.length);
   for (let i = 0; i < v.length; i++) canon[i] = v[i] === 0 ? 0 : v[i];
   const bits = new Uint32Array(canon.buffer);
-  const seen = new Map<string, number>();
+  // Open addressing over the three bit patterns (power-of-two table, load ≤ 1/2, linear probing)
+  // instead of a Map with string keys: no per-vertex strings. A slot holds vertex index + 1 of the
+  // first vertex with that key, so each vertex still maps to the first equal one.
+  let cap = 16;
+  while (cap < 2 * n) cap *= 2;
+  const mask = cap - 1;
+  const slot = new Uint32Array(cap);
   const out = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const key = `${bits[3 * i]},${bits[3 * i + 1]},${bits[3 * i + 2]}`;
-    const j = seen.get(key);
-    if (j === undefined) {
-      seen.set(key, i);
-      out[i] = i;
-    } else out[i] = j;
+    const x = bits[3 * i], y = bits[3 * i + 1], z = bits[3 * i + 2];
+    let h = Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca77) ^ Math.imul(z, 0xc2b2ae3d);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    h ^= h >>> 12;
+    let k = h & mask;
+    for (;;) {
+      const e = slot[k];
+      if (e === 0) {
+        slot[k] = i + 1;
+        out[i] = i;
+        break;
+      }
+      const j = e - 1;
+      if (bits[3 * j] === x && bits[3 * j + 1] === y && bits[3 * j + 2] === z) {
+        out[i] = j;
+        break;
+      }
+      k = (k + 1) & mask;
+    }
   }
   return out;
 }
