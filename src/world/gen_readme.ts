@@ -43,7 +43,7 @@ export async function examplesReadme(
 Each folder is one world: \`world.json\` (the world manifest, see the README's "World manifest"),
 the baked packs \`base.nav.gz\` (main pack), \`base.fields.nav.gz\` (fields sidecar),
 \`base.occluder.gz\` (occluder pack) and \`base.nogo.json\` (author no-go table), and
-\`legs.json\`, its leg battery. \`examples/demo/\` belongs to \`navscope demo\`.
+\`legs.json\`, its leg battery. \`navscope demo\` inspects \`city_small\`.
 
 Regenerate everything (byte-identical; \`tests/world_examples_test.ts\` checks it):
 
