@@ -26,6 +26,20 @@ import { occIndex, type SpanGrid } from "./span_grid.ts";
  */
 export type FallGate = (fromCell: number, toCell: number, h0: number, h1: number) => boolean;
 
+/** The occupied column `s` cells along (dx, dy) from (cx, cy), or −1 (outside the window / empty). */
+function columnAlong(
+  g: SpanGrid,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+  s: number,
+): number {
+  const x = cx + s * dx, y = cy + s * dy;
+  if (x < 0 || y < 0 || x >= g.nx || y >= g.ny) return -1;
+  return occIndex(g, y * g.nx + x);
+}
+
 /**
  * levelAt(s, h, tol) (formulas #48): does the column `s` cells along (dx, dy) from (cx, cy)
  * hold a span with `|f32(h_span ⊖ h)| ≤ tol`? The subtraction is float32, the compare double;
@@ -41,9 +55,7 @@ export function levelAt(
   h: number,
   tol: number,
 ): boolean {
-  const x = cx + s * dx, y = cy + s * dy;
-  if (x < 0 || y < 0 || x >= g.nx || y >= g.ny) return false;
-  const j = occIndex(g, y * g.nx + x);
+  const j = columnAlong(g, cx, cy, dx, dy, s);
   if (j < 0) return false;
   const hf = Math.fround(h);
   const hs = g.h;
@@ -62,9 +74,7 @@ export function rasterFace(
   dy: number,
   s: number,
 ): boolean {
-  const x = cx + s * dx, y = cy + s * dy;
-  if (x < 0 || y < 0 || x >= g.nx || y >= g.ny) return false;
-  const j = occIndex(g, y * g.nx + x);
+  const j = columnAlong(g, cx, cy, dx, dy, s);
   return j >= 0 && g.face[j] !== 0;
 }
 
