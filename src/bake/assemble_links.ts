@@ -17,7 +17,7 @@
 import { K_CS, SpanFlag } from "../pack/grid_types.ts";
 import { NO_TRIANGLE, type OffMeshLink } from "../pack/bnav_types.ts";
 import type { SidecarLinkTable } from "../pack/bnvf_types.ts";
-import { TABLE_VERSION } from "../pack/bnvf_tables.ts";
+import { f32Pair, TABLE_VERSION } from "../pack/bnvf_tables.ts";
 import type { TileBake } from "./bake_tile.ts";
 import type { ZoneRegions } from "./assemble_regions.ts";
 import { ownerOf, type ZoneTiles } from "./tiles.ts";
@@ -135,14 +135,10 @@ export function landingSide(
 /** Packs matched links (already in ascending zone order) into an FLNK table. */
 export function linkTable(ls: readonly LinkLanding[]): SidecarLinkTable {
   const n = ls.length;
-  const f32 = (k: number) => {
-    const u = new Uint32Array(k);
-    return [u, new Float32Array(u.buffer)] as const;
-  };
-  const [radiusBits, radius] = f32(n);
-  const [costModifierBits, costModifier] = f32(n);
-  const [hBits, h] = f32(2 * n);
-  const [declHBits, declH] = f32(2 * n);
+  const [radiusBits, radius] = f32Pair(n);
+  const [costModifierBits, costModifier] = f32Pair(n);
+  const [hBits, h] = f32Pair(2 * n);
+  const [declHBits, declH] = f32Pair(2 * n);
   const zones = [...new Set(ls.map((l) => l.zone))];
   const t: SidecarLinkTable = {
     count: n,

@@ -8,7 +8,7 @@ import { RUNTIME_FCON } from "./bnvf_constants.ts";
 import { buildComponentGraphs } from "./bnvf_fscc.ts";
 import { allocFieldsTile } from "./bnvf_fspn.ts";
 import { buildWallTable } from "./bnvf_fwal.ts";
-import { buildOpenTable, TABLE_VERSION } from "./bnvf_tables.ts";
+import { buildOpenTable, f32Pair, TABLE_VERSION } from "./bnvf_tables.ts";
 import {
   BNVF_FLAG_SCC_EXTRA,
   type FieldsTile,
@@ -103,14 +103,10 @@ function synthZone(rnd: () => number, i: number, o: SynthOptions, extra: boolean
 export function synthLinkTable(rnd: () => number, zones: number[], n: number): SidecarLinkTable {
   const zs = [...zones].sort((a, b) => a - b);
   const zoneOf = Array.from({ length: n }, () => zs[ri(rnd, zs.length)]).sort((a, b) => a - b);
-  const bits = (k: number) => {
-    const u = new Uint32Array(k);
-    return [u, new Float32Array(u.buffer)] as const;
-  };
-  const [radiusBits, radius] = bits(n);
-  const [costModifierBits, costModifier] = bits(n);
-  const [hBits, h] = bits(2 * n);
-  const [declHBits, declH] = bits(2 * n);
+  const [radiusBits, radius] = f32Pair(n);
+  const [costModifierBits, costModifier] = f32Pair(n);
+  const [hBits, h] = f32Pair(2 * n);
+  const [declHBits, declH] = f32Pair(2 * n);
   const used = zs.filter((z) => zoneOf.includes(z));
   const t: SidecarLinkTable = {
     count: n,

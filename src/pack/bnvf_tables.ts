@@ -89,7 +89,8 @@ function writeHead(w: ByteWriter, t: Head): void {
   }
 }
 
-function f32Pair(n: number): [Uint32Array, Float32Array] {
+/** A u32 column and a float32 view of the same bytes (FLNK/FOPN keep float bit patterns). */
+export function f32Pair(n: number): [Uint32Array, Float32Array] {
   const bits = new Uint32Array(n);
   return [bits, new Float32Array(bits.buffer)];
 }
