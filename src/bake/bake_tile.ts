@@ -680,21 +680,7 @@ function collectOwned(
     clr2d: new Uint16Array(n),
     extra: new Uint8Array(n),
     ownStart,
-    comp: new Int32Array(0),
-    compCount: 0,
-    dagSrc: new Int32Array(0),
-    dagDst: new Int32Array(0),
-    xSrc: new Int32Array(0),
-    xDst: new Int32Array(0),
-    proxySrc: new Int32Array(0),
-    proxyDst: new Int32Array(0),
-    extGx: new Int32Array(0),
-    extGy: new Int32Array(0),
-    extH: new Float32Array(0),
-    gidOfLabel: new Uint32Array(1),
-    wallKey: new Int32Array(0),
-    wallStart: new Int32Array(1),
-    wallRids: new Uint32Array(0),
+    ...emptyComponentFields(),
     timings: new Float64Array(0),
     spanRec: new Int32Array(ns).fill(-1),
   };
@@ -727,6 +713,27 @@ function collectOwned(
   return r;
 }
 
+/** The component, seam and wall fields before (or without) the component stage: all empty. */
+function emptyComponentFields() {
+  return {
+    comp: new Int32Array(0),
+    compCount: 0,
+    dagSrc: new Int32Array(0),
+    dagDst: new Int32Array(0),
+    xSrc: new Int32Array(0),
+    xDst: new Int32Array(0),
+    proxySrc: new Int32Array(0),
+    proxyDst: new Int32Array(0),
+    extGx: new Int32Array(0),
+    extGy: new Int32Array(0),
+    extH: new Float32Array(0),
+    gidOfLabel: new Uint32Array(1),
+    wallKey: new Int32Array(0),
+    wallStart: new Int32Array(1),
+    wallRids: new Uint32Array(0),
+  };
+}
+
 /** The result of a tile with no triangles (what the full stage yields for an empty window). */
 function emptyTile(tile: number): TileBake {
   return {
@@ -744,21 +751,7 @@ function emptyTile(tile: number): TileBake {
     clr2d: new Uint16Array(0),
     extra: new Uint8Array(0),
     ownStart: new Int32Array(T * T + 1),
-    comp: new Int32Array(0),
-    compCount: 0,
-    dagSrc: new Int32Array(0),
-    dagDst: new Int32Array(0),
-    xSrc: new Int32Array(0),
-    xDst: new Int32Array(0),
-    proxySrc: new Int32Array(0),
-    proxyDst: new Int32Array(0),
-    extGx: new Int32Array(0),
-    extGy: new Int32Array(0),
-    extH: new Float32Array(0),
-    gidOfLabel: new Uint32Array(1),
-    wallKey: new Int32Array(0),
-    wallStart: new Int32Array(1),
-    wallRids: new Uint32Array(0),
+    ...emptyComponentFields(),
     timings: new Float64Array(TILE_STAGES.length),
   };
 }
