@@ -19,6 +19,8 @@ export interface ErrorLocation {
   offset?: number;
   /** 1-based line number for text inputs. */
   line?: number;
+  /** 1-based column for text inputs (with `line`). */
+  column?: number;
 }
 
 /** Stable error codes: callers and tests match on these, never on message text. */
@@ -83,7 +85,9 @@ export function formatMessage(what: string, where: ErrorLocation, expected?: str
   if (where.offset !== undefined) {
     parts.push(`offset ${where.offset} (0x${where.offset.toString(16)})`);
   }
-  if (where.line !== undefined) parts.push(`line ${where.line}`);
+  if (where.line !== undefined) {
+    parts.push(`line ${where.line}${where.column !== undefined ? `, column ${where.column}` : ""}`);
+  }
   const head = (where.file ?? "") + (where.line !== undefined && where.file ? "" : "");
   let msg = head ? `${head}: ` : "";
   if (parts.length) msg += `${parts.join(", ")}: `;

@@ -8,3 +8,4 @@ export * from "./bytes.ts";
 export * from "./stream.ts";
 export * from "./gzip.ts";
 export * from "./file.ts";
+export * from "./json.ts";

@@ -32,6 +32,7 @@
  * @module
  */
 import { NavscopeError } from "../errors.ts";
+import { parseJson } from "../codec/json.ts";
 
 /** Format tag of the no-go table file. */
 export const NOGO_FORMAT = "navscope-nogo";
@@ -102,29 +103,12 @@ export async function loadNoGoTable(path: string | undefined): Promise<NoGoTable
 
 /** Parses and validates the JSON text of a no-go table. */
 export function parseNoGoTable(text: string, file = "<memory>"): NoGoTable {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    const msg = (e as Error).message;
-    throw new NavscopeError("bad_value", `the no-go table is not valid JSON: ${msg}`, {
-      file,
-      section: "no-go table",
-      line: jsonErrorLine(text, msg),
-    });
-  }
+  const doc = parseJson(
+    text,
+    { file, section: "no-go table" },
+    "the no-go table is not valid JSON",
+  );
   return fromDocument(doc, file);
-}
-
-/** 1-based line of a JSON.parse error, from "line N" or "position N" in the message. */
-function jsonErrorLine(text: string, msg: string): number | undefined {
-  const l = /line (\d+)/.exec(msg);
-  if (l) return Number(l[1]);
-  const p = /position (\d+)/.exec(msg);
-  if (!p) return undefined;
-  let line = 1;
-  for (let i = 0; i < Math.min(Number(p[1]), text.length); i++) if (text[i] === "\n") line++;
-  return line;
 }
 
 type Json = unknown;

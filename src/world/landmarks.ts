@@ -9,6 +9,7 @@
  * @module
  */
 import { NavscopeError } from "../errors.ts";
+import { parseJson } from "../codec/json.ts";
 
 /** Format tag of a landmarks file. */
 export const LANDMARKS_FORMAT = "navscope-landmarks";
@@ -112,12 +113,7 @@ export function validateLandmarks(list: unknown, file: string, path = "$.landmar
  * stand-alone landmarks file (`navscope-landmarks`); `file` names it in errors.
  */
 export function parseLandmarks(text: string, file: string): Landmark[] {
-  let j: unknown;
-  try {
-    j = JSON.parse(text);
-  } catch (e) {
-    throw new NavscopeError("bad_value", `not valid JSON: ${(e as Error).message}`, { file });
-  }
+  const j = parseJson(text, { file });
   const o = j as { format?: unknown; landmarks?: unknown };
   if (typeof j !== "object" || j === null) {
     throw new NavscopeError("bad_value", "not a JSON object", { file }, "a manifest");

@@ -10,6 +10,7 @@
  * @module
  */
 import { NavscopeError } from "../errors.ts";
+import { parseJson } from "../codec/json.ts";
 import type { LandmarkSet, Point3 } from "./landmarks.ts";
 
 /** Format tag of a legs file. */
@@ -101,12 +102,7 @@ export function encodeLegs(legs: readonly Leg[]): string {
 
 /** Parses and validates a legs file; errors name the file and the JSON path. */
 export function parseLegs(text: string, file: string): Leg[] {
-  let j: unknown;
-  try {
-    j = JSON.parse(text);
-  } catch (e) {
-    throw new NavscopeError("bad_value", `not valid JSON: ${(e as Error).message}`, { file });
-  }
+  const j = parseJson(text, { file });
   const o = j as Record<string, unknown>;
   if (typeof j !== "object" || j === null || !Array.isArray(o.legs)) {
     throw new NavscopeError("bad_value", "$.legs is missing", { file }, `{"legs": [...]}`);
