@@ -98,7 +98,7 @@ Deno.test("bake bad input: non-manifold edge is an error; lenient cuts it with a
 
 Deno.test("bake bad input: triangles that share no edge cannot make a pack", async () => {
   await expectError(
-    "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 5 0 5\nv 6 0 5\nv 5 0 6\nf 1 2 3\nf 4 5 6\n",
+    "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 5 0 5\nv 6 0 5\nv 5 0 6\nf 1 3 2\nf 4 6 5\n",
     {},
     "bad_value",
     /share an edge/,

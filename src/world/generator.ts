@@ -223,6 +223,9 @@ function manifestOf(
       match: "group",
       surfaces: { water: "water" },
       default_surface: "walkable",
+      // No slope rule: the ramps (up to 75°) are judged by the grid's step rules, and the
+      // generator builds no ceilings or slab undersides.
+      max_slope_deg: null,
     }],
     occluders: [{ file: `${zone}.occluders.obj`, px_per_m: 1, up: "y" }],
     off_mesh_links: c.links,

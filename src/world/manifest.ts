@@ -8,7 +8,7 @@
  */
 import { type Landmark, validateLandmarks } from "./landmarks.ts";
 import { NavscopeError } from "../errors.ts";
-import { readFileBytes } from "../codec/mod.ts";
+import { parseJson, readFileBytes } from "../codec/mod.ts";
 
 /** Format tag written in every manifest. */
 export const MANIFEST_FORMAT = "navscope-world";
@@ -24,6 +24,12 @@ export const SURFACE_PRESETS: Readonly<Record<string, number>> = {
   water: 0x2,
   blocked: 0x0,
 };
+
+/**
+ * Slope rule of a mesh entry without `max_slope_deg`: 45°, Recast's default walkable slope, so
+ * ceilings, slab undersides and walls are never walkable by accident.
+ */
+export const DEFAULT_MAX_SLOPE_DEG = 45;
 
 /** A pixel affine `x' = sx·x + tx`, `y' = sy·y + ty` (formulas.md #7). */
 export interface Affine {
@@ -43,6 +49,11 @@ export interface Placement {
   file: string;
   /** Horizontal px per metre (1 when the file is already in px). */
   pxPerM: number;
+  /**
+   * Metres per model unit, applied to all three axes before `pxPerM` (1 = the file is in metres;
+   * 5 for a model built at 1/5 scale). Heights become `h · mPerUnit` metres.
+   */
+  mPerUnit: number;
   /** Up axis of the file. */
   up: "y" | "z";
   /** Added to (u, v) after scaling, px. */
@@ -61,7 +72,10 @@ export interface MeshSpec extends Placement {
   surfaces: Record<string, number>;
   /** Surface flags of triangles whose name is not in `surfaces`. */
   defaultSurface: number;
-  /** Triangles steeper than this many degrees get `steepSurface`; undefined = no slope rule. */
+  /**
+   * Triangles steeper than this many degrees get `steepSurface`; undefined = no slope rule
+   * (manifest `"max_slope_deg": null`). The manifest default is {@link DEFAULT_MAX_SLOPE_DEG}.
+   */
   maxSlopeDeg?: number;
   /** Surface flags of steep triangles. */
   steepSurface: number;
@@ -117,6 +131,8 @@ export interface ZoneSpec {
   offMeshLinks: OffMeshLinkSpec[];
   /** Author no-go zones. */
   noGo: NoGoSpec[];
+  /** The manifest file this zone comes from (for errors that name a JSON path). */
+  manifest?: string;
 }
 
 /** A validated manifest with absolute paths. */
@@ -142,16 +158,7 @@ export async function loadManifest(path: string): Promise<WorldManifest> {
 
 /** Parses and validates manifest text; `file` names it in errors and anchors relative paths. */
 export function parseManifest(text: string, file: string): WorldManifest {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    const msg = (e as Error).message;
-    const m = /position (\d+)/.exec(msg);
-    const line = m ? text.slice(0, Number(m[1])).split("\n").length : undefined;
-    throw new NavscopeError("bad_value", `not valid JSON: ${msg}`, { file, line }, "a JSON object");
-  }
-  return validateManifest(json, file);
+  return validateManifest(parseJson(text, { file }), file);
 }
 
 /** Validates parsed JSON as a manifest. */
@@ -168,7 +175,7 @@ export function validateManifest(json: unknown, file: string): WorldManifest {
   const zj = c.arr(root.zones, "$.zones", 1);
   // Relative paths resolve against the manifest's directory, made absolute first.
   const dir = dirName(absolutePath(file));
-  const zones = zj.map((z, i) => zone(c, z, `$.zones[${i}]`, i + 1, dir));
+  const zones = zj.map((z, i) => ({ ...zone(c, z, `$.zones[${i}]`, i + 1, dir), manifest: file }));
   crossCheck(c, zones);
   const landmarks = root.landmarks === undefined ? [] : validateLandmarks(root.landmarks, file);
   landmarks.forEach((l, i) => {
@@ -245,12 +252,22 @@ function zone(c: Checker, j: unknown, p: string, id: number, dir: string): ZoneS
   };
 }
 
-const PLACEMENT_KEYS = ["file", "px_per_m", "up", "offset_px", "offset_h", "exclude"];
+const PLACEMENT_KEYS = [
+  "file",
+  "px_per_m",
+  "m_per_unit",
+  "up",
+  "offset_px",
+  "offset_h",
+  "exclude",
+];
 
 function placement(c: Checker, o: Record<string, unknown>, p: string, dir: string): Placement {
   const f = c.str(o.file, `${p}.file`);
   const pxPerM = o.px_per_m === undefined ? 1 : c.num(o.px_per_m, `${p}.px_per_m`);
   if (!(pxPerM > 0)) c.fail(`${p}.px_per_m`, `is ${pxPerM}`, "a positive number");
+  const mPerUnit = o.m_per_unit === undefined ? 1 : c.num(o.m_per_unit, `${p}.m_per_unit`);
+  if (!(mPerUnit > 0)) c.fail(`${p}.m_per_unit`, `is ${mPerUnit}`, "a positive number");
   const up = o.up === undefined ? "y" : o.up;
   if (up !== "y" && up !== "z") c.fail(`${p}.up`, `is ${show(up)}`, `"y" or "z"`);
   const offsetPx = o.offset_px === undefined ? [0, 0] : c.vec(o.offset_px, `${p}.offset_px`, 2);
@@ -261,6 +278,7 @@ function placement(c: Checker, o: Record<string, unknown>, p: string, dir: strin
   return {
     file: resolvePath(dir, f),
     pxPerM,
+    mPerUnit,
     up: up as "y" | "z",
     offsetPx: offsetPx as [number, number],
     offsetH,
@@ -293,8 +311,9 @@ function meshSpec(c: Checker, j: unknown, p: string, dir: string): MeshSpec {
   const defaultSurface = o.default_surface === undefined
     ? SURFACE_PRESETS.walkable
     : surface(c, o.default_surface, `${p}.default_surface`);
-  let maxSlopeDeg: number | undefined;
-  if (o.max_slope_deg !== undefined) {
+  let maxSlopeDeg: number | undefined = DEFAULT_MAX_SLOPE_DEG;
+  if (o.max_slope_deg === null) maxSlopeDeg = undefined;
+  else if (o.max_slope_deg !== undefined) {
     maxSlopeDeg = c.num(o.max_slope_deg, `${p}.max_slope_deg`);
     if (!(maxSlopeDeg >= 0 && maxSlopeDeg <= 90)) {
       c.fail(`${p}.max_slope_deg`, `is ${maxSlopeDeg}`, "0..90");

@@ -21,6 +21,8 @@ export interface ObjData {
   file: string;
   /** x, y, z per vertex, as written. */
   positions: Float64Array;
+  /** 1-based source line of each `v` statement. */
+  vertLine: Uint32Array;
   /** 0-based vertex indices, 3 per triangle (fan-triangulated, repeated-index triangles removed). */
   triangles: Uint32Array;
   /** Index into `groups` per triangle (the last `g` name, "" if none). */
@@ -60,7 +62,37 @@ export interface ObjStats {
 /** Reads and parses an OBJ file; a missing file is one `io` error naming it. */
 export async function readObj(path: string): Promise<ObjData> {
   const bytes = await readFileBytes(path);
-  return parseObj(new TextDecoder().decode(bytes), path);
+  notObjCheck(bytes, path);
+  const obj = parseObj(new TextDecoder().decode(bytes), path);
+  if (obj.stats.vertices === 0 && obj.stats.faces === 0 && obj.stats.ignored > 0) {
+    throw new NavscopeError(
+      "bad_value",
+      `not an OBJ file: none of its ${obj.stats.lines} lines is a 'v' or 'f' statement`,
+      { file: path },
+      "a Wavefront OBJ text file",
+    );
+  }
+  return obj;
+}
+
+/** Rejects binary input (a .glb, a gzip, a pack) before it is parsed as OBJ text. */
+function notObjCheck(bytes: Uint8Array, file: string): void {
+  const magic = String.fromCharCode(...bytes.subarray(0, 4));
+  const kind = magic === "glTF"
+    ? "a binary glTF (.glb) file"
+    : bytes[0] === 0x1f && bytes[1] === 0x8b
+    ? "a gzip file"
+    : bytes.subarray(0, 4096).includes(0)
+    ? "binary data"
+    : null;
+  if (kind !== null) {
+    throw new NavscopeError(
+      "bad_value",
+      `not an OBJ file: it is ${kind}`,
+      { file, offset: 0 },
+      "a Wavefront OBJ text file (convert glTF/FBX to OBJ first)",
+    );
+  }
 }
 
 /** Parses OBJ text. Errors carry `file` and the 1-based `line`. */
@@ -69,7 +101,7 @@ export function parseObj(text: string, file = "<memory>"): ObjData {
   // of boxed arrays and promoted line strings resident (V8 keeps the pages) for the whole bake.
   const pos = new F64Growable(), tri = new U32Growable();
   const tg = new U32Growable(), to = new U32Growable(), tm = new U32Growable();
-  const tl = new U32Growable();
+  const tl = new U32Growable(), vl = new U32Growable();
   const names = { g: new Names(), o: new Names(), m: new Names() };
   let g = 0, o = 0, m = 0;
   const stats: ObjStats = {
@@ -112,16 +144,21 @@ export function parseObj(text: string, file = "<memory>"): ObjData {
           }
           for (let k = 1; k <= 3; k++) {
             const x = Number(tok[k]);
-            if (!Number.isFinite(x)) {
+            // Vertices are stored as float32: a value finite as f64 but beyond f32 (1e308)
+            // would import as ±Infinity.
+            if (!Number.isFinite(x) || !Number.isFinite(Math.fround(x))) {
               throw new NavscopeError(
                 "bad_value",
                 `vertex coordinate ${k} is '${tok[k]}'`,
                 where,
-                "a finite number",
+                Number.isFinite(x)
+                  ? "a number within float32 range (|x| < 3.4e38)"
+                  : "a finite number",
               );
             }
             pos.push(x);
           }
+          vl.push(ln + 1);
           stats.vertices++;
           break;
         }
@@ -187,6 +224,7 @@ export function parseObj(text: string, file = "<memory>"): ObjData {
   return {
     file,
     positions: pos.done(),
+    vertLine: vl.done(),
     triangles: triA,
     triGroup: tg.done(),
     triObject: to.done(),
@@ -285,6 +323,8 @@ function faceIndex(token: string, nv: number, where: { file: string; line: numbe
 export interface ObjImportOptions {
   /** Horizontal px per metre. */
   pxPerM: number;
+  /** Metres per model unit on all three axes, applied before `pxPerM` (default 1). */
+  mPerUnit?: number;
   /** Which source axis is up. */
   up: "y" | "z";
   /** Added to u, v after scaling, px. */
@@ -336,18 +376,33 @@ export interface ImportStats {
   welded: number;
   /** Triangles flipped to CCW. */
   flipped: number;
+  /** OBJ statements ignored by the parser (vt, vn, s, l, p, mtllib, unknown keywords…). */
+  ignoredLines: number;
 }
 
 /** Transforms, classifies, welds and orients one parsed OBJ. */
 export function importObj(obj: ObjData, opt: ObjImportOptions): ImportedMesh {
   const s = opt.pxPerM, [ox, oy] = opt.offsetPx, oh = opt.offsetH;
+  // Metres per model unit: every axis is scaled to metres first, then horizontally to px.
+  const mu = opt.mPerUnit ?? 1, hs = mu * s;
   const nv = obj.positions.length / 3;
   const raw = new Float32Array(3 * nv);
   for (let i = 0; i < nv; i++) {
     const x = obj.positions[3 * i], y = obj.positions[3 * i + 1], z = obj.positions[3 * i + 2];
-    raw[3 * i] = x * s + ox;
-    raw[3 * i + 1] = opt.up === "y" ? z * s + oy : -y * s + oy;
-    raw[3 * i + 2] = opt.up === "y" ? y + oh : z + oh;
+    raw[3 * i] = x * hs + ox;
+    raw[3 * i + 1] = opt.up === "y" ? z * hs + oy : -y * hs + oy;
+    raw[3 * i + 2] = opt.up === "y" ? y * mu + oh : z * mu + oh;
+    for (let k = 0; k < 3; k++) {
+      if (!Number.isFinite(raw[3 * i + k])) {
+        throw new NavscopeError(
+          "bad_value",
+          `vertex ${i + 1} becomes ${"uvh"[k]} = ${raw[3 * i + k]} after scaling and offset ` +
+            `(px_per_m ${s}, m_per_unit ${mu})`,
+          { file: obj.file, line: obj.vertLine[i] },
+          "coordinates that stay within float32 range after the placement",
+        );
+      }
+    }
   }
   const remap = opt.weld === false ? identity(nv) : exactWeld(raw);
   const cosMax = opt.maxSlopeDeg === undefined ? -1 : Math.cos((opt.maxSlopeDeg * Math.PI) / 180);
@@ -412,6 +467,7 @@ export function importObj(obj: ObjData, opt: ObjImportOptions): ImportedMesh {
       steep,
       welded: nv - distinct,
       flipped,
+      ignoredLines: obj.stats.ignored,
     },
   };
 }
@@ -547,8 +603,10 @@ export async function loadZoneGeometry(zone: ZoneSpec): Promise<ZoneGeometry> {
   const parts: ImportedMesh[] = [];
   for (const m of zone.meshes) {
     const obj = await readObj(m.file);
+    checkNames(obj, m, m.exclude, zone, `${zonePath(zone)}.meshes[${parts.length}]`);
     parts.push(importObj(obj, {
       pxPerM: m.pxPerM,
+      mPerUnit: m.mPerUnit,
       up: m.up,
       offsetPx: m.offsetPx,
       offsetH: m.offsetH,
@@ -605,13 +663,70 @@ export async function loadZoneGeometry(zone: ZoneSpec): Promise<ZoneGeometry> {
   };
 }
 
+/** JSON path of a zone in its manifest (ids are 1-based in manifest order). */
+function zonePath(zone: ZoneSpec): string {
+  return `$.zones[${zone.id - 1}]`;
+}
+
+function listNames(names: string[]): string {
+  const real = names.filter((n) => n !== "");
+  if (real.length === 0) return "none";
+  const shown = real.slice(0, 20).map((n) => JSON.stringify(n)).join(", ");
+  return real.length > 20 ? `${shown}, … (${real.length} in all)` : shown;
+}
+
+/**
+ * Every name the manifest gives for a mesh (`exclude`, `surfaces` keys) must name something in
+ * the OBJ: a typo would otherwise bake the wrong world without a word. One error with the JSON
+ * path and the names the file has.
+ */
+function checkNames(
+  obj: ObjData,
+  m: MeshSpec | null,
+  exclude: readonly string[],
+  zone: ZoneSpec,
+  path: string,
+): void {
+  const gro = new Set([...obj.groups, ...obj.objects]);
+  gro.delete("");
+  const has = `${obj.file} has groups ${listNames(obj.groups)}; objects ${listNames(obj.objects)}`;
+  const file = zone.manifest ?? obj.file;
+  exclude.forEach((name, i) => {
+    if (!gro.has(name)) {
+      throw new NavscopeError(
+        "bad_value",
+        `${JSON.stringify(name)} matches no OBJ group or object (${has})`,
+        { file, section: `${path}.exclude[${i}]`, zone: zone.name },
+        "the g or o name of triangles in the file",
+      );
+    }
+  });
+  if (m === null) return;
+  const byMaterial = m.match === "material";
+  const pool = byMaterial ? new Set(obj.materials.filter((n) => n !== "")) : gro;
+  for (const name of Object.keys(m.surfaces)) {
+    if (!pool.has(name)) {
+      const what = byMaterial ? "OBJ material (usemtl)" : "OBJ group or object";
+      const names = byMaterial ? `${obj.file} has materials ${listNames(obj.materials)}` : has;
+      throw new NavscopeError(
+        "bad_value",
+        `${JSON.stringify(name)} matches no ${what} (${names})`,
+        { file, section: `${path}.surfaces[${JSON.stringify(name)}]`, zone: zone.name },
+        byMaterial ? "a usemtl name of the file" : "the g or o name of triangles in the file",
+      );
+    }
+  }
+}
+
 /** Occluder meshes of a zone, imported with their placements (no surfaces, no slope rule). */
 export async function loadZoneOccluders(zone: ZoneSpec): Promise<ImportedMesh[]> {
   const out: ImportedMesh[] = [];
   for (const o of zone.occluders) {
     const obj = await readObj(o.file);
+    checkNames(obj, null, o.exclude, zone, `${zonePath(zone)}.occluders[${out.length}]`);
     out.push(importObj(obj, {
       pxPerM: o.pxPerM,
+      mPerUnit: o.mPerUnit,
       up: o.up,
       offsetPx: o.offsetPx,
       offsetH: o.offsetH,
