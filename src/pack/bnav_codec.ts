@@ -58,7 +58,8 @@ import {
   type ZoneRecord,
 } from "./bnav_types.ts";
 import { checkZoneRanges, decodeZoneRecords, encodeZoneTable } from "./bnav_zones.ts";
-import { decodeBoml, encodeBoml } from "./boml.ts";
+import { BOML_DIR_BITS_SINCE, decodeBoml, encodeBoml, readBomlHeader } from "./boml.ts";
+import { snapV1LinkEnds } from "./boml_ends.ts";
 import { decodeBsrf, encodeBsrf } from "./bsrf.ts";
 
 /** Options for {@link encodeMainPack}. */
@@ -382,7 +383,27 @@ export function decodeMainPack(bytes: Uint8Array, opts: DecodeOptions = {}): Mai
     links: geo.links,
     ...decodeSideSections(bytes, front, where),
   };
+  fillV1LinkEnds(bytes, front, pack, 0, where);
   return finishLoad(bytes, pack, front, opts);
+}
+
+/**
+ * A BOML v1 section stores no end triangles: fill them by snapping the end points to the
+ * decoded mesh as the baker does ({@link snapV1LinkEnds}). `triangleBase` is the global index
+ * of `pack`'s triangle 0 (a zone slice's first triangle). No-op for v2 or without BOML.
+ */
+export function fillV1LinkEnds(
+  bytes: Uint8Array,
+  front: PackFront,
+  pack: MainPack,
+  triangleBase: number,
+  where: ErrorLocation,
+): void {
+  const s = front.known.get("BOML");
+  if (!s || !pack.offMeshLinks) return;
+  const h = readBomlHeader(bytes.subarray(s.offset, s.offset + s.size), s.offset, where);
+  if (h.version >= BOML_DIR_BITS_SINCE) return;
+  snapV1LinkEnds(pack.offMeshLinks, pack, triangleBase, where.file);
 }
 
 /**

@@ -19,8 +19,11 @@
  * 80 u32 start_tri  84 u32 end_tri  (v2 only; pack-global, 0xFFFFFFFF = none)
  * ```
  *
- * v1 records get `dirBits = bidirectional ? 3 : 1` and no end triangles. Reserved bytes are
- * ignored on read and written as 0.
+ * v1 (MaaEnd builds before #5844) and v2 are told apart by the header's version and record
+ * length; any other pair is an error. v1 records get `dirBits = bidirectional ? 3 : 1` here and
+ * {@link NO_TRIANGLE} ends; the pack loaders then fill the ends by snapping the end points to
+ * the decoded zone mesh as the baker does (boml_ends.ts). Reserved bytes are ignored on read and
+ * written as 0.
  * @module
  */
 import { ByteReader, ByteWriter } from "../codec/bytes.ts";
