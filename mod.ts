@@ -10,6 +10,7 @@ export * from "./src/rng.ts";
 export * from "./src/pack/bnav.ts";
 export * from "./src/pack/bgrd.ts";
 export * from "./src/pack/bgrd_summary.ts";
+export * from "./src/pack/bgrd_guard.ts";
 export { BgrdScratch, Predictor } from "./src/pack/bgrd_streams.ts";
 export { type TileContext } from "./src/pack/bgrd_tile_common.ts";
 export {

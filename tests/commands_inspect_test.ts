@@ -50,7 +50,12 @@ async function makePackSet(seed = 3): Promise<PackSet> {
     zones: [{
       name: zone,
       regions: z.globalRegions,
-      tiles: z.tiles.map((t) => synthFieldsTile(rnd, t.spans.n)),
+      // No FSCC components: the id guard then requires every scc to be 0.
+      tiles: z.tiles.map((t) => {
+        const f = synthFieldsTile(rnd, t.spans.n);
+        f.scc.fill(0);
+        return f;
+      }),
       graphs: buildComponentGraphs([], false),
       walls: buildWallTable([]),
     }],

@@ -10,7 +10,7 @@
  * 8 × stream (varint len + zlib):
  *   0 cell steps   ncell varints: first cell index, then the step to each next (≥ 1)
  *   1 depth        ncell varints: layers per cell (1..kmax, sum n, max kmax)
- *   2 regions      `regions` varints: first region id, then the step to each next (≥ 1)
+ *   2 regions      `regions` varints, each an absolute region id (written ascending)
  *   3..7           zigzag varint residuals of height_q, region index, clr, flags, steps,
  *                  each in field → layer → cell order
  * ```
@@ -27,10 +27,17 @@
  *   skipped); the column state is cleared to 0 at the start of every (field, layer).
  * - Down (1): the same cell's layer L−1. Layer 0 has none, so its select must be Up.
  *
+ * The region dictionary holds absolute ids (format-notes, checked against the reference
+ * implementation: a first-id-plus-steps dictionary is read there as ids and plans wrong). Only
+ * stream 0 is delta-coded. The encoder writes the distinct ids ascending; the decoder takes
+ * every value as an id and requires no order, as the reference does. A delta-coded dictionary
+ * from an older navscope therefore decodes to wrong but plausible ids; `checkTileIds`
+ * (bgrd_guard.ts) catches those that leave the zone's region or component range.
+ *
  * Reconstructed details [I]:
  * - select byte order: field-major, `select[f·kmax + L]`, from the article's 「每个字段每一层」
  *   and its field → layer → cell residual order (format-notes' "kmax×5" gives only the count);
- * - the first cell step and the first dictionary entry are absolute values, later steps ≥ 1;
+ * - the first cell step is an absolute value, later steps ≥ 1;
  * - every stream holds LEB128 varints (residuals zigzagged), u8 fields included.
  * @module
  */
@@ -306,33 +313,11 @@ function decodeDictionary(
   hd: V3Header,
   s: BgrdScratch,
 ): Uint32Array {
-  // s.res is free here and holds at least n ≥ regions entries.
+  // s.res is free here and holds at least n ≥ regions entries. Every entry is an absolute id
+  // (a u32 varint: readStreamVarints rejects wider ones); no order is required.
   readStreamVarints(buf, hd.regions, s.res, ctx, hd, 2);
   const dict = new Uint32Array(hd.regions);
-  let rid = 0;
-  for (let i = 0; i < hd.regions; i++) {
-    const step = s.res[i] >>> 0;
-    if (i > 0 && step === 0) {
-      throw tileError(
-        ctx,
-        "bad_value",
-        `region dictionary entry ${i} repeats region ${rid}`,
-        hd.streamAt[2],
-        "region ids strictly ascending",
-      );
-    }
-    rid = i === 0 ? step : rid + step;
-    if (rid > 0xffffffff) {
-      throw tileError(
-        ctx,
-        "bad_value",
-        `region dictionary entry ${i} is ${rid}`,
-        hd.streamAt[2],
-        "a u32 region id",
-      );
-    }
-    dict[i] = rid;
-  }
+  for (let i = 0; i < hd.regions; i++) dict[i] = s.res[i] >>> 0;
   return dict;
 }
 
@@ -490,7 +475,7 @@ export function encodeTileV3(
   const streams: Uint8Array[] = [
     deflate(varintsInto(g.cells, g.ncell, true)),
     deflate(varintsInto(g.depth, g.ncell, false)),
-    deflate(varintsInto(dict, dict.length, true)),
+    deflate(varintsInto(dict, dict.length, false)),
   ];
   for (let f = 0; f < V3_FIELDS; f++) {
     const chosen = opts.allUp
@@ -546,8 +531,8 @@ function encBytes(n: number): Uint8Array {
 
 /**
  * LEB128 bytes of `count` values — with `diff`, of the first value and then the step to each
- * next one (cells and dictionary ids, both ascending) — into the shared byte buffer: the same
- * bytes as `varintBytes`, valid until the next call.
+ * next one (cell indices, ascending) — into the shared byte buffer: the same bytes as
+ * `varintBytes`, valid until the next call.
  */
 function varintsInto(a: ArrayLike<number>, count: number, diff: boolean): Uint8Array {
   const out = encBytes(count * 5 + 8);

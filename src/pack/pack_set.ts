@@ -14,7 +14,15 @@ import { NavscopeError } from "../errors.ts";
 import { type BgrdSection, parseBgrd } from "./bgrd.ts";
 import { type BgrdSummary, summarizeBgrd } from "./bgrd_summary.ts";
 import { describeMainPack, type MainPackSummary } from "./bnav_describe.ts";
-import { loadSidecarFile, type SidecarSummary, summarizeSidecar } from "./bnvf.ts";
+import {
+  loadSidecarFile,
+  readComponentGraphs,
+  readFieldsTile,
+  type SidecarPack,
+  type SidecarSummary,
+  summarizeSidecar,
+} from "./bnvf.ts";
+import { checkGridIds, componentCounts, type SidecarIdSource } from "./bgrd_guard.ts";
 import type { SidecarExpectations } from "./bnvf_types.ts";
 import { loadNoGoTable } from "./nogo.ts";
 import { type OclsRecordSummary, summarizeOccluderPack } from "./ocls.ts";
@@ -133,10 +141,29 @@ export async function inspectPackSet(
   }
   const tiles = section ? tileTables(section, opts.zone) : [];
   const status = await sidecarStatus(paths);
-  const sidecar = await inspectSidecar(status.fields ?? paths.fields[0], status.fields, section, {
-    buildHash: BigInt(`0x${main.header.buildHash}`),
-    bytes,
-  });
+  const { report: sidecar, pack: sidecarPack } = await inspectSidecar(
+    status.fields ?? paths.fields[0],
+    status.fields,
+    section,
+    { buildHash: BigInt(`0x${main.header.buildHash}`), bytes },
+  );
+  if (section && !gridError) {
+    // Decode every tile and check its ids (bgrd_guard.ts): region ids against global_regions,
+    // and with a usable sidecar, component ids against FSCC.
+    try {
+      checkGridIds(section, {
+        file: mainPath,
+        sidecar: sidecarPack ? sidecarIdSource(sidecarPack) : undefined,
+      });
+    } catch (e) {
+      const onSidecar = e instanceof NavscopeError && e.where.section !== "BGRD";
+      if (onSidecar) {
+        sidecar.status = "invalid";
+        sidecar.error = message(e);
+        sidecar.summary = null;
+      } else gridError = message(e);
+    }
+  }
   const occluder = await inspectOccluder(status.occluder ?? paths.occluder[0], status.occluder);
   const nogoPath = opts.nogoPath ?? paths.nogo;
   const nogo = await inspectNoGo(nogoPath);
@@ -181,20 +208,39 @@ async function inspectSidecar(
   existing: string | null,
   section: BgrdSection | null,
   main: { buildHash: bigint; bytes: Uint8Array },
-): Promise<PackSetReport["sidecar"]> {
+): Promise<{ report: PackSetReport["sidecar"]; pack: SidecarPack | null }> {
   if (existing === null) {
-    return { path, status: "missing", error: "no paired fields sidecar", summary: null };
+    return {
+      report: { path, status: "missing", error: "no paired fields sidecar", summary: null },
+      pack: null,
+    };
   }
   if (section === null) {
-    return { path, status: "invalid", error: "cannot check: no grid section", summary: null };
+    return {
+      report: { path, status: "invalid", error: "cannot check: no grid section", summary: null },
+      pack: null,
+    };
   }
   try {
     const expect = sidecarExpectations(main.buildHash, main.bytes, section);
     const pack = await loadSidecarFile(existing, expect);
-    return { path, status: "ok", error: null, summary: summarizeSidecar(pack, expect) };
+    return {
+      report: { path, status: "ok", error: null, summary: summarizeSidecar(pack, expect) },
+      pack,
+    };
   } catch (e) {
-    return { path, status: "invalid", error: message(e), summary: null };
+    return { report: { path, status: "invalid", error: message(e), summary: null }, pack: null };
   }
+}
+
+/** The FSPN / FSCC view of an opened sidecar that {@link checkGridIds} reads. */
+export function sidecarIdSource(pack: SidecarPack): SidecarIdSource {
+  return {
+    file: pack.file,
+    hasZone: (zone) => pack.zoneByName.has(zone),
+    components: (zone) => componentCounts(readComponentGraphs(pack, zone)),
+    fields: (zone, tile) => readFieldsTile(pack, zone, tile),
+  };
 }
 
 async function inspectOccluder(
