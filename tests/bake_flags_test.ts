@@ -11,7 +11,7 @@ import { spanGridFromColumns } from "../src/grid/span_grid.ts";
 
 const { Walk, Core, Dead, Ghost, Fill } = SpanFlag;
 
-Deno.test("flags: plane with a mesh hole → Ghost records; a Dead line stays out of lay", () => {
+Deno.test("flags: plane with a mesh hole → Ghost records; a Dead line keeps Walk", () => {
   const nx = 10, ny = 8, cols: number[][] = [];
   for (let y = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++) cols.push(x >= 4 && x <= 5 && y >= 3 && y <= 4 ? [] : [1]);
@@ -25,12 +25,89 @@ Deno.test("flags: plane with a mesh hole → Ghost records; a Dead line stays ou
   const f = regionFlags(g, rid, 1, ins, dead);
   for (let s = 0; s < g.h.length; s++) {
     const y = Math.floor(g.cell[s] / nx);
-    assertEquals(f.flags[s], y === 1 ? (Dead | Core) : (Walk | Core), `span ${s}`);
+    assertEquals(f.flags[s], y === 1 ? (Dead | Walk | Core) : (Walk | Core), `span ${s}`);
   }
   // The 4-cell hole is filled in lay and core and gets Ghost records at the neighbours' height.
   assertEquals(Array.from(f.addCell), [34, 35, 44, 45]);
   assertEquals(Array.from(f.addH), [1, 1, 1, 1]);
   assert(f.addFlags.every((v) => v === (Ghost | Walk | Core)));
+});
+
+/** 4-connected components of the cells set in `m` (nx × ny). */
+function components(m: Uint8Array, nx: number, ny: number): number {
+  const seen = new Uint8Array(m.length);
+  let k = 0;
+  for (let c0 = 0; c0 < m.length; c0++) {
+    if (!m[c0] || seen[c0]) continue;
+    k++;
+    const stack = [c0];
+    seen[c0] = 1;
+    while (stack.length) {
+      const c = stack.pop()!, x = c % nx, y = (c - x) / nx;
+      const nb = [x > 0 ? c - 1 : -1, x < nx - 1 ? c + 1 : -1, y > 0 ? c - nx : -1];
+      nb.push(y < ny - 1 ? c + nx : -1);
+      for (const q of nb) if (q >= 0 && m[q] && !seen[q]) (seen[q] = 1), stack.push(q);
+    }
+  }
+  return k;
+}
+
+Deno.test("flags: an interior wall seam across a floor is Dead+Walk+Core; walk stays connected", () => {
+  // A 12 × 9 floor with a one-cell wall seam along column 6, rows 1..7 (interior: it touches no
+  // window edge). Issue 8: the seam's cells stay in the layer, so they carry Walk and Core and
+  // the walk mask (core ∧ lay) is one piece across the seam, as on the spec's measured roads
+  // (实测 › 直接收下的邻步与 Dead 格: 「这些格同时带 Walk 和 Core」).
+  const nx = 12, ny = 9;
+  const cols: number[][] = [];
+  for (let c = 0; c < nx * ny; c++) cols.push([2]);
+  const g = spanGridFromColumns(nx, ny, cols);
+  const { rid, count } = labelRegions(g);
+  assertEquals(count, 1);
+  const ins = new Uint8Array(g.h.length).fill(1);
+  const dead = new Uint8Array(g.h.length);
+  const seam = (c: number) => c % nx === 6 && c >= nx && c < (ny - 1) * nx;
+  for (let s = 0; s < g.h.length; s++) if (seam(g.cell[s])) dead[s] = 1;
+  const f = regionFlags(g, rid, 1, ins, dead);
+  let seamCells = 0;
+  for (let s = 0; s < g.h.length; s++) {
+    if (seam(g.cell[s])) {
+      seamCells++;
+      assertEquals(f.flags[s], Dead | Walk | Core, `seam span ${s}`);
+    } else assertEquals(f.flags[s], Walk | Core, `span ${s}`);
+  }
+  assertEquals(seamCells, 7);
+  const walk = new Uint8Array(nx * ny);
+  for (let c = 0; c < nx * ny; c++) walk[c] = f.core[c] & f.lay[c];
+  assertEquals(walk.reduce((a, b) => a + b, 0), nx * ny);
+  assertEquals(components(walk, nx, ny), 1);
+});
+
+Deno.test("flags: Dead cells stay protected — no hole filling through them, no crack closing", () => {
+  // Floor 9 × 7; the core samples miss a 3-cell plus around (4, 3) whose centre cell is Dead.
+  const nx = 9, ny = 7, cols: number[][] = [];
+  for (let c = 0; c < nx * ny; c++) cols.push([0]);
+  const g = spanGridFromColumns(nx, ny, cols);
+  const { rid } = labelRegions(g);
+  const ins = new Uint8Array(g.h.length).fill(1), dead = new Uint8Array(g.h.length);
+  const centre = 3 * nx + 4;
+  for (let s = 0; s < g.h.length; s++) {
+    const c = g.cell[s];
+    if (c === centre || c === centre - 1 || c === centre + 1) ins[s] = 0;
+    if (c === centre) dead[s] = 1;
+  }
+  const f = regionFlags(g, rid, 1, ins, dead);
+  // The 3-cell core hole contains the protected Dead cell: not filled. Cracks: the Dead centre
+  // never joins; its neighbours (1 cell to core on one side, 2 on the other… ≤ 2 both sides)
+  // join by CloseCracks.
+  const at = (c: number) => f.flags[g.cell.indexOf(c)];
+  assertEquals(at(centre), Dead); // in the layer, not in the core: no Walk, no Core
+  assertEquals(f.lay[centre], 1);
+  assertEquals(f.core[centre], 0);
+  assertEquals(at(centre - 1), Walk | Core);
+  assertEquals(at(centre + 1), Walk | Core);
+  // Without the Dead mark the hole is filled (FillHoles) and the centre is Walk|Core.
+  const g2 = regionFlags(g, rid, 1, ins, new Uint8Array(g.h.length));
+  assertEquals(g2.flags[g.cell.indexOf(centre)], Walk | Core);
 });
 
 Deno.test("flags: a hole between layers that disagree by more than kClimb becomes Fill", () => {

@@ -4,9 +4,13 @@
  * are ours, deterministic, and each is marked "choice":
  *
  * - Dead: the span was stamped by StampWalls (`dead[s]`). Dead cells are the protected cells of
- *   FillHoles and CloseCracks.
- * - lay (layer occupancy): cells holding a non-Dead span of the region, then FillHoles with the
- *   Dead cells protected (spec: "泛洪求层,填小洞"; offline the flood is the whole region).
+ *   FillHoles and CloseCracks: a hole containing one is not filled, and crack closing never
+ *   adds one to the core.
+ * - lay (layer occupancy): cells holding any span of the region — Dead ones included — then
+ *   FillHoles with the Dead cells protected (spec: "泛洪求层,填小洞"; offline the flood is the
+ *   whole region). Dead does not take a cell out of the layer: Walk depends on layer and core
+ *   only, and the spec's measurements (实测 › 直接收下的邻步与 Dead 格) describe one-cell Dead
+ *   bands across roads whose cells "同时带 Walk 和 Core" (issue 8).
  * - core: cells whose region span has a sample with its cell centre inside a triangle (`ins`),
  *   then FillHoles, then CloseCracks over lay (spec: "取格心在三角内…的样本格,再填洞、合缝").
  * - Walk = lay ∧ core (spec: "Walk 位表示这一格既在层里又在核心里").
@@ -60,8 +64,8 @@ export function regionFlags(
     hasSpan[c] = 1;
     // Spans ascend by height inside a cell, so the last one of r is its top span (topSpan).
     known[c] = grid.h[s];
+    lay0[c] = 1;
     if (dead[s] !== 0) prot[c] = 1;
-    else lay0[c] = 1;
     if (ins[s] !== 0) core0[c] = 1;
   }
   const lay = fillHoles(lay0, prot, nx, ny);
@@ -131,8 +135,8 @@ export function regionFlagsBoxed(
     const lc = local[i] = (y - box.y0) * w + (x - box.x0);
     hknown[lc] = 1;
     known[lc] = grid.h[s]; // spans ascend inside a cell: the last one is the top span
+    lay0[lc] = 1;
     if (dead[s] !== 0) prot[lc] = 1;
-    else lay0[lc] = 1;
     if (ins[s] !== 0) core0[lc] = 1;
   }
   const lay = fillHoles(lay0, prot, w, hgt);
