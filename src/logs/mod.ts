@@ -6,6 +6,7 @@
 export * from "./types.ts";
 export * from "./line.ts";
 export * from "./plan_line.ts";
+export * from "./from_plan.ts";
 export * from "./messages.ts";
 export * from "./pairer.ts";
 export * from "./parser.ts";

@@ -1,0 +1,291 @@
+/**
+ * `navscope plan`: plan one leg, or a whole leg battery, on a main pack and show every stage's
+ * result and timing (tiers with kind, level, window and reasons; stage times; snap and anchor
+ * distances; warnings; the failure class and message). `--log FILE` appends navscope plan lines
+ * that `classify` and `stats` read back.
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { NavscopeError } from "../src/errors.ts";
+import { summarizeBattery } from "../src/analyze/battery_summary.ts";
+import { formatPlanLine } from "../src/logs/plan_line.ts";
+import { planRecordFromResult } from "../src/logs/from_plan.ts";
+import { type BatteryRow, planLeg } from "../src/plan/battery.ts";
+import { type Engine, openEngine } from "../src/plan/engine.ts";
+import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
+import { parseLegs } from "../src/world/legs.ts";
+import {
+  fmtNum,
+  formatFromFlags,
+  io,
+  parseFlags,
+  printTables,
+  type TableModel,
+} from "./_output.ts";
+
+/** The embedded example pack. */
+export const EXAMPLE_PACK = fileURLToPath(
+  new URL("../examples/city_small/base.nav.gz", import.meta.url),
+);
+
+export const summary = "Plan one leg or a leg battery; show every stage's result and timing";
+export const help = `navscope plan [PACK] --zone Z --from x,y --to x,y [options]
+navscope plan [PACK] --legs BATTERY.json [--check] [--json] [--log FILE]
+
+Plans on PACK (a main pack; default: the pack beside BATTERY.json, else the embedded example
+examples/city_small/base.nav.gz). Its fields sidecar, occluder pack and no-go table are paired
+by name (base.fields.nav.gz, base.occluder.gz, base.nogo.json).
+
+One leg:
+  --zone Z            zone name
+  --from x,y          start, px           --to x,y        goal, px
+  --start-floor h     snap floor of the start (m)       --goal-floor h   of the goal
+  --start-deck h      declared start deck (m)           --goal-deck h    declared goal deck
+  --disc x,y,r        runtime no-go disc (px); repeat for more
+  --nogo FILE         author no-go table (default: base.nogo.json beside PACK)
+Battery:
+  --legs FILE         a legs.json battery (format navscope-legs)
+  --check             exit 3 when any leg's outcome differs from its expectation
+Both:
+  --json              machine-readable output (see README: plan --json)
+  --log FILE          append one navscope plan line per plan to FILE
+
+Exit status: 0 planned (a failed leg is still a result), 3 with --check on a mismatch,
+1 bad input, 2 usage.`;
+
+/** Runs plan. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("plan", args, {
+    zone: { type: "string" },
+    from: { type: "string" },
+    to: { type: "string" },
+    "start-floor": { type: "string" },
+    "goal-floor": { type: "string" },
+    "start-deck": { type: "string" },
+    "goal-deck": { type: "string" },
+    disc: { type: "string", multiple: true },
+    nogo: { type: "string" },
+    legs: { type: "string" },
+    check: { type: "boolean" },
+    json: { type: "boolean" },
+    log: { type: "string" },
+  });
+  if (positionals.length > 1) throw usage("plan takes at most one PACK");
+  const legsPath = values.legs;
+  let pack = positionals[0];
+  if (pack === undefined) {
+    const beside = legsPath ? join(dirname(legsPath), "base.nav.gz") : null;
+    pack = beside && (await exists(beside)) ? beside : EXAMPLE_PACK;
+  }
+  const engine = await openEngine(pack, { noGoTable: values.nogo });
+  if (engine.info.error) {
+    throw new NavscopeError("bad_value", `engine unusable: ${engine.info.error}`, { file: pack });
+  }
+  if (legsPath !== undefined) {
+    for (
+      const k of ["zone", "from", "to", "start-floor", "goal-floor", "start-deck", "goal-deck"]
+    ) {
+      if ((values as Record<string, unknown>)[k] !== undefined) {
+        throw usage(`--${k} cannot be combined with --legs`);
+      }
+    }
+    return await battery(engine, legsPath, values.check === true, values.json === true, values.log);
+  }
+  if (values.check) throw usage("--check needs --legs");
+  if (!values.zone || !values.from || !values.to) {
+    throw usage("one leg needs --zone, --from and --to");
+  }
+  const req: PlanRequest = {
+    zone: values.zone,
+    start: pair("--from", values.from),
+    goal: pair("--to", values.to),
+    startFloorY: num("--start-floor", values["start-floor"]),
+    goalFloorY: num("--goal-floor", values["goal-floor"]),
+    startDeckY: num("--start-deck", values["start-deck"]),
+    goalDeckY: num("--goal-deck", values["goal-deck"]),
+    noGoDiscs: (values.disc ?? []).map((d) => disc(d)),
+  };
+  const res = await engine.plan(req);
+  if (values.log) await appendLines(values.log, [line(engine, req, res)]);
+  if (values.json) {
+    io.out.write(JSON.stringify(res, null, 2) + "\n");
+    return 0;
+  }
+  printTables("text", legTables(req, res), null);
+  return 0;
+}
+
+function usage(what: string): NavscopeError {
+  return new NavscopeError("usage", `plan: ${what} (see navscope plan --help)`);
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await Deno.stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function num(flag: string, v: string | undefined): number | null {
+  if (v === undefined) return null;
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n)) {
+    throw usage(`${flag} needs a finite number, got ${JSON.stringify(v)}`);
+  }
+  return n;
+}
+
+function pair(flag: string, v: string): [number, number] {
+  const p = v.split(",");
+  if (p.length !== 2) throw usage(`${flag} needs x,y, got ${JSON.stringify(v)}`);
+  return [num(flag, p[0])!, num(flag, p[1])!];
+}
+
+function disc(v: string): { x: number; y: number; r: number } {
+  const p = v.split(",");
+  if (p.length !== 3) throw usage(`--disc needs x,y,r, got ${JSON.stringify(v)}`);
+  const [x, y, r] = p.map((s) => num("--disc", s)!);
+  if (r < 0) throw usage(`--disc radius must be ≥ 0, got ${r}`);
+  return { x, y, r };
+}
+
+function line(engine: Engine, req: PlanRequest, res: PlanResult): string {
+  const rec = planRecordFromResult(req, res, { packHash: engine.info.buildHash });
+  return formatPlanLine(rec, { time: new Date() });
+}
+
+async function appendLines(path: string, lines: string[]): Promise<void> {
+  if (lines.length === 0) return;
+  await Deno.writeTextFile(path, lines.join("\n") + "\n", { append: true });
+}
+
+function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
+  const d = r.debug;
+  const outcome: TableModel = {
+    title: `plan ${req.zone} (${req.start}) → (${req.goal})`,
+    head: ["field", "value"],
+    rows: [
+      ["outcome", r.ok ? "ok" : r.error],
+      ...(r.ok ? [] : [["message", r.message] as [string, string]]),
+      ["final tier", `${d.tier} (${d.kind || "-"}, level ${d.level})`],
+      ["window (px, cells)", d.nx ? `${d.x0}, ${d.y0}, ${d.nx} × ${d.ny} = ${d.nx * d.ny}` : "-"],
+      ["points / length px", `${r.points.length} / ${fmtNum(r.length)}`],
+      ["mesh snap start / goal px", `${fmtNum(d.meshSnapStart)} / ${fmtNum(d.meshSnapGoal)}`],
+      ["core anchor start / goal px", `${fmtNum(d.coreStart)} / ${fmtNum(d.coreGoal)}`],
+      ["anchor snap start / goal px", `${fmtNum(d.snapStart)} / ${fmtNum(d.snapGoal)}`],
+      ["region", d.region < 0 ? "-" : String(d.region)],
+      ["warnings", r.warnings.join("; ") || "-"],
+    ],
+    align: ["left", "left"],
+  };
+  const tiers: TableModel = {
+    title: "tiers",
+    head: [
+      "tier",
+      "level",
+      "kind",
+      "x0 px",
+      "y0 px",
+      "nx",
+      "ny",
+      "cells",
+      "window ms",
+      "search ms",
+      "reason",
+    ],
+    rows: d.tiers.map((t) => [
+      t.tier,
+      t.level,
+      t.kind,
+      t.x0,
+      t.y0,
+      t.nx,
+      t.ny,
+      t.nx * t.ny,
+      t.windowMs,
+      t.searchMs,
+      t.reason || "-",
+    ]),
+  };
+  const times: TableModel = {
+    title: "stage times (ms)",
+    head: ["window", "topology", "geometry", "pull", "assemble", "lift", "other", "total"],
+    rows: [[
+      d.timing.window,
+      d.timing.topology,
+      d.timing.geometry,
+      d.timing.pull,
+      d.timing.assemble,
+      d.timing.lift,
+      d.timing.total - d.timing.window - d.timing.topology - d.timing.geometry,
+      d.timing.total,
+    ]],
+  };
+  return d.tiers.length ? [outcome, tiers, times] : [outcome, times];
+}
+
+async function battery(
+  engine: Engine,
+  path: string,
+  check: boolean,
+  json: boolean,
+  log: string | undefined,
+): Promise<number> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
+      file: path,
+    });
+  }
+  const legs = parseLegs(text, path);
+  const rows: BatteryRow[] = [];
+  const lines: string[] = [];
+  for (const leg of legs) {
+    const { row, result } = await planLeg(engine, leg);
+    rows.push(row);
+    if (log) {
+      const rec = planRecordFromResult(
+        { zone: leg.zone, start: leg.start, goal: leg.goal },
+        result,
+        { packHash: engine.info.buildHash },
+      );
+      lines.push(formatPlanLine(rec, { time: new Date() }));
+    }
+  }
+  if (log) await appendLines(log, lines);
+  const s = summarizeBattery(rows);
+  if (json) io.out.write(JSON.stringify({ legs: rows, summary: s }, null, 2) + "\n");
+  else printTables(formatFromFlags({}), batteryTables(path, rows, s), null);
+  return check && s.mismatched > 0 ? 3 : 0;
+}
+
+function batteryTables(
+  path: string,
+  rows: BatteryRow[],
+  s: ReturnType<typeof summarizeBattery>,
+): TableModel[] {
+  return [{
+    title: `battery ${path}`,
+    head: ["leg", "outcome", "expected", "match", "tier", "kind", "window cells", "total ms"],
+    rows: rows.map((r) => [
+      r.id,
+      r.class,
+      r.expected,
+      r.matched ? "yes" : `NO: ${r.mismatch}`,
+      r.tier,
+      r.kind || "-",
+      r.window_cells,
+      r.timing_ms.total,
+    ]),
+    align: ["left", "left", "left", "left", "right", "left", "right", "right"],
+  }, {
+    title: "summary",
+    head: ["legs", "matched", "mismatched", "p50 total ms", "p90 total ms"],
+    rows: [[s.legs, s.matched, s.mismatched, s.p50_total_ms, s.p90_total_ms]],
+  }];
+}

@@ -1,0 +1,55 @@
+/**
+ * Check 8 (spec 端点到核心可走区的距离, formulas.md #66): both endpoints' planar distance to the
+ * nearest Core record on the whole-zone grid, in one pass (#6219). Each endpoint's box is its
+ * cell ± 64 cells; every non-empty tile whose owned area meets a box is decoded once, and its
+ * owned Core records (not clipped to the box) give the smallest squared cell distance to the
+ * endpoint's centre cell. No Core record in any such tile → 16 px.
+ * @module
+ */
+
+import { kCS } from "../grid/constants.ts";
+import { SpanFlag } from "../pack/grid_types.ts";
+import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
+import { boxAround } from "./grid_patch.ts";
+import type { ZoneState } from "./zone_state.ts";
+
+/** Half side of the core-anchor box, cells: ⌈2·kSnapRadius/kCS⌉. */
+export const kCoreBoxCells = 64;
+/** Distance reported when no Core record was found, px. */
+export const kCoreNone = 16;
+/** The gate, px (kSnapRadius). */
+export const kCoreGate = 8;
+
+/** Core-anchor distances (px) of the given endpoints (px), in order. */
+export function coreAnchorPx(zs: ZoneState, pts: ReadonlyArray<readonly [number, number]>) {
+  const z = zs.section.zones[zs.gridZone];
+  const centres = pts.map(([x, y]) => [Math.floor(x / kCS), Math.floor(y / kCS)] as const);
+  // tile → which endpoints' boxes it meets (each tile decoded once).
+  const owners = new Map<number, number[]>();
+  centres.forEach(([cx, cy], e) => {
+    for (const t of tilesMeeting(zs.section, zs.gridZone, boxAround(cx, cy, kCoreBoxCells))) {
+      if (z.tiles[t].records === 0) continue;
+      const list = owners.get(t);
+      if (list) list.push(e);
+      else owners.set(t, [e]);
+    }
+  });
+  const best = centres.map(() => Infinity);
+  for (const t of [...owners.keys()].sort((a, b) => a - b)) {
+    const te = z.tiles[t];
+    const cols = decodeTileChecked(zs.section, zs.gridZone, t, zs.file);
+    const who = owners.get(t)!;
+    for (let i = 0; i < cols.n; i++) {
+      if (!(cols.flags[i] & SpanFlag.Core)) continue;
+      const lx = cols.cell[i] % te.nx, ly = (cols.cell[i] / te.nx) | 0;
+      if (!isOwned(te, lx, ly)) continue;
+      const gx = te.gx0 + lx, gy = te.gy0 + ly;
+      for (const e of who) {
+        const dx = gx - centres[e][0], dy = gy - centres[e][1];
+        const d2 = dx * dx + dy * dy;
+        if (d2 < best[e]) best[e] = d2;
+      }
+    }
+  }
+  return best.map((d2) => (d2 === Infinity ? kCoreNone : Math.sqrt(d2) * kCS));
+}

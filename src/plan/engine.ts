@@ -1,0 +1,303 @@
+/**
+ * The planner engine (spec 引擎装载; 前置检查与选类 items 1–4): loads the main pack (whole, with its
+ * build_hash check), the grid section, the paired fields sidecar (all six checks), the author
+ * no-go table and the occluder pack path; any load failure makes every plan return the same
+ * error. Zones are cleaned on first use and kept in an LRU cache of two (evicted before a new one
+ * is built). `plan`, `warm` and `regionsNear` share one lock: plans on one engine run one at a
+ * time, in call order.
+ * @module
+ */
+
+import { NavscopeError } from "../errors.ts";
+import { readMaybeGzip } from "../codec/file.ts";
+import { kCS } from "../grid/constants.ts";
+import { type BgrdSection, parseBgrd } from "../pack/bgrd.ts";
+import { decodeMainPack } from "../pack/bnav_codec.ts";
+import type { MainPack } from "../pack/bnav_types.ts";
+import { loadSidecarFile, type SidecarPack } from "../pack/bnvf.ts";
+import { SpanFlag } from "../pack/grid_types.ts";
+import { emptyNoGoTable, loadNoGoTable, type NoGoTable } from "../pack/nogo.ts";
+import { sidecarExpectations } from "../pack/pack_set.ts";
+import { pairSidecars, sidecarStatus } from "../pack/pairing.ts";
+import { PlanContext } from "./context.ts";
+import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
+import { boxAround } from "./grid_patch.ts";
+import { runPrechecks } from "./prechecks.ts";
+import { cellOf, kPickRadius } from "./region_pick.ts";
+import { polylineLength, runTiers } from "./tier_loop.ts";
+import { PlanFailure, type PlanRequest, type PlanResult, type Pt } from "./types.ts";
+import { ZoneState } from "./zone_state.ts";
+
+/** Options of {@link openEngine}. */
+export interface EngineOptions {
+  /**
+   * Author no-go table path. Default: the table paired with the main pack (`base.nogo.json`
+   * beside it) when it exists; a path given here must exist.
+   */
+  noGoTable?: string;
+  /** Tile-decode workers (≤ 4). The output never depends on it. */
+  workers?: number;
+}
+
+/** Options of one plan. */
+export interface PlanCallOptions {
+  /** Cancellation, checked before every tier. */
+  signal?: AbortSignal;
+}
+
+/** Facts about a loaded engine. */
+export interface EngineInfo {
+  /** Main pack path. */
+  mainPack: string;
+  /** build_hash of the main pack (hex). */
+  buildHash: string;
+  /** Sidecar path ("" when none was found). */
+  sidecar: string;
+  /** No-go table path ("" when none). */
+  noGoTable: string;
+  /** Occluder pack path ("" when none). */
+  occluder: string;
+  /** The load error every plan returns, or null when usable. */
+  error: string | null;
+  /** Zones of the main pack. */
+  zones: string[];
+}
+
+/** Opens an engine on a main pack. Never throws for bad packs: the error is every plan's result. */
+export async function openEngine(mainPackPath: string, opts: EngineOptions = {}): Promise<Engine> {
+  const e = new Engine(mainPackPath, opts);
+  await e.load();
+  return e;
+}
+
+/** The planner engine. */
+export class Engine {
+  private pack: MainPack | null = null;
+  private section: BgrdSection | null = null;
+  private sidecar: SidecarPack | null = null;
+  private noGo: NoGoTable = emptyNoGoTable();
+  private error: PlanFailure | null = null;
+  private readonly cache = new Map<string, ZoneState>();
+  private lock: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  /** Load facts. */
+  readonly info: EngineInfo;
+
+  constructor(readonly mainPackPath: string, readonly opts: EngineOptions = {}) {
+    this.info = {
+      mainPack: mainPackPath,
+      buildHash: "",
+      sidecar: "",
+      noGoTable: "",
+      occluder: "",
+      error: null,
+      zones: [],
+    };
+  }
+
+  /** Loads the pack set (引擎装载). Called once by {@link openEngine}. */
+  async load(): Promise<void> {
+    try {
+      const bytes = await readMaybeGzip(this.mainPackPath);
+      const load = decodeMainPack(bytes, { file: this.mainPackPath });
+      this.pack = load.pack;
+      this.info.buildHash = load.header.buildHash.toString(16).padStart(16, "0");
+      this.info.zones = load.pack.zones.map((z) => z.name);
+      if (!load.pack.grid) throw new PlanFailure("grid_decode_failed", "包里没有预烘格图段");
+      try {
+        this.section = parseBgrd(load.pack.grid, { file: this.mainPackPath });
+      } catch (e) {
+        throw new PlanFailure("grid_decode_failed", `预烘格图解不开 (${msg(e)})`);
+      }
+      const paths = pairSidecars(this.mainPackPath);
+      const status = await sidecarStatus(paths);
+      const fields = status.fields ?? paths.fields[0];
+      this.info.sidecar = status.fields ?? "";
+      try {
+        this.sidecar = await loadSidecarFile(
+          fields,
+          sidecarExpectations(load.header.buildHash, bytes, this.section),
+        );
+      } catch (e) {
+        const code = e instanceof NavscopeError && /判据/.test(e.message)
+          ? "rules_mismatch"
+          : "sidecar_unreadable";
+        throw new PlanFailure(code, `旁包读不到 (${fields}): ${msg(e)}`);
+      }
+      this.info.occluder = status.occluder ?? "";
+      const nogo = this.opts.noGoTable ?? status.nogo ?? null;
+      if (nogo !== null) {
+        try {
+          this.noGo = await loadNoGoTable(nogo);
+          this.info.noGoTable = nogo;
+        } catch (e) {
+          // A wrong table would open what the author closed: the engine stops (引擎装载 3).
+          throw new PlanFailure("pack_load_failed", `禁区表读不通 (${nogo}): ${msg(e)}`);
+        }
+      }
+    } catch (e) {
+      this.error = e instanceof PlanFailure
+        ? e
+        : new PlanFailure("pack_load_failed", `navmesh 加载失败: ${msg(e)}`);
+      this.info.error = this.error.message;
+    }
+  }
+
+  /** Plans one leg. Plans on one engine are serialised. */
+  plan(req: PlanRequest, opts: PlanCallOptions = {}): Promise<PlanResult> {
+    return this.serial(() => this.planLocked(req, opts.signal));
+  }
+
+  /** Loads and cleans a zone ahead of its first plan. */
+  warm(zone: string): Promise<void> {
+    return this.serial(() => {
+      if (this.error) throw new Error(this.error.message);
+      this.zone(zone);
+    });
+  }
+
+  /**
+   * regionsNear (spec regionsNear): for each point, the region ids of the non-Fill records whose
+   * cell centre lies within kSnapRadius = 8 px. Empty = cannot tell (no grid, unknown zone, no
+   * records around). Tiles are decoded once per call.
+   */
+  regionsNear(zone: string, points: readonly Pt[]): Promise<number[][]> {
+    return this.serial(() => {
+      if (this.error || !this.section) return points.map(() => []);
+      const z = this.section.zones.findIndex((e) => e.name === zone);
+      if (z < 0) return points.map(() => []);
+      let zs: ZoneState;
+      try {
+        zs = this.zone(zone);
+      } catch {
+        return points.map(() => []);
+      }
+      const sets = points.map(() => new Set<number>());
+      const byTile = new Map<number, number[]>();
+      points.forEach(([x, y], i) => {
+        for (const t of tilesMeeting(zs.section, z, boxAround(cellOf(x), cellOf(y), kPickRadius))) {
+          const l = byTile.get(t) ?? [];
+          l.push(i);
+          byTile.set(t, l);
+        }
+      });
+      for (const [t, who] of [...byTile.entries()].sort((a, b) => a[0] - b[0])) {
+        const te = zs.section.zones[z].tiles[t];
+        if (te.records === 0) continue;
+        const cols = decodeTileChecked(zs.section, z, t, zs.file);
+        for (let i = 0; i < cols.n; i++) {
+          if (cols.flags[i] & SpanFlag.Fill) continue;
+          const lx = cols.cell[i] % te.nx, ly = (cols.cell[i] / te.nx) | 0;
+          if (!isOwned(te, lx, ly)) continue;
+          const cx = (te.gx0 + lx + 0.5) * kCS, cy = (te.gy0 + ly + 0.5) * kCS;
+          for (const k of who) {
+            const dx = cx - points[k][0], dy = cy - points[k][1];
+            if (Math.sqrt(dx * dx + dy * dy) <= 8) sets[k].add(cols.rid[i]);
+          }
+        }
+      }
+      return sets.map((s) => [...s].sort((a, b) => a - b));
+    });
+  }
+
+  /** Releases the caches; later calls fail. */
+  close(): void {
+    this.closed = true;
+    this.cache.clear();
+  }
+
+  private serial<T>(f: () => T | Promise<T>): Promise<T> {
+    const run = this.lock.then(() => {
+      if (this.closed) throw new Error("engine is closed");
+      return f();
+    });
+    this.lock = run.catch(() => {});
+    return run;
+  }
+
+  /** Zone cache, LRU of two (items 2–4 of the pre-checks fail here). */
+  private zone(name: string): ZoneState {
+    const hit = this.cache.get(name);
+    if (hit) {
+      this.cache.delete(name);
+      this.cache.set(name, hit);
+      return hit;
+    }
+    const rec = this.pack!.zones.find((z) => z.name === name);
+    if (!rec || !this.section!.zones.some((z) => z.name === name)) {
+      throw new PlanFailure("zone_not_found", `区没有预烘格图 (${name})`);
+    }
+    while (this.cache.size >= 2) this.cache.delete(this.cache.keys().next().value!);
+    const zs = new ZoneState(this.mainPackPath, this.section!, this.sidecar!, this.pack!, rec);
+    this.cache.set(name, zs);
+    return zs;
+  }
+
+  private planLocked(req: PlanRequest, signal?: AbortSignal): PlanResult {
+    checkRequest(req);
+    const ctx = new PlanContext(signal);
+    try {
+      if (this.error) throw this.error;
+      const zs = this.zone(req.zone);
+      const setup = runPrechecks(ctx, zs, req, this.noGo);
+      const tr = runTiers(ctx, zs, setup, req, this.noGo);
+      const w = tr.window, sp = w.spans;
+      const points = tr.route.points;
+      const clearance = [...tr.route.spans].map((s) => w.dist[sp.cell[s]]);
+      const heights = [...tr.route.spans].map((s) => sp.h[s]);
+      const debug = ctx.finish();
+      return {
+        ok: true,
+        error: "",
+        message: "",
+        points,
+        clearance,
+        heights,
+        waypoints: points.length > 0 ? [points.length - 1] : [],
+        drops: [],
+        length: polylineLength(points),
+        noGo: false,
+        warnings: [...debug.warnings],
+        debug,
+      };
+    } catch (e) {
+      if (!(e instanceof PlanFailure)) throw e;
+      const debug = ctx.finish();
+      return {
+        ok: false,
+        error: e.code,
+        message: e.message,
+        points: [],
+        clearance: [],
+        heights: [],
+        waypoints: [],
+        drops: [],
+        length: 0,
+        noGo: e.extra.noGo === true,
+        warnings: [...debug.warnings],
+        debug,
+      };
+    }
+  }
+}
+
+function msg(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** A request with a non-finite coordinate or height is refused, never planned. */
+function checkRequest(req: PlanRequest): void {
+  const bad = (what: string) => {
+    throw new NavscopeError("bad_value", `plan request: ${what}`, {}, "finite numbers");
+  };
+  for (const [k, p] of [["start", req.start], ["goal", req.goal]] as const) {
+    if (!Array.isArray(p) || p.length !== 2 || !p.every(Number.isFinite)) bad(`${k} is ${p}`);
+  }
+  for (const k of ["startFloorY", "goalFloorY", "startDeckY", "goalDeckY"] as const) {
+    const v = req[k];
+    if (v !== undefined && v !== null && !Number.isFinite(v)) bad(`${k} is ${v}`);
+  }
+  for (const d of req.noGoDiscs ?? []) {
+    if (![d.x, d.y, d.r].every(Number.isFinite) || d.r < 0) bad(`no-go disc ${JSON.stringify(d)}`);
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The tier loop of planLocked (spec 窗口分档 › 椭圆档位, flowchart 选窗口 / 判结果): choose the
+ * level's window, skip levels while a tentative window does not grow, switch to the full-region
+ * window after level 64 or after a failed capped tier, check kMaxCells and cancellation, build the
+ * window, route in it, and judge the result (final judgement: reach-domain distance and the
+ * sealed goal). Every rejected tier leaves one reason in `tierNotes`.
+ * @module
+ */
+
+import { buildWindow, type WindowGrid } from "./build_window.ts";
+import type { PlanContext } from "./context.ts";
+import type { PlanSetup } from "./prechecks.ts";
+import { type RouteOutcome, routeWindow } from "./route_window.ts";
+import { PlanFailure, type PlanRequest, type Pt } from "./types.ts";
+import {
+  type CellRect,
+  chooseWindow,
+  kMaxCells,
+  kMaxLevel,
+  rectArea,
+  regionRect,
+  sameRect,
+  type TierWindow,
+} from "./window_tiers.ts";
+import type { NoGoTable } from "../pack/nogo.ts";
+import { kCS } from "../grid/constants.ts";
+import { cFixed } from "./format.ts";
+import type { ZoneState } from "./zone_state.ts";
+
+/** Reach-domain distance gate of the final judgement, px (kSnapRadius). */
+const kReachGate = 8;
+/** Suffix of a tier note when the next tier falls back to the full-region window. */
+const kToFull = "→整类窗口";
+
+/** The accepted tier. */
+export interface TierResult {
+  /** The window. */
+  window: WindowGrid;
+  /** Its choice. */
+  choice: TierWindow;
+  /** The route. */
+  route: Extract<RouteOutcome, { status: "ok" }>;
+}
+
+/** Runs the loop; throws PlanFailure when the leg fails. */
+export function runTiers(
+  ctx: PlanContext,
+  zs: ZoneState,
+  setup: PlanSetup,
+  req: PlanRequest,
+  noGo: NoGoTable,
+): TierResult {
+  const leg = {
+    sx: setup.start[0],
+    sy: setup.start[1],
+    gx: setup.goal[0],
+    gy: setup.goal[1],
+    snapX: setup.startSnap.x,
+    snapY: setup.startSnap.y,
+  };
+  const region = regionRect(setup.regionBox);
+  const full: TierWindow = { kind: "full", rect: region, cost: 0, segmentCapped: false };
+  const maxCells = req.overrides?.maxCells ?? kMaxCells;
+  const forced = req.overrides?.window;
+  const dbg = ctx.debug;
+  let level = 0, forceFull = false;
+  let prev: CellRect | null = null;
+  for (let tier = 0;; tier++) {
+    let tw: TierWindow;
+    if (forced) {
+      const rect = { x0: forced[0], y0: forced[1], nx: forced[2], ny: forced[3] };
+      tw = { kind: "full", rect, cost: 0, segmentCapped: false };
+    } else if (forceFull) tw = full;
+    else {
+      tw = chooseWindow(leg, level, region);
+      // A tentative window that did not grow gives the same result: skip levels (step 1).
+      while (tw.kind === "tentative" && prev !== null && sameRect(tw.rect, prev)) {
+        level++;
+        if (level > kMaxLevel) {
+          tw = full;
+          break;
+        }
+        tw = chooseWindow(leg, level, region);
+      }
+    }
+    if (tw.kind === "full" && rectArea(tw.rect) > maxCells) {
+      throw new PlanFailure("region_too_large", `类过大 (${tw.rect.nx}×${tw.rect.ny} 格)`);
+    }
+    if (ctx.signal?.aborted || req.overrides?.cancelBeforeTier === tier) {
+      throw new PlanFailure("cancelled", "规划已取消");
+    }
+    prev = tw.rect;
+    const trace = {
+      tier,
+      level,
+      kind: tw.kind,
+      x0: tw.rect.x0 * kCS,
+      y0: tw.rect.y0 * kCS,
+      nx: tw.rect.nx,
+      ny: tw.rect.ny,
+      cost: tw.cost,
+      reason: "",
+      windowMs: 0,
+      searchMs: 0,
+    };
+    dbg.tiers.push(trace);
+    Object.assign(dbg, { tier, kind: tw.kind, level, x0: trace.x0, y0: trace.y0 });
+    dbg.nx = tw.rect.nx;
+    dbg.ny = tw.rect.ny;
+    const reject = (reason: string, next: "level" | "full") => {
+      trace.reason = next === "full" ? reason + kToFull : reason;
+      dbg.tierNotes.push(trace.reason);
+      if (next === "level") level++;
+      else forceFull = true;
+    };
+    // Build the window.
+    let win: WindowGrid;
+    const t0 = performance.now();
+    try {
+      win = buildWindow(zs, {
+        rect: tw.rect,
+        region: setup.region,
+        seed: setup.seed,
+        noGo,
+        discs: req.noGoDiscs ?? [],
+      });
+    } catch (e) {
+      if (!(e instanceof PlanFailure) || tw.kind === "full" || forced) throw e;
+      trace.windowMs = performance.now() - t0;
+      reject(e.message, tw.kind === "tentative" ? "level" : "full");
+      continue;
+    } finally {
+      trace.windowMs = performance.now() - t0;
+    }
+    dbg.unlandableLinks = win.unlandableLinks;
+    // Route in it.
+    let out: RouteOutcome;
+    const t1 = performance.now();
+    try {
+      out = routeWindow(win, {
+        kind: tw.kind,
+        start: setup.start,
+        goal: setup.goal,
+        h0: setup.h0,
+        startDeckY: req.startDeckY ?? null,
+        goalDeckY: req.goalDeckY ?? null,
+      });
+    } catch (e) {
+      trace.searchMs = performance.now() - t1;
+      if (!(e instanceof PlanFailure) || tw.kind === "full" || forced) {
+        finishTimes(ctx, trace);
+        throw e;
+      }
+      if (tw.kind === "tentative") reject(e.message, "level");
+      else if (rectArea(region) <= maxCells) reject(e.message, "full");
+      else {
+        finishTimes(ctx, trace);
+        throw e;
+      }
+      continue;
+    }
+    trace.searchMs = performance.now() - t1;
+    if (out.status === "escalate") {
+      reject(out.reason, "level");
+      continue;
+    }
+    finishTimes(ctx, trace);
+    dbg.snapStart = out.snapStart;
+    dbg.snapGoal = out.snapGoal;
+    dbg.topologyPoints = out.points;
+    for (const w of out.warnings) ctx.warn(w);
+    // Final judgement (step 7).
+    if (out.snapStart > kReachGate || out.snapGoal > kReachGate || out.goalSealed) {
+      throw new PlanFailure(
+        "goal_outside_reach",
+        `从起点走不到终点 (端点${out.goalSealed ? "被禁行边隔开" : "在可走面上"}, 可达区距 起 ${
+          cFixed(out.snapStart, 1)
+        }px / 终 ${cFixed(out.snapGoal, 1)}px)`,
+      );
+    }
+    return { window: win, choice: tw, route: out };
+  }
+}
+
+function finishTimes(ctx: PlanContext, t: { windowMs: number; searchMs: number }): void {
+  // Only the final tier's window and search count as the stage times (实测: 建窗只计最终那一档).
+  ctx.debug.timing.window = t.windowMs;
+  ctx.debug.timing.topology = t.searchMs;
+}
+
+/** Length of a polyline, px. */
+export function polylineLength(pts: readonly Pt[]): number {
+  let L = 0;
+  for (let i = 1; i < pts.length; i++) {
+    const dx = pts[i][0] - pts[i - 1][0], dy = pts[i][1] - pts[i - 1][1];
+    L += Math.sqrt(dx * dx + dy * dy);
+  }
+  return L;
+}

@@ -1,0 +1,262 @@
+/**
+ * The planner's request and result (spec 输入与输出), its error codes, and the debug record that
+ * carries every stage's timing and intermediate (spec 诊断).
+ * @module
+ */
+
+import type { WindowKind } from "./window_tiers.ts";
+
+/** A point in px. */
+export type Pt = [number, number];
+
+/** A runtime no-go disc: centre (px) and radius (px). */
+export interface NoGoDiscSpec {
+  /** Centre x, px. */
+  x: number;
+  /** Centre y, px. */
+  y: number;
+  /** Radius, px. */
+  r: number;
+}
+
+/**
+ * Test and battery knobs (not part of the spec's request; `legs.json` `overrides`). They change
+ * what the planner does and are recorded in the result, so a plan using them is never mistaken
+ * for a normal one.
+ */
+export interface PlanOverrides {
+  /** Force every tier's window to these global cells `[gx0, gy0, nx, ny]` (kind `full`). */
+  window?: [number, number, number, number];
+  /** kMaxCells for this plan (default 400 M). */
+  maxCells?: number;
+  /** Cancel just before tier N is built (as if the signal fired then). */
+  cancelBeforeTier?: number;
+}
+
+/** A plan request (spec 输入与输出). Heights in metres, points in px. */
+export interface PlanRequest {
+  /** Zone name. */
+  zone: string;
+  /** Raw start, px. */
+  start: Pt;
+  /** Raw goal, px. */
+  goal: Pt;
+  /** Snap floor for the start (m). */
+  startFloorY?: number | null;
+  /** Snap floor for the goal (m). */
+  goalFloorY?: number | null;
+  /** Declared start deck (m). */
+  startDeckY?: number | null;
+  /** Declared goal deck (m). */
+  goalDeckY?: number | null;
+  /** Runtime no-go discs. */
+  noGoDiscs?: NoGoDiscSpec[];
+  /** Test knobs. */
+  overrides?: PlanOverrides;
+}
+
+/**
+ * Stable machine codes of plan failures: the failure class names of `classify` and `legs.json`
+ * (src/analyze/classes.ts), so a plan's code is its class.
+ */
+export type PlanErrorCode =
+  | "grid_decode_failed"
+  | "sidecar_unreadable"
+  | "rules_mismatch"
+  | "pack_load_failed"
+  | "zone_not_found"
+  | "snap_far_from_mesh"
+  | "no_go"
+  | "endpoint_far_from_core"
+  | "no_walkable_voxel"
+  | "target_deck_unreachable"
+  | "region_empty"
+  | "region_too_large"
+  | "cancelled"
+  | "seed_outside_window"
+  | "no_same_region_span"
+  | "walk_mask_empty"
+  | "route_disconnected"
+  | "goal_outside_reach"
+  | "route_failed";
+
+/** Per-stage timings, ms (spec 实测 stage names). */
+export interface StageTimings {
+  /** buildWindow of the final tier. */
+  window: number;
+  /** Topology pass (here: the search inside the window). */
+  topology: number;
+  /** Geometry pass. */
+  geometry: number;
+  /** String pull. */
+  pull: number;
+  /** Assemble. */
+  assemble: number;
+  /** Lift corners. */
+  lift: number;
+  /** Whole plan from the entry. */
+  total: number;
+}
+
+/** One tier of the loop, as the debug record keeps it. */
+export interface TierTrace {
+  /** Loop round (0-based). */
+  tier: number;
+  /** Ellipse level. */
+  level: number;
+  /** Window kind. */
+  kind: WindowKind;
+  /** Window origin x, px. */
+  x0: number;
+  /** Window origin y, px. */
+  y0: number;
+  /** Columns. */
+  nx: number;
+  /** Rows. */
+  ny: number;
+  /** Allowed cost, cells. */
+  cost: number;
+  /** Why this tier was rejected ("" for the accepted or final tier). */
+  reason: string;
+  /** buildWindow time, ms. */
+  windowMs: number;
+  /** Search time, ms. */
+  searchMs: number;
+}
+
+/** Debug record of a plan (spec 诊断: window, tier, notes, timings, intermediates). */
+export interface PlanDebug {
+  /** Final window origin x, px (0 when no window was built). */
+  x0: number;
+  /** Final window origin y, px. */
+  y0: number;
+  /** Final window columns. */
+  nx: number;
+  /** Final window rows. */
+  ny: number;
+  /** Loop round the plan ended in; −1 before the loop. */
+  tier: number;
+  /** Final window kind ("" before the loop). */
+  kind: WindowKind | "";
+  /** Ellipse level of the final tier. */
+  level: number;
+  /** One reason per rejected tier (spec names, 放大窗口的原因). */
+  tierNotes: string[];
+  /** Every tier tried. */
+  tiers: TierTrace[];
+  /** Stage timings, ms. */
+  timing: StageTimings;
+  /** Distance raw start → start anchor cell, px (null before routeWindow). */
+  snapStart: number | null;
+  /** Distance raw goal → goal anchor cell, px. */
+  snapGoal: number | null;
+  /** Triangle snap distance of the start, px. */
+  meshSnapStart: number | null;
+  /** Triangle snap distance of the goal, px. */
+  meshSnapGoal: number | null;
+  /** Zone-wide core-anchor distance of the start, px (check 8). */
+  coreStart: number | null;
+  /** Zone-wide core-anchor distance of the goal, px. */
+  coreGoal: number | null;
+  /** Region the search ran in (−1 before region pick). */
+  region: number;
+  /** Search warnings (also in the result's warnings). */
+  warnings: string[];
+  /** Per-cell path of the search (px, cell centres). */
+  topologyPoints: Pt[];
+  /** Geometry pass chain (empty until Planner II). */
+  tautPoints: Pt[];
+  /** After string pull. */
+  pulledPoints: Pt[];
+  /** After assemble. */
+  assembledPoints: Pt[];
+  /** Off-mesh links of the zone with both ends in the region that could not be landed. */
+  unlandableLinks: number;
+  /** Gap: nearest start-side / goal-side pair (null when not located). */
+  gap: { start: Pt; goal: Pt; distance: number } | null;
+}
+
+/** A ledge drop on the route. */
+export interface RouteDrop {
+  /** Index of the landing point in `points`. */
+  index: number;
+  /** Height of the upper surface, m. */
+  fromH: number;
+  /** Height of the landing surface, m. */
+  toH: number;
+}
+
+/** A plan result (spec 输入与输出). */
+export interface PlanResult {
+  /** True when a route was found. */
+  ok: boolean;
+  /** Machine code ("" when ok). */
+  error: PlanErrorCode | "";
+  /** The planner's message in the spec's wording ("" when ok). */
+  message: string;
+  /** Polyline, px. */
+  points: Pt[];
+  /** Clearance per point, px (≤ 12; 0 inside no-go). */
+  clearance: number[];
+  /** Surface height per point, m. */
+  heights: number[];
+  /** Indices of points the follower must stop at. */
+  waypoints: number[];
+  /** Ledge drops. */
+  drops: RouteDrop[];
+  /** Polyline length, px. */
+  length: number;
+  /** An endpoint lies in an author no-go zone. */
+  noGo: boolean;
+  /** Warnings. */
+  warnings: string[];
+  /** Debug record. */
+  debug: PlanDebug;
+}
+
+/** An empty debug record (every field at its default, as the spec says for pre-check failures). */
+export function emptyDebug(): PlanDebug {
+  return {
+    x0: 0,
+    y0: 0,
+    nx: 0,
+    ny: 0,
+    tier: -1,
+    kind: "",
+    level: 0,
+    tierNotes: [],
+    tiers: [],
+    timing: { window: 0, topology: 0, geometry: 0, pull: 0, assemble: 0, lift: 0, total: 0 },
+    snapStart: null,
+    snapGoal: null,
+    meshSnapStart: null,
+    meshSnapGoal: null,
+    coreStart: null,
+    coreGoal: null,
+    region: -1,
+    warnings: [],
+    topologyPoints: [],
+    tautPoints: [],
+    pulledPoints: [],
+    assembledPoints: [],
+    unlandableLinks: 0,
+    gap: null,
+  };
+}
+
+/**
+ * A planner failure inside the stages: the code, the spec's message, and whether it is the
+ * kind of failure the tier loop catches (buildWindow / routeWindow errors escalate).
+ */
+export class PlanFailure extends Error {
+  /** Machine code. */
+  readonly code: PlanErrorCode;
+  /** Extra fields for the result. */
+  readonly extra: { noGo?: boolean };
+  constructor(code: PlanErrorCode, message: string, extra: { noGo?: boolean } = {}) {
+    super(message);
+    this.name = "PlanFailure";
+    this.code = code;
+    this.extra = extra;
+  }
+}
