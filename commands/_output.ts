@@ -289,11 +289,43 @@ export function parseFlags<O extends ParseArgsConfig["options"]>(
   options: O,
 ) {
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: joinDashValues(args, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
     const msg = (e as Error).message.replace(/\. To specify a positional argument.*$/s, "");
     throw new NavscopeError("usage", `${cmd}: ${msg} (see navscope ${cmd} --help)`);
   }
+}
+
+/**
+ * `--workers -1` → `--workers=-1` when `--workers` takes a value and `-1` is not a flag, so the
+ * command's own check reports the bad value (node's parseArgs would call it "ambiguous").
+ */
+function joinDashValues(args: string[], options: ParseArgsConfig["options"]): string[] {
+  const out: string[] = [];
+  const known = (a: string) => {
+    if (a === "--" || a === "-h" || a === "--help") return true;
+    const name = a.startsWith("--") ? a.slice(2).split("=")[0] : null;
+    if (name !== null) return options !== undefined && Object.hasOwn(options, name);
+    return options !== undefined &&
+      Object.values(options).some((o) => o.short !== undefined && `-${o.short}` === a);
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i], next = args[i + 1];
+    const name = a.startsWith("--") && !a.includes("=") ? a.slice(2) : null;
+    const opt = name !== null && options !== undefined && Object.hasOwn(options, name)
+      ? options[name]
+      : undefined;
+    if (opt?.type === "string" && next !== undefined && next.startsWith("-") && !known(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 /** Prints `navscope CMD: warning: …` lines for unreadable files / broken gzip on stderr. */

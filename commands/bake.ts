@@ -5,8 +5,15 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import { type BakeReport, bakeToDirectory } from "../src/world/bake_world.ts";
-import { formatFromFlags, io, parseFlags, printTables, type TableModel } from "./_output.ts";
+import { type BakeProgress, type BakeReport, bakeToDirectory } from "../src/world/bake_world.ts";
+import {
+  formatFromFlags,
+  io,
+  parseFlags,
+  printTables,
+  Progress,
+  type TableModel,
+} from "./_output.ts";
 
 /** One line for the command list. */
 export const summary =
@@ -20,7 +27,8 @@ Reads a world manifest (OBJ meshes, occluders, off-mesh links, no-go polygons) a
 DIR: NAME.nav.gz (BNAV main pack: BGEO, BSRF, BOML, BGRD), NAME.fields.nav.gz (BNVF sidecar,
 paired by build hash + FNV of the main pack), NAME.occluder.gz (OCLS) and NAME.nogo.json.
 Every output goes to a temporary file first; all are renamed into place only at the end.
-The output is byte-identical for any --workers value.
+The output is byte-identical for any --workers value. On a terminal, a progress bar on stderr
+shows the zone, the tile pass, tiles done / total and the records baked so far.
 
   --out DIR        output directory (created if missing)             (required)
   --workers N      bake tiles on N threads (default: all cores; 1 = no workers)
@@ -29,7 +37,8 @@ The output is byte-identical for any --workers value.
   --json           the bake report as JSON: {manifest, world, workers, zones: [{name, id, tier,
                    triangles, walkable, components, islandTriangles, links: {kept, dropped},
                    grid: {tiles, records, tileRecords, spans, regions, components, walls,
-                   unmatchedEdges, times}, warnings}], files: [{role, path, bytes}],
+                   unmatchedEdges, times}, warnings, meshes: [{file, triangles,
+                   ignoredLines}]}], files: [{role, path, bytes}],
                    gridBytesPerRecord, fieldsBytesPerRecord, records, times, warnings}
                    (times in ms; grid.pass1.* and grid.<stage> are summed over tiles,
                    grid.pass1Wall / grid.tileWall are the wall times of the two tile passes)
@@ -79,17 +88,37 @@ export async function run(args: string[]): Promise<number> {
       "a plain file name",
     );
   }
-  const a = await bakeToDirectory(positionals[0], values.out, {
-    workers,
-    base,
-    strictManifold: !values.lenient,
-  });
+  const progress = new Progress();
+  let a;
+  try {
+    a = await bakeToDirectory(positionals[0], values.out, {
+      workers,
+      base,
+      strictManifold: !values.lenient,
+      onProgress: (p) => progress.update(...bakeProgress(p)),
+    });
+  } finally {
+    progress.done();
+  }
   const r = a.report;
   for (const z of r.zones) {
     for (const w of z.warnings) io.err.write(`navscope bake: warning: zone ${z.name}: ${w}\n`);
   }
   printTables(format, reportTables(r), r);
   return 0;
+}
+
+/** Progress bar fraction and label of a bake: zones in order, three tile stages per zone. */
+export function bakeProgress(p: BakeProgress): [number, string] {
+  const stage = p.stage === "pass1" ? 0 : p.stage === "pass2" ? 1 : 2;
+  const f = (p.zoneIndex + (stage * p.total + p.done) / (3 * Math.max(1, p.total))) /
+    Math.max(1, p.zones);
+  const name = p.stage === "pass1" ? "spans" : p.stage === "pass2" ? "fields" : "encode";
+  return [
+    f,
+    `zone ${p.zone} ${p.zoneIndex + 1}/${p.zones}: ${name} ${p.done}/${p.total} tiles, ` +
+    `${p.records} records`,
+  ];
 }
 
 /** The report as tables: zones, output files, bytes per record, stage times. */
@@ -108,6 +137,7 @@ export function reportTables(r: BakeReport): TableModel[] {
       "walls",
       "links",
       "warnings",
+      "ignored OBJ lines",
     ],
     rows: r.zones.map((z) => [
       z.tier ? `${z.name} (tier)` : z.name,
@@ -121,8 +151,12 @@ export function reportTables(r: BakeReport): TableModel[] {
       z.grid?.walls ?? 0,
       `${z.links.kept}/${z.links.kept + z.links.dropped}`,
       z.warnings.length,
+      z.meshes.reduce((n, m) => n + m.ignoredLines, 0),
     ]),
-    notes: ["records = BGRD records (apron duplicates included); links = kept/declared"],
+    notes: [
+      "records = BGRD records (apron duplicates included); links = kept/declared",
+      "ignored OBJ lines = statements the OBJ import skips (vt, vn, s, l, mtllib, …)",
+    ],
   };
   const files: TableModel = {
     title: "outputs",

@@ -20,6 +20,7 @@ export interface CommandModule {
 /** Subcommands, in the order `--help` lists them. */
 export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   demo: () => import("./demo.ts"),
+  plan: () => import("./plan.ts"),
   inspect: () => import("./inspect.ts"),
   classify: () => import("./classify.ts"),
   stats: () => import("./stats.ts"),
@@ -65,6 +66,13 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof NavscopeError) {
       console.error(`navscope ${cmd}: error: ${e.message}`);
       return e.code === "usage" ? 2 : 1;
+    }
+    // File-system and permission errors that escaped a command: one line, never Deno's
+    // "run again with the --allow-… flag" hint or a stack trace.
+    if (e instanceof Error && Object.values(Deno.errors).some((k) => e instanceof k)) {
+      const text = e.message.replace(/,? run again with the --allow-\S+ flag/, "");
+      console.error(`navscope ${cmd}: error: ${text}`);
+      return 1;
     }
     throw e;
   }

@@ -36,7 +36,12 @@ import { tilesTouchingWindow, type ZoneTiles, zoneTiles } from "./tiles.ts";
  */
 export interface TileRunner {
   /** Pass 1 (results carry each window's span cache, see `spanCacheOf`). */
-  regions(mesh: ZoneMesh, zt: ZoneTiles, tiles: number[]): Promise<TileRegions[]>;
+  regions(
+    mesh: ZoneMesh,
+    zt: ZoneTiles,
+    tiles: number[],
+    onTile?: TileDoneFn,
+  ): Promise<TileRegions[]>;
   /**
    * Pass 2; `gid[t]` is tile t's region map, `caches[t]` its pass 1 spans (or null). The
    * runner may take over (transfer) and drop the caches.
@@ -47,26 +52,45 @@ export interface TileRunner {
     tiles: number[],
     gid: Uint32Array[],
     caches: (SpanCache | null)[],
+    onTile?: TileDoneFn,
   ): Promise<TileBake[]>;
   /** The zone's tile stage is over. */
   done(): void;
 }
 
+/** Called by a runner each time one tile of a pass is done (`records`: pass 2 only, else 0). */
+export type TileDoneFn = (records: number) => void;
+
+/** Progress of a zone bake: stage, tiles done of the stage, records baked so far. */
+export interface ZoneProgress {
+  /** `pass1` (spans, window regions), `pass2` (every field), `assemble` (encode tiles). */
+  stage: "pass1" | "pass2" | "assemble";
+  /** Tiles done in this stage. */
+  done: number;
+  /** Tiles of the zone. */
+  total: number;
+  /** Records baked so far (pass 2 onwards). */
+  records: number;
+}
+
 /** The in-process runner (one thread). */
 export const serialRunner: TileRunner = {
-  regions: (mesh, zt, tiles) => {
+  regions: (mesh, zt, tiles, onTile) => {
     const out: TileRegions[] = [];
     for (const t of tiles) {
       out.push(tileRegions(mesh, zt.tiles[t], t, true));
+      onTile?.(0);
     }
     return Promise.resolve(out);
   },
-  bake: (mesh, zt, tiles, gid, caches) => {
+  bake: (mesh, zt, tiles, gid, caches, onTile) => {
     const out: TileBake[] = [];
     for (const t of tiles) {
       const cache = caches[t];
       caches[t] = null; // dropped once used: the live set shrinks as results grow
-      out.push(bakeTile(mesh, zt.tiles[t], t, gid[t], cache));
+      const tb = bakeTile(mesh, zt.tiles[t], t, gid[t], cache);
+      out.push(tb);
+      onTile?.(tb.n);
     }
     return Promise.resolve(out);
   },
@@ -124,8 +148,15 @@ export async function bakeZone(
   rect: readonly [number, number, number, number],
   runner: TileRunner = serialRunner,
   keepGrid = false,
+  onProgress?: (p: ZoneProgress) => void,
 ): Promise<ZoneBake> {
   const layout = zoneTiles(rect[0], rect[1], rect[2], rect[3]);
+  const total = layout.tiles.length;
+  let done = 0, baked = 0;
+  const step = (stage: ZoneProgress["stage"]) => (records: number) => {
+    baked += records;
+    onProgress?.({ stage, done: ++done, total, records: baked });
+  };
   const times: Record<string, number> = {};
   const t0 = performance.now();
   const all = layout.tiles.map((_, i) => i);
@@ -133,7 +164,7 @@ export async function bakeZone(
   let regions: ZoneRegions;
   try {
     // Pass 1: spans and window-local regions; the zone unites them across the seams.
-    const pass1 = await runner.regions(mesh, layout, all);
+    const pass1 = await runner.regions(mesh, layout, all, onProgress && step("pass1"));
     times.pass1Wall = performance.now() - t0;
     for (const s of REGION_STAGES) times[`pass1.${s}`] = 0;
     for (const tr of pass1) {
@@ -146,7 +177,8 @@ export async function bakeZone(
     pass1.length = 0; // release pass 1 (but the span caches) before pass 2 allocates
     // Pass 2: every field, with window regions merged as the zone has them.
     const t2 = performance.now();
-    tiles = await runner.bake(mesh, layout, all, zr.gid, caches);
+    done = 0;
+    tiles = await runner.bake(mesh, layout, all, zr.gid, caches, onProgress && step("pass2"));
     times.tileWall = performance.now() - t2;
     regions = labelRegionsOf(tiles, zr.count);
   } finally {
@@ -184,6 +216,7 @@ export async function bakeZone(
     if (keepGrid) fieldTiles.push(fields);
     else packedFields.push(packFieldsTile(fields));
     tileRecords += spans.n;
+    onProgress?.({ stage: "assemble", done: t + 1, total, records: baked });
     await yieldToLoop();
     if (keepGrid) continue;
     for (const o of tilesTouchingWindow(layout, t)) {

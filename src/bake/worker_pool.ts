@@ -33,12 +33,13 @@ export class BakeWorkerPool {
 
   /** The pool as a tile runner. */
   readonly runner: TileRunner = {
-    regions: (mesh, zt, tiles) =>
+    regions: (mesh, zt, tiles, onTile) =>
       this.#stage(
         mesh,
         zt,
         tiles,
         (tile) => ({ msg: { type: "regions", tile }, transfer: [] }),
+        onTile && (() => onTile(0)),
       ).then((r) => {
         // Fresh workers for pass 2 of a large zone: V8 and the allocator keep what pass 1's
         // windows used, and pass 2 peaks with every tile result held here (−80 MB on the
@@ -49,7 +50,7 @@ export class BakeWorkerPool {
       }) as Promise<
         TileRegions[]
       >,
-    bake: (mesh, zt, tiles, gid, caches) =>
+    bake: (mesh, zt, tiles, gid, caches, onTile) =>
       this.#stage(mesh, zt, tiles, (tile) => {
         // The window's pass 1 spans move to the worker (transferred, not copied).
         const cache = caches[tile];
@@ -62,7 +63,7 @@ export class BakeWorkerPool {
           ]
           : [];
         return { msg: { type: "tile", tile, gid: gid[tile], cache }, transfer };
-      }) as Promise<TileBake[]>,
+      }, onTile && ((r) => onTile((r as TileBake).n))) as Promise<TileBake[]>,
     done: () => this.close(),
   };
 
@@ -81,6 +82,7 @@ export class BakeWorkerPool {
     zt: ZoneTiles,
     tiles: number[],
     message: (tile: number) => { msg: Record<string, unknown>; transfer: ArrayBufferLike[] },
+    onResult?: (result: unknown) => void,
   ): Promise<unknown[]> {
     this.#start(mesh, zt, tiles.length);
     const out: unknown[] = new Array(tiles.length);
@@ -107,6 +109,7 @@ export class BakeWorkerPool {
             return fail(new NavscopeError(er.code as ErrorCode, er.what, er.where, er.expected));
           }
           out[m.job] = m.result;
+          onResult?.(m.result);
           if (++done === tiles.length) resolve(out);
           else feed(w);
         };

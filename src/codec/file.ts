@@ -18,7 +18,7 @@ export async function readFileBytes(path: string): Promise<Uint8Array> {
   try {
     return await Deno.readFile(path);
   } catch (e) {
-    throw new NavscopeError("io", `cannot read file: ${(e as Error).message}`, { file: path });
+    throw new NavscopeError("io", `cannot read file: ${fsErrorText(e)}`, { file: path });
   }
 }
 
@@ -33,6 +33,26 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
     await Deno.rename(tmp, path);
   } catch (e) {
     await Deno.remove(tmp).catch(() => {});
-    throw new NavscopeError("io", `cannot write file: ${(e as Error).message}`, { file: path });
+    throw new NavscopeError("io", `cannot write file: ${fsErrorText(e)}`, { file: path });
   }
+}
+
+/**
+ * A file-system error in words, for messages that already name the path: Deno's permission
+ * errors ("Requires write access to …, run again with the --allow-write flag") become "not
+ * permitted", OS errors lose the "(os error N): op 'path'" tail.
+ */
+export function fsErrorText(e: unknown): string {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const msg = err.message;
+  if (err instanceof Deno.errors.NotCapable || /^Requires .* access/.test(msg)) {
+    const m = /^Requires (\w+) access/.exec(msg);
+    return `not permitted (navscope has no ${m ? m[1] + " " : ""}permission for this path)`;
+  }
+  if (err instanceof Deno.errors.PermissionDenied) return "permission denied";
+  if (err instanceof Deno.errors.NotFound) return "no such file or directory";
+  if (err instanceof Deno.errors.AlreadyExists) return "already exists";
+  if (err instanceof Deno.errors.IsADirectory) return "is a directory";
+  if (err instanceof Deno.errors.NotADirectory) return "a path component is not a directory";
+  return msg.replace(/\s*\(os error \d+\)(:.*)?$/s, "").replace(/, run again with .*$/s, "");
 }

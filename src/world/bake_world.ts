@@ -13,7 +13,7 @@
  * @module
  */
 
-import { fnv1a64, gzip, readVarint, writeFileAtomic } from "../codec/mod.ts";
+import { fnv1a64, fsErrorText, gzip, readVarint, writeFileAtomic } from "../codec/mod.ts";
 import { NavscopeError } from "../errors.ts";
 import {
   encodeMainPack,
@@ -49,7 +49,13 @@ import {
 } from "../mesh/mod.ts";
 import { loadManifest, type WorldManifest, type ZoneSpec } from "./manifest.ts";
 import { loadZoneGeometry, loadZoneOccluders } from "./obj.ts";
-import { bakeZone, serialRunner, type TileRunner, type ZoneBakeStats } from "../bake/bake_zone.ts";
+import {
+  bakeZone,
+  serialRunner,
+  type TileRunner,
+  type ZoneBakeStats,
+  type ZoneProgress,
+} from "../bake/bake_zone.ts";
 import {
   bomlRecord,
   landingOpens,
@@ -72,6 +78,18 @@ export interface BakeWorldOptions {
   strictManifold?: boolean;
   /** Keep every tile's decoded columns in {@link BakeArtifacts.gridZones} (tests; memory). */
   keepGrid?: boolean;
+  /** Called as tiles finish (for a progress bar). */
+  onProgress?: (p: BakeProgress) => void;
+}
+
+/** Progress of a world bake: which zone, and the zone's tile progress. */
+export interface BakeProgress extends ZoneProgress {
+  /** Zone name. */
+  zone: string;
+  /** 0-based index of the zone among the zones that have a grid (non-tier zones). */
+  zoneIndex: number;
+  /** Zones with a grid. */
+  zones: number;
 }
 
 /** Per-zone report row. */
@@ -96,6 +114,8 @@ export interface ZoneReport {
   grid: ZoneBakeStats | null;
   /** Warnings (dropped links, degenerate triangles dropped on import, unmatched edges). */
   warnings: string[];
+  /** Per mesh file: triangles kept and OBJ statements ignored (vt, vn, s, mtllib, …). */
+  meshes: { file: string; triangles: number; ignoredLines: number }[];
 }
 
 /** The bake report (stdout table and `--json`). */
@@ -181,6 +201,8 @@ export async function bakeWorld(
   const nogo = new Map<string, NoGoPolygonSpec[]>();
   const zones: ZoneGeom[] = [];
   let firstTri = 0, vbase = 0;
+  const gridZoneCount = world.zones.filter((z) => z.parent === undefined).length;
+  let gridZoneIndex = 0;
   for (const z of world.zones) {
     if (z.parent !== undefined) {
       zones.push(tierZone(world, z, firstTri));
@@ -256,8 +278,22 @@ export async function bakeWorld(
       [z.originPx[0], z.originPx[1], z.sizePx[0], z.sizePx[1]],
       runner,
       opts.keepGrid,
+      opts.onProgress &&
+        ((p) =>
+          opts.onProgress!({ ...p, zone: z.name, zoneIndex: gridZoneIndex, zones: gridZoneCount })),
     );
+    gridZoneIndex++;
     lap("grid", t0);
+    if (zb.stats.records === 0) {
+      throw new NavscopeError(
+        "bad_value",
+        `the zone bakes to no grid records: no walkable surface lies inside its rectangle ` +
+          `(origin_px ${JSON.stringify(z.originPx)}, size_px ${JSON.stringify(z.sizePx)}; ` +
+          `the walkable mesh spans ${walkableBox(g.vertices, zc.tris, zc.walkable)})`,
+        { file: z.manifest ?? world.file, section: `$.zones[${z.id - 1}]`, zone: z.name },
+        "origin_px/size_px covering the mesh (px after px_per_m, m_per_unit and offset_px)",
+      );
+    }
     for (const [k, v] of Object.entries(zb.stats.times)) {
       times[`grid.${k}`] = (times[`grid.${k}`] ?? 0) + v;
     }
@@ -337,6 +373,11 @@ export async function bakeWorld(
         links: { kept, dropped },
         grid: zb.stats,
         warnings,
+        meshes: g.meshStats.map((st, i) => ({
+          file: z.meshes[i].file,
+          triangles: st.triangles,
+          ignoredLines: st.ignoredLines,
+        })),
       },
     });
     firstTri += nt;
@@ -431,6 +472,22 @@ export async function bakeWorld(
   };
 }
 
+/** "x0..x1 × y0..y1 px" of the walkable triangles (or "nothing" when none is walkable). */
+function walkableBox(v: Float32Array, tris: Uint32Array, walkable: Uint8Array): string {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let t = 0; t < walkable.length; t++) {
+    if (walkable[t] === 0) continue;
+    for (let k = 0; k < 3; k++) {
+      const q = 3 * tris[3 * t + k];
+      x0 = Math.min(x0, v[q]), x1 = Math.max(x1, v[q]);
+      y0 = Math.min(y0, v[q + 1]), y1 = Math.max(y1, v[q + 1]);
+    }
+  }
+  if (x0 > x1) return "nothing";
+  const f = (a: number) => String(Math.round(a * 100) / 100);
+  return `${f(x0)}..${f(x1)} × ${f(y0)}..${f(y1)} px`;
+}
+
 /** Walkable triangles with a vertex outside the zone's pixel rectangle (beyond 1 px). */
 function trianglesOutside(
   v: Float32Array,
@@ -505,6 +562,7 @@ function tierZone(world: WorldManifest, z: ZoneSpec, firstTri: number): ZoneGeom
       links: { kept: 0, dropped: 0 },
       grid: null,
       warnings: [],
+      meshes: [],
     },
   };
 }
@@ -553,7 +611,7 @@ export async function writeBakeOutputs(
   base = "base",
 ): Promise<{ role: string; path: string; bytes: number }[]> {
   await Deno.mkdir(dir, { recursive: true }).catch((e) => {
-    throw new NavscopeError("io", `cannot create output directory: ${(e as Error).message}`, {
+    throw new NavscopeError("io", `cannot create output directory: ${fsErrorText(e)}`, {
       file: dir,
     });
   });
@@ -585,7 +643,7 @@ export async function writeBakeOutputs(
   } catch (e) {
     for (const t of temps) await Deno.remove(t).catch(() => {});
     if (e instanceof NavscopeError) throw e;
-    throw new NavscopeError("io", `cannot write outputs: ${(e as Error).message}`, { file: dir });
+    throw new NavscopeError("io", `cannot write outputs: ${fsErrorText(e)}`, { file: dir });
   }
   return outs.map((o) => ({ role: o.role, path: o.path, bytes: o.data.length }));
 }
@@ -600,6 +658,8 @@ export interface BakeToDirectoryOptions {
   strictManifold?: boolean;
   /** Keep decoded tile columns in the artifacts (tests). */
   keepGrid?: boolean;
+  /** Called as tiles finish (for a progress bar). */
+  onProgress?: (p: BakeProgress) => void;
 }
 
 /**
@@ -621,6 +681,7 @@ export async function bakeToDirectory(
       base: opts.base,
       strictManifold: opts.strictManifold,
       keepGrid: opts.keepGrid,
+      onProgress: opts.onProgress,
     });
   } finally {
     pool?.close();
