@@ -4,7 +4,6 @@
  * src/world/bake_world.ts).
  * @module
  */
-import { parseArgs } from "node:util";
 import { NavscopeError } from "../src/errors.ts";
 import { generateWorld, WORLD_FILES, writeGeneratedWorld } from "../src/world/generator.ts";
 import { bakeToDirectory } from "../src/world/bake_world.ts";
@@ -12,6 +11,8 @@ import { writeFileAtomic } from "../src/codec/mod.ts";
 import { REAL_MESHES, realMesh, realMeshWorldFiles } from "../src/world/real_meshes.ts";
 import { examplesReadme } from "../src/world/gen_readme.ts";
 import { parseLegs } from "../src/world/legs.ts";
+import { parseFlags, Progress } from "./_output.ts";
+import { bakeProgress } from "./bake.ts";
 
 /** One line for the command list. */
 export const summary =
@@ -28,13 +29,14 @@ coordinates), NAME.occluders.obj and legs.json (the leg battery with expected ou
 byte-identical files.
 
   --seed N      u32 seed (default 1)
-  --scale S     1 = small test world (486 px, ~1.1 M records, packs ~0.2 MB);
+  --scale S     1 = small test world (486 px, ~1.1 M spans, ~1.7 M records, packs ~0.2 MB);
                 S = (2S)² blocks of 240 px; S = 6 gives > 20 M records (default 1)
   --out DIR     output directory (created if missing)                        (required)
   --zone NAME   base zone name (default map01base; the tier zone is NAMElv001 without "base")
   --bake        also bake base.nav.gz, base.fields.nav.gz, base.occluder.gz, base.nogo.json
+                (a progress bar on stderr when it is a terminal)
   --workers N   bake workers (default: all cores)
-  --real NAME   instead: a world for a real mesh in the shared worlds folder (${
+  --real NAME   instead (not with --seed, --scale, --zone): a world for a real mesh in the shared worlds folder (${
   REAL_MESHES.map((m) => m.name).join(", ")
 }):
                 world.json referencing the mesh (not copied) and legs.json (Recast test queries)
@@ -45,25 +47,22 @@ byte-identical files.
 
 /** Runs gen; resolves to the exit code. */
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: false,
-      options: {
-        seed: { type: "string" },
-        scale: { type: "string" },
-        out: { type: "string" },
-        zone: { type: "string" },
-        bake: { type: "boolean" },
-        workers: { type: "string" },
-        real: { type: "string" },
-        shared: { type: "string" },
-        readme: { type: "string" },
-      },
-    });
-  } catch (e) {
-    throw new NavscopeError("usage", `gen: ${(e as Error).message}`, {}, help);
+  const parsed = parseFlags("gen", args, {
+    seed: { type: "string" },
+    scale: { type: "string" },
+    out: { type: "string" },
+    zone: { type: "string" },
+    bake: { type: "boolean" },
+    workers: { type: "string" },
+    real: { type: "string" },
+    shared: { type: "string" },
+    readme: { type: "string" },
+  });
+  if (parsed.positionals.length > 0) {
+    throw new NavscopeError(
+      "usage",
+      `gen: unexpected argument ${JSON.stringify(parsed.positionals[0])} (see navscope gen --help)`,
+    );
   }
   const v = parsed.values;
   if (v.readme !== undefined) return await writeReadme(v.readme);
@@ -80,6 +79,14 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   if (v.real !== undefined) {
+    const ignored = (["seed", "scale", "zone"] as const).filter((k) => v[k] !== undefined);
+    if (ignored.length > 0) {
+      throw new NavscopeError(
+        "usage",
+        `gen: --real cannot be combined with --${ignored.join(", --")} ` +
+          "(a real mesh has no seed, scale or zone name; see navscope gen --help)",
+      );
+    }
     return await genReal(v.real, v.out, v.shared ?? "../shared/worlds", v.bake, workers);
   }
   const t0 = performance.now();
@@ -95,11 +102,28 @@ export async function run(args: string[]): Promise<number> {
   if (v.bake) {
     const t1 = performance.now();
     const dir = v.out.replace(/\/+$/, "");
-    const a = await bakeToDirectory(`${dir}/${WORLD_FILES.manifest}`, dir, { workers });
+    const a = await bakeWithProgress(`${dir}/${WORLD_FILES.manifest}`, dir, { workers });
     console.log(`baked ${a.report.records} records in ${(performance.now() - t1).toFixed(0)} ms`);
     for (const f of a.report.files) console.log(`  ${f.path} (${f.bytes} bytes)`);
   }
   return 0;
+}
+
+/** bakeToDirectory with the bake command's progress bar (stderr, TTY only). */
+async function bakeWithProgress(
+  manifest: string,
+  dir: string,
+  opts: { workers?: number; strictManifold?: boolean },
+) {
+  const progress = new Progress();
+  try {
+    return await bakeToDirectory(manifest, dir, {
+      ...opts,
+      onProgress: (p) => progress.update(...bakeProgress(p)),
+    });
+  } finally {
+    progress.done();
+  }
 }
 
 async function writeReadme(dir: string): Promise<number> {
@@ -136,7 +160,7 @@ async function genReal(
   }
   if (bake) {
     // Real meshes have edges shared by more than two triangles: bake leniently (cut + count).
-    const a = await bakeToDirectory(`${dir}/world.json`, dir, { workers, strictManifold: false });
+    const a = await bakeWithProgress(`${dir}/world.json`, dir, { workers, strictManifold: false });
     console.log(`baked ${a.report.records} records`);
     for (const z of a.report.zones) for (const w of z.warnings) console.log(`  warning: ${w}`);
     for (const f of a.report.files) console.log(`  ${f.path} (${f.bytes} bytes)`);

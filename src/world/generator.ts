@@ -17,6 +17,7 @@
  */
 import { mulberry32 } from "../rng.ts";
 import { NavscopeError } from "../errors.ts";
+import { zoneTiles } from "../bake/tiles.ts";
 import { writeFileAtomic } from "../codec/mod.ts";
 import { MeshBuilder, Sheet } from "./gen_mesh.ts";
 import { BLOCK_PX, GenContext, PX_TO_M, STREET_PX } from "./gen_context.ts";
@@ -162,7 +163,7 @@ export function generateWorld(opts: GenOptions): GeneratedWorld {
       triangles: mesh.triangleCount,
       occluderTriangles: c.occ.triangleCount,
       projectedAreaPx2: Math.round(mesh.projectedArea),
-      estimatedRecords: Math.round(mesh.projectedArea * 16),
+      estimatedRecords: estimateRecords(mesh.projectedArea, size),
     },
   };
 }
@@ -238,6 +239,23 @@ function manifestOf(
     name: `gen-seed${seed}-scale${scale}`,
     zones: [base, ...tiers],
   };
+}
+
+/**
+ * BGRD records a bake of the world will write, about: one record per cell of projected walkable
+ * area (16 cells per px²), times the apron factor — each tile's window (its 512² owned cells plus
+ * a 64-cell apron, cut to the zone) stores copies of its neighbours' records, so the records are
+ * Σ over tiles of |window ∩ zone| / |zone| times the spans (≈ 1.54 for the 486-px world).
+ */
+export function estimateRecords(projectedAreaPx2: number, sizePx: number): number {
+  const zt = zoneTiles(0, 0, sizePx, sizePx);
+  let covered = 0;
+  for (const t of zt.tiles) {
+    const wx = Math.min(zt.gxMin + zt.w, t.gx0 + t.nx) - Math.max(zt.gxMin, t.gx0);
+    const wy = Math.min(zt.gyMin + zt.h, t.gy0 + t.ny) - Math.max(zt.gyMin, t.gy0);
+    covered += Math.max(0, wx) * Math.max(0, wy);
+  }
+  return Math.round(projectedAreaPx2 * 16 * (covered / (zt.w * zt.h)));
 }
 
 /** Writes a generated world's files into `dir` (created when missing); returns the paths. */
