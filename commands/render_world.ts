@@ -4,9 +4,8 @@
  * battery's endpoints.
  * @module
  */
-import { parseArgs } from "node:util";
-import { NavscopeError } from "../src/errors.ts";
-import { writeFileAtomic } from "../src/codec/mod.ts";
+import { NavscopeError, withLocation } from "../src/errors.ts";
+import { fsErrorText, writeFileAtomic } from "../src/codec/mod.ts";
 import { readMainPackFile } from "../src/pack/bnav_codec.ts";
 import type { MainPack } from "../src/pack/bnav_types.ts";
 import { loadNoGoTable } from "../src/pack/nogo.ts";
@@ -14,96 +13,142 @@ import { pairSidecars } from "../src/pack/pairing.ts";
 import { parseLandmarks } from "../src/world/landmarks.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import {
+  imageSize,
   type Overlay,
+  overlayToRaster,
   paintRaster,
   rasterizeZone,
+  selectionNote,
   worldPng,
   worldSvg,
 } from "../reports/render_world.ts";
+import { parseFlags } from "./_output.ts";
 
 /** One line for the command list. */
 export const summary = "Draw a top-down picture of a baked zone (SVG or PNG)";
 
 /** Usage text. */
-export const help = `navscope render-world PACK --zone Z --out FILE.svg|FILE.png [options]
+export const help = `navscope render-world PACK [--zone Z] --out FILE.svg|FILE.png [options]
 
 Draws the zone's grid records seen from above: height shading with a hillshade, core cells,
 Dead cells, walkable-but-not-core cells, Ghost/Fill records, columns with several layers and
 water triangles, then the landmarks, author no-go polygons (magenta; floor-limited ones purple)
-and off-mesh links (orange one-way, green two-way arrows) on top.
+and off-mesh links (orange one-way, green two-way arrows) on top. The legend panel sits to the
+right of the map; the size printed is that of the whole image.
 
-  --zone Z          zone name (default: the first zone of the grid section)
-  --out FILE        .svg (raster embedded as PNG + vector overlays) or .png
-  --scale S         image pixels per zone px (default: up to 4, sides ≤ 2048)
+  --zone Z            zone name (default: the first zone with triangles). A tier zone is drawn
+                      from its parent's records inside the tier's rectangle (mapped by its
+                      affine), by default only records within ±2 m of the tier's floor_y
+  --out FILE          .svg (raster embedded as PNG + vector overlays) or .png
+  --scale S           image pixels per zone px (default: the largest power of two ≤ 16 that
+                      keeps the map's sides ≤ 2048; 4 for a 486-px zone)
   --crop X0,Y0,X1,Y1  draw only this rectangle of the zone (px)
-  --landmarks FILE  a world manifest (or landmarks file) with the landmarks to draw
-                    (default: world.json next to the pack, if present)
-  --legs FILE       also mark the start (green) and goal (blue) of every leg of this zone
-  --no-labels       markers without labels`;
+  --layer N           draw the N-th record of each column from the bottom (0 = lowest;
+                      Fill records are skipped) instead of the top one
+  --height-range A..B draw the highest record with A ≤ h ≤ B (metres) of each column
+  --landmarks FILE    a world manifest (or landmarks file) with the landmarks to draw
+                      (default: world.json next to the pack, if present)
+  --legs FILE         also mark the start (green) and goal (blue) of every leg of this zone
+  --no-labels         markers without labels
+
+Exit status: 0 written; 1 bad or unreadable input (the message names the file);
+2 usage error (bad flag or value, unknown zone).`;
 
 /** Runs render-world; resolves to the exit code. */
 export async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        zone: { type: "string" },
-        out: { type: "string" },
-        scale: { type: "string" },
-        crop: { type: "string" },
-        landmarks: { type: "string" },
-        legs: { type: "string" },
-        "no-labels": { type: "boolean" },
-      },
-    });
-  } catch (e) {
-    throw new NavscopeError("usage", `render-world: ${(e as Error).message}`, {}, help);
-  }
-  const { values: v, positionals } = parsed;
+  const { values: v, positionals } = parseFlags("render-world", args, {
+    zone: { type: "string" },
+    out: { type: "string" },
+    scale: { type: "string" },
+    crop: { type: "string" },
+    layer: { type: "string" },
+    "height-range": { type: "string" },
+    landmarks: { type: "string" },
+    legs: { type: "string" },
+    "no-labels": { type: "boolean" },
+  });
+  const usage = (what: string, expected?: string): never => {
+    throw new NavscopeError(
+      "usage",
+      `render-world: ${what}${
+        expected ? ` (expected ${expected})` : ""
+      }; see navscope render-world --help`,
+    );
+  };
   if (positionals.length !== 1) {
-    throw new NavscopeError("usage", "render-world: expected one PACK", {}, help);
+    usage(positionals.length === 0 ? "no PACK given" : "more than one PACK given", "one PACK");
   }
   if (!v.out || !/\.(svg|png)$/i.test(v.out)) {
-    throw new NavscopeError("usage", "render-world: --out must end in .svg or .png", {}, help);
+    usage(
+      v.out ? `--out ${JSON.stringify(v.out)}` : "--out FILE is required",
+      "FILE.svg or FILE.png",
+    );
   }
+  const out = v.out!;
   const packPath = positionals[0];
   const scale = v.scale === undefined ? undefined : Number(v.scale);
   if (scale !== undefined && !(scale > 0 && scale <= 64)) {
-    throw new NavscopeError(
-      "usage",
-      `render-world: bad --scale ${v.scale}`,
-      {},
-      "a number in (0, 64]",
-    );
+    usage(`bad --scale ${JSON.stringify(v.scale)}`, "a number in (0, 64]");
   }
   let crop: [number, number, number, number] | undefined;
   if (v.crop !== undefined) {
     const c = v.crop.split(",").map(Number);
-    if (c.length !== 4 || !c.every(Number.isFinite)) {
-      throw new NavscopeError(
-        "usage",
-        `render-world: bad --crop ${v.crop}`,
-        {},
-        "X0,Y0,X1,Y1 in px",
-      );
+    if (c.length !== 4 || !c.every(Number.isFinite) || !(c[2] > c[0] && c[3] > c[1])) {
+      usage(`bad --crop ${JSON.stringify(v.crop)}`, "X0,Y0,X1,Y1 in px with X0 < X1, Y0 < Y1");
     }
     crop = c as [number, number, number, number];
   }
+  let layer: number | undefined;
+  if (v.layer !== undefined) {
+    layer = Number(v.layer);
+    if (!/^\d+$/.test(v.layer) || layer > 255) {
+      usage(`bad --layer ${JSON.stringify(v.layer)}`, "an integer 0..255");
+    }
+  }
+  let heightRange: [number, number] | undefined;
+  if (v["height-range"] !== undefined) {
+    const m = /^\s*(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)\s*$/i.exec(
+      v["height-range"],
+    );
+    const lo = m ? Number(m[1]) : NaN, hi = m ? Number(m[2]) : NaN;
+    if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi)) {
+      usage(`bad --height-range ${JSON.stringify(v["height-range"])}`, "A..B in metres with A ≤ B");
+    }
+    heightRange = [lo, hi];
+  }
   const { pack } = await readMainPackFile(packPath);
+  if (!pack.grid) {
+    throw new NavscopeError("bad_value", "the pack has no grid section", {
+      file: packPath,
+      section: "BGRD",
+    }, "a baked pack");
+  }
   const zone = v.zone ?? pack.zones.find((z) => z.triangleCount > 0)?.name ?? "";
-  const raster = rasterizeZone(pack, zone, { scale, crop });
-  const items = await overlays(packPath, zone, v.landmarks, v.legs, !v["no-labels"]);
-  items.unshift(...linkOverlays(pack, zone));
+  if (!pack.zones.some((z) => z.name === zone)) {
+    usage(
+      `unknown zone ${JSON.stringify(zone)} in ${packPath}`,
+      `one of ${pack.zones.map((z) => z.name).join(", ")}`,
+    );
+  }
+  const raster = withLocation(
+    { file: packPath },
+    () => rasterizeZone(pack, zone, { scale, crop, layer, heightRange }),
+  );
+  const items = (await overlays(packPath, zone, v.landmarks, v.legs, !v["no-labels"]))
+    .map((o) => overlayToRaster(raster, o));
+  items.unshift(...linkOverlays(pack, raster.tier?.parent ?? zone));
   const cv = paintRaster(raster);
   const title = `${zone} - ${basename(packPath)}`;
-  const data = /\.svg$/i.test(v.out)
+  const svg = /\.svg$/i.test(out);
+  const data = svg
     ? new TextEncoder().encode(worldSvg(raster, cv, items, title))
     : worldPng(raster, cv, items, title);
-  await writeFileAtomic(v.out, data);
+  await writeFileAtomic(out, data);
+  const [w, h] = imageSize(raster, svg ? "svg" : "png");
+  const note = selectionNote(raster);
   console.log(
-    `${v.out}: ${raster.width}×${raster.height} px, ${raster.records} records, ${items.length} overlays`,
+    `${out}: ${w}×${h} px (map ${raster.width}×${raster.height} + legend), ` +
+      `${raster.records} records${note ? ` (${note})` : ""}, ${items.length} overlays`,
   );
   return 0;
 }
@@ -130,7 +175,7 @@ async function readText(path: string): Promise<string | null> {
     return await Deno.readTextFile(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null;
-    throw new NavscopeError("io", `cannot read: ${(e as Error).message}`, { file: path });
+    throw new NavscopeError("io", `cannot read: ${fsErrorText(e)}`, { file: path });
   }
 }
 

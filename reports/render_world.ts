@@ -11,7 +11,7 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import type { MainPack } from "../src/pack/bnav_types.ts";
+import { type MainPack, ZONE_FLAG_TIER } from "../src/pack/bnav_types.ts";
 import { decodeBgrdTile, findBgrdZone, parseBgrd } from "../src/pack/bgrd.ts";
 import { K_CS, SpanFlag } from "../src/pack/grid_types.ts";
 import { base64, Canvas, textWidth } from "./svg_png.ts";
@@ -49,6 +49,13 @@ export interface ZoneRaster {
   records: number;
   /** Shading range [lo, hi], m: 2nd–98th percentile of the whole zone's record heights. */
   range: [number, number];
+  /** Which records were drawn: the top one per cell, layer N (0 = lowest) or a height band. */
+  select: { layer?: number; heightRange?: [number, number] };
+  /**
+   * For a tier zone: its parent (whose grid records are drawn) and the tier → parent px affine;
+   * the raster's `x0`/`y0`/`scale` are then in parent px.
+   */
+  tier?: { parent: string; affine: { sx: number; tx: number; sy: number; ty: number } };
 }
 
 /** An overlay item, in zone px. */
@@ -70,7 +77,17 @@ export interface RasterOptions {
   scale?: number;
   /** Only this rectangle of the zone, px [x0, y0, x1, y1] (zone frame). */
   crop?: [number, number, number, number];
+  /** Draw layer N of each column (0 = lowest non-Fill record) instead of the top record. */
+  layer?: number;
+  /** Draw the highest record with lo ≤ h ≤ hi (m) of each column instead of the top record. */
+  heightRange?: [number, number];
 }
+
+/**
+ * Default height band of a tier zone: its floor ± 2 m (the planner's deck tolerance, spec 吸附:
+ * |H − deck| > 2 ranks a face last), so the picture shows that storey, not the roof above it.
+ */
+export const TIER_BAND_M = 2;
 
 /** Rasterises one zone of a decoded main pack. */
 export function rasterizeZone(pack: MainPack, zone: string, opts: RasterOptions = {}): ZoneRaster {
@@ -82,6 +99,8 @@ export function rasterizeZone(pack: MainPack, zone: string, opts: RasterOptions 
       "a baked pack",
     );
   }
+  const tierRec = pack.zones.find((z) => z.name === zone);
+  if (tierRec && (tierRec.flags & ZONE_FLAG_TIER) !== 0) return rasterizeTier(pack, tierRec, opts);
   const grid = parseBgrd(pack.grid);
   const zi = findBgrdZone(grid, zone);
   const zrec = pack.zones.find((z) => z.name === zone);
@@ -122,7 +141,12 @@ export function rasterizeZone(pack: MainPack, zone: string, opts: RasterOptions 
     water: new Uint8Array(n),
     records: 0,
     range: [0, 1],
+    select: {
+      ...(opts.layer === undefined ? {} : { layer: opts.layer }),
+      ...(opts.heightRange === undefined ? {} : { heightRange: opts.heightRange }),
+    },
   };
+  const selecting = opts.layer !== undefined || opts.heightRange !== undefined;
   const sample: number[] = [];
   waterMask(pack, zrec.firstTriangle, zrec.triangleCount, r);
   const perCell = scale * K_CS; // image pixels per cell
@@ -136,14 +160,21 @@ export function rasterizeZone(pack: MainPack, zone: string, opts: RasterOptions 
       while (e < s.n && s.cell[e] === c) e++;
       const lx = c % tile.nx, ly = (c - lx) / tile.nx;
       if (lx >= tile.px0 && lx <= tile.px1 && ly >= tile.py0 && ly <= tile.py1) {
+        const k = selecting ? selectRecord(s.h, s.flags, i, e, opts) : -1;
         // Zone-wide sample (every 16th owned cell) so crops share one colour scale.
-        if ((c & 15) === 0 && !(s.flags[e - 1] & SpanFlag.Fill)) sample.push(s.h[e - 1]);
+        if ((c & 15) === 0) {
+          if (!selecting && !(s.flags[e - 1] & SpanFlag.Fill)) sample.push(s.h[e - 1]);
+          else if (selecting && k >= 0) sample.push(s.h[k]);
+        }
         const gx = tile.gx0 + lx, gy = tile.gy0 + ly;
         const ix = Math.floor((gx * K_CS - r.x0) * scale);
         const iy = Math.floor((gy * K_CS - r.y0) * scale);
-        if (ix >= 0 && iy >= 0 && ix < width && iy < height) {
-          putCell(r, iy * width + ix, s.h, s.flags, i, e);
-          r.records += e - i;
+        if (selecting && k < 0) {
+          // no record of this column is selected: the cell stays empty
+        } else if (ix >= 0 && iy >= 0 && ix < width && iy < height) {
+          if (selecting) putCell(r, iy * width + ix, s.h, s.flags, k, k + 1, e - i);
+          else putCell(r, iy * width + ix, s.h, s.flags, i, e);
+          r.records += selecting ? 1 : e - i;
           if (perCell > 1) spread(r, ix, iy, Math.ceil(perCell));
         }
       }
@@ -154,7 +185,103 @@ export function rasterizeZone(pack: MainPack, zone: string, opts: RasterOptions 
   return r;
 }
 
-function putCell(r: ZoneRaster, p: number, h: Float32Array, f: Uint8Array, i: number, e: number) {
+/**
+ * The record of cell records [i, e) chosen by `layer` (N-th lowest non-Fill record) or
+ * `heightRange` (the highest non-Fill record inside the band); −1 when none qualifies.
+ */
+function selectRecord(
+  h: Float32Array,
+  f: Uint8Array,
+  i: number,
+  e: number,
+  opts: RasterOptions,
+): number {
+  const ks: number[] = [];
+  for (let k = i; k < e; k++) {
+    if (f[k] & SpanFlag.Fill) continue;
+    if (opts.heightRange && !(h[k] >= opts.heightRange[0] && h[k] <= opts.heightRange[1])) {
+      continue;
+    }
+    ks.push(k);
+  }
+  if (ks.length === 0) return -1;
+  ks.sort((a, b) => h[a] - h[b] || a - b);
+  if (opts.layer !== undefined) return opts.layer < ks.length ? ks[opts.layer] : -1;
+  return ks[ks.length - 1];
+}
+
+/** A tier zone: its parent's records inside the tier's rectangle (mapped by its affine). */
+function rasterizeTier(
+  pack: MainPack,
+  tier: MainPack["zones"][number],
+  opts: RasterOptions,
+): ZoneRaster {
+  const parent = pack.zones.find((z) => z.id === tier.componentCount && z.name !== tier.name);
+  if (!parent) {
+    throw new NavscopeError(
+      "bad_value",
+      `tier zone ${
+        JSON.stringify(tier.name)
+      } names parent id ${tier.componentCount}, which no zone has`,
+      { section: "BGEO zone table", zone: tier.name },
+      "the id of a zone of the pack",
+    );
+  }
+  const a = tier.affine;
+  const [tx0, ty0, tx1, ty1] = opts.crop ?? [0, 0, tier.width, tier.height];
+  const xs = [a.sx * tx0 + a.tx, a.sx * tx1 + a.tx].sort((p, q) => p - q);
+  const ys = [a.sy * ty0 + a.ty, a.sy * ty1 + a.ty].sort((p, q) => p - q);
+  const grid = parseBgrd(pack.grid!);
+  const zi = findBgrdZone(grid, parent.name);
+  const ox = zi >= 0 ? grid.zones[zi].x0 : 0, oy = zi >= 0 ? grid.zones[zi].y0 : 0;
+  const s = Math.max(Math.abs(a.sx), Math.abs(a.sy));
+  const r = rasterizeZone(pack, parent.name, {
+    crop: [xs[0] - ox, ys[0] - oy, xs[1] - ox, ys[1] - oy],
+    scale: opts.scale === undefined ? undefined : opts.scale / s,
+    layer: opts.layer,
+    heightRange: opts.layer !== undefined || opts.heightRange !== undefined
+      ? opts.heightRange
+      : [tier.floorY - TIER_BAND_M, tier.floorY + TIER_BAND_M],
+  });
+  return { ...r, zone: tier.name, tier: { parent: parent.name, affine: { ...a } } };
+}
+
+/** A tier zone's overlay (tier template px) moved into the raster's parent-px frame. */
+export function overlayToRaster(r: ZoneRaster, o: Overlay): Overlay {
+  if (!r.tier) return o;
+  const { sx, tx, sy, ty } = r.tier.affine;
+  const P = (p: [number, number]): [number, number] => [sx * p[0] + tx, sy * p[1] + ty];
+  switch (o.kind) {
+    case "marker": {
+      const [x, y] = P([o.x, o.y]);
+      return { ...o, x, y };
+    }
+    case "rect": {
+      const [x0, y0] = P([o.x0, o.y0]), [x1, y1] = P([o.x1, o.y1]);
+      return {
+        ...o,
+        x0: Math.min(x0, x1),
+        y0: Math.min(y0, y1),
+        x1: Math.max(x0, x1),
+        y1: Math.max(y0, y1),
+      };
+    }
+    case "polygon":
+      return { ...o, rings: o.rings.map((ring) => ring.map(P)) };
+    case "polyline":
+      return { ...o, points: o.points.map(P) };
+  }
+}
+
+function putCell(
+  r: ZoneRaster,
+  p: number,
+  h: Float32Array,
+  f: Uint8Array,
+  i: number,
+  e: number,
+  layers = e - i,
+) {
   // Records of a cell are sorted by height: the last non-Fill record is the top surface.
   let k = e - 1;
   while (k > i && (f[k] & SpanFlag.Fill)) k--;
@@ -171,7 +298,7 @@ function putCell(r: ZoneRaster, p: number, h: Float32Array, f: Uint8Array, i: nu
     : fl & SpanFlag.Core
     ? CellClass.Core
     : CellClass.Walk;
-  r.layers[p] = Math.max(r.layers[p], Math.min(255, e - i));
+  r.layers[p] = Math.max(r.layers[p], Math.min(255, layers));
 }
 
 function spread(r: ZoneRaster, ix: number, iy: number, k: number): void {
@@ -383,6 +510,24 @@ const LEGEND: [string, string][] = [
   ["#8a96bd", "≥ 2 layers"],
 ];
 
+/** Width and height of the whole picture: the map plus the legend panel on its right. */
+export function imageSize(r: ZoneRaster, format: "svg" | "png"): [number, number] {
+  return format === "svg"
+    ? [r.width + 190, Math.max(r.height, 200)]
+    : [r.width + 130, Math.max(r.height, 110)];
+}
+
+/** One line saying which records were drawn ("" for the default: the top record). */
+export function selectionNote(r: ZoneRaster): string {
+  const parts: string[] = [];
+  if (r.tier) parts.push(`tier of ${r.tier.parent}`);
+  if (r.select.layer !== undefined) parts.push(`layer ${r.select.layer}`);
+  if (r.select.heightRange) {
+    parts.push(`h ${r.select.heightRange[0]}..${r.select.heightRange[1]} m`);
+  }
+  return parts.join(", ");
+}
+
 /** SVG text: the painted raster as an embedded PNG plus vector overlays, a title and a legend. */
 export function worldSvg(
   r: ZoneRaster,
@@ -392,7 +537,7 @@ export function worldSvg(
 ): string {
   const X = (x: number) => ((x - r.x0) * r.scale).toFixed(2),
     Y = (y: number) => ((y - r.y0) * r.scale).toFixed(2);
-  const lw = 190, W = r.width + lw, H = Math.max(r.height, 200);
+  const [W, H] = imageSize(r, "svg");
   const out: string[] = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif">`,
@@ -466,6 +611,8 @@ export function worldSvg(
     }">${r.widthPx}×${r.heightPx} px, ${r.scale} img px/px</text>`,
   );
   out.push(`<text y="${44 + 16 * LEGEND.length}">${r.records} records</text>`);
+  const note = selectionNote(r);
+  if (note) out.push(`<text y="${58 + 16 * LEGEND.length}">${esc(note)}</text>`);
   out.push(`</g></svg>`);
   return out.join("\n") + "\n";
 }
@@ -477,8 +624,8 @@ export function worldPng(
   items: readonly Overlay[],
   title: string,
 ): Uint8Array {
-  const lw = 130, H = Math.max(r.height, 110);
-  const out = new Canvas(r.width + lw, H, 0xffffffff);
+  const [W, H] = imageSize(r, "png"), lw = W - r.width;
+  const out = new Canvas(W, H, 0xffffffff);
   for (let y = 0; y < r.height; y++) {
     out.rgba.set(cv.rgba.subarray(4 * r.width * y, 4 * r.width * (y + 1)), 4 * (r.width + lw) * y);
   }
@@ -499,6 +646,10 @@ export function worldPng(
     out.fillRect(x0, 14 + 10 * i, 7, 7, c);
     out.text(x0 + 10, 15 + 10 * i, l, PALETTE.text);
   });
+  const note = selectionNote(r);
+  if (note) {
+    out.text(x0, 16 + 10 * leg.length, note.replaceAll(", ", " - ").slice(0, 30), PALETTE.text);
+  }
   void textWidth;
   return out.png();
 }
