@@ -3,7 +3,7 @@
  * BGRD, the zone and tile (for tile errors), a byte offset and what was expected.
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
-import { ByteReader, ByteWriter, deflate, readStream } from "../src/codec/mod.ts";
+import { ByteReader, ByteWriter, deflate, inflateExact, readStream } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { allocSpanColumns, type SpanColumns } from "../src/pack/grid_types.ts";
 import { decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd.ts";
@@ -300,4 +300,39 @@ Deno.test("bgrd corrupt: the summary rejects what the decoder rejects", () => {
   const p = partsOf(VALID);
   p.select[1] = 3;
   expectError(() => summarizeBgrd(parseBgrd(sectionWith(buildV3(p), 6))), "bad_value");
+});
+
+Deno.test("bgrd corrupt: a NaN or ±Infinity height base (v3 and v2) is rejected", () => {
+  const sec = sectionWith(VALID, 6);
+  const payloadAt = new DataView(sec.buffer).getUint32(TILE_ENTRY + 32, true);
+  for (const bad of [NaN, Infinity, -Infinity]) {
+    const p = partsOf(VALID);
+    p.hmin = bad;
+    const e = expectError(decodeParts(p), "bad_value");
+    // n = 6 is one varint byte: the f32 right after it.
+    assertEquals(e.where.offset, payloadAt + 1, e.message);
+    assert(e.message.includes(`hmin is ${bad}`), e.message);
+    // The summary (inspect) reads the same header.
+    expectError(() => summarizeBgrd(parseBgrd(sectionWith(buildV3(p), 6))), "bad_value");
+  }
+  // v2: the f32 after n inside the inflated blob.
+  const z2 = encodeTileV2(baseSpans(), NX, NY);
+  const blob = inflateExact(z2, new ByteReader(z2), 0);
+  for (const bad of [NaN, Infinity, -Infinity]) {
+    const b = blob.slice();
+    new DataView(b.buffer).setFloat32(1, bad, true);
+    const e = expectError(() => decodeOnly(sectionWith(deflate(b), 6, 2)), "bad_value");
+    assert(e.message.includes(`hmin is ${bad}`), e.message);
+  }
+});
+
+Deno.test("bgrd corrupt: tile-decode errors keep the file name given to parseBgrd", () => {
+  const p = partsOf(VALID);
+  p.select[1] = 3;
+  const section = parseBgrd(sectionWith(buildV3(p), 6), { file: "x/base.nav.gz" });
+  const e = expectError(() => decodeBgrdTile(section, 0, 0), "bad_value");
+  assertEquals(e.where.file, "x/base.nav.gz");
+  assert(e.message.startsWith("x/base.nav.gz: BGRD, zone map01base, tile 0"), e.message);
+  const none = assertThrows(() => decodeBgrdTile(section, 0, 5), NavscopeError) as NavscopeError;
+  assertEquals(none.where.file, "x/base.nav.gz");
 });

@@ -107,6 +107,11 @@ export interface BgrdSection {
   zones: BgrdZoneEntry[];
   /** Byte offset where the directory ends (payloads start at or after it). */
   directoryEnd: number;
+  /**
+   * Location facts given to {@link parseBgrd} (the file name, …): tile-decode errors carry
+   * them too, so an error met long after parsing still names the file.
+   */
+  where?: ErrorLocation;
 }
 
 const SECTION = "BGRD";
@@ -154,6 +159,7 @@ export function parseBgrd(bytes: Uint8Array, where: ErrorLocation = {}): BgrdSec
     apronPx,
     zones,
     directoryEnd: r.pos,
+    where: { ...where },
   };
   checkOffsets(section, loc, entryAt);
   return section;
@@ -293,14 +299,14 @@ export function decodeBgrdTile(
     throw new NavscopeError(
       "bad_value",
       `no tile ${tile} in zone ${zone}`,
-      { section: SECTION, zone: z?.name ?? zone, tile },
+      { ...section.where, section: SECTION, zone: z?.name ?? zone, tile },
     );
   }
   const ctx: TileContext = {
     nx: t.nx,
     ny: t.ny,
     records: t.records,
-    where: { section: SECTION, zone: z.name, tile },
+    where: { ...section.where, section: SECTION, zone: z.name, tile },
     base: t.offset,
   };
   if (t.len === 0) return outputColumns(0, into);

@@ -75,7 +75,12 @@ function decodeBlob(r: ByteReader, ctx: TileContext, into?: SpanColumns): SpanCo
     r.expectEnd("an empty tile's n = 0");
     return outputColumns(0, into);
   }
+  const hminAt = r.pos;
   const hmin = r.f32();
+  if (!Number.isFinite(hmin)) {
+    // The encoder refuses non-finite heights; this base would make every height non-finite.
+    throw r.error("bad_value", `height base hmin is ${hmin}`, "a finite f32", hminAt);
+  }
   const regions = r.varint();
   const ncell = r.varint();
   if (regions < 1 || regions > n) {
@@ -110,6 +115,7 @@ function decodeBlob(r: ByteReader, ctx: TileContext, into?: SpanColumns): SpanCo
     out.clr[i] = v;
   }
   cols.forEach((c, i) => c.expectEnd(`column ${i + 1} (${V2_COLUMN_NAMES[i]})`));
+  // hmin is finite and q/64 ≤ 2^26: every height is a finite f32.
   for (let i = 0; i < n; i++) {
     out.h[i] = out.flags[i] & SpanFlag.Fill ? 0 : hmin + hq[i] / 64;
   }

@@ -108,7 +108,19 @@ export interface V3Header {
  * Checks every count against the others before anything is allocated.
  */
 export function readV3Header(r: ByteReader, ctx: TileContext, n: number): V3Header {
+  const hminAt = r.pos;
   const hmin = r.f32();
+  if (!Number.isFinite(hmin)) {
+    // The encoder refuses non-finite heights; a NaN or ±Infinity base would turn every height
+    // of the tile non-finite.
+    throw tileError(
+      ctx,
+      "bad_value",
+      `height base hmin is ${hmin}`,
+      r.base + hminAt,
+      "a finite f32",
+    );
+  }
   const at = r.pos;
   const regions = r.varint();
   const ncell = r.varint();
@@ -430,7 +442,9 @@ function storeHeights(out: SpanColumns, hq: Int32Array, hmin: number, n: number)
   const h = out.h;
   const flags = out.flags;
   // formulas.md 格图段 #11: h = f32(double(hmin) + double(q)/64); the Float32Array store is
-  // the f32 rounding. Fill records read back as 0.
+  // the f32 rounding. Fill records read back as 0. hmin is finite (readV3Header) and
+  // |q/64| < 2^26, far below the 2^103 that would round the largest f32 up to Infinity, so
+  // every height is finite.
   for (let r = 0; r < n; r++) {
     h[r] = flags[r] & SpanFlag.Fill ? 0 : hmin + hq[r] / 64;
   }
