@@ -331,6 +331,10 @@ function joinDashValues(args: string[], options: ParseArgsConfig["options"]): st
 /** Prints `navscope CMD: warning: …` lines for unreadable files / broken gzip on stderr. */
 export function warnFileProblems(cmd: string, problems: Array<{ file: string; error: string }>) {
   for (const p of problems) {
-    io.err.write(`navscope ${cmd}: warning: skipped ${p.file}: ${p.error}\n`);
+    // A corrupt .gz is read up to the damage ("…; read up to line N"): not skipped.
+    const partly = /; read up to line [1-9]/.test(p.error);
+    io.err.write(
+      `navscope ${cmd}: warning: ${partly ? "partly read" : "skipped"} ${p.file}: ${p.error}\n`,
+    );
   }
 }

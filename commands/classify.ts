@@ -6,7 +6,7 @@
 import { NavscopeError } from "../src/errors.ts";
 import type { ClassifyBy } from "../src/analyze/classify_report.ts";
 import { loadRulesFile } from "../src/analyze/rules.ts";
-import { classifyLogs, fileProblems } from "../src/analyze/run.ts";
+import { classifyLogs, fileProblems, requireSomeInput } from "../src/analyze/run.ts";
 import { classifyTables } from "../src/analyze/tables.ts";
 import { formatFromFlags, parseFlags, printTables, Progress, warnFileProblems } from "./_output.ts";
 
@@ -27,7 +27,12 @@ example locations (file:line).
   --csv | --md         the tables as CSV or Markdown
   --rules FILE         JSON rules file that extends or overrides the default rules
   --strict             stop with exit 1 at the first unreadable file or corrupt .gz
-                       (default: skip it with a warning on stderr)`;
+                       (default: skip it with a warning on stderr; what a corrupt .gz
+                       decoded before the damage is counted, "read up to line N")
+
+Exit status: 0 done (some inputs may have been skipped with a warning); 1 no input could be
+read at all (missing files, a glob matching nothing, only unreadable/binary files), or an
+unreadable file with --strict; 2 usage error.`;
 
 /** Runs classify; resolves to the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -67,6 +72,7 @@ export async function run(args: string[]): Promise<number> {
   });
   progress.done();
   warnFileProblems("classify", fileProblems(parse));
+  requireSomeInput(parse, positionals);
   printTables(format, classifyTables(report), report);
   return 0;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import { fileProblems, parseTimeArg, statsLogs } from "../src/analyze/run.ts";
+import { fileProblems, parseTimeArg, requireSomeInput, statsLogs } from "../src/analyze/run.ts";
 import type { StatsFilter } from "../src/analyze/stats.ts";
 import { statsTables } from "../src/analyze/tables.ts";
 import { formatFromFlags, parseFlags, printTables, Progress, warnFileProblems } from "./_output.ts";
@@ -32,7 +32,13 @@ Percentiles are nearest rank: the value at rank ⌈p/100·n⌉ of the sorted sam
                    count, total_ms: {p50, p90, max}, other_ms_p50}], reason_names, reasons,
                    window_buckets, stages, unparsed_lines, zones?}
   --csv | --md     the tables as CSV or Markdown
-  --strict         stop with exit 1 at the first unreadable file or corrupt .gz`;
+  --strict         stop with exit 1 at the first unreadable file or corrupt .gz
+                   (default: skip it with a warning; a corrupt .gz counts what decoded
+                   before the damage, "read up to line N")
+
+Exit status: 0 done (some inputs may have been skipped with a warning); 1 no input could be
+read at all (missing files, a glob matching nothing, only unreadable/binary files), or an
+unreadable file with --strict; 2 usage error.`;
 
 /** Runs stats; resolves to the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -77,6 +83,7 @@ export async function run(args: string[]): Promise<number> {
   });
   progress.done();
   warnFileProblems("stats", fileProblems(parse));
+  requireSomeInput(parse, positionals);
   printTables(format, statsTables(report), report);
   return 0;
 }

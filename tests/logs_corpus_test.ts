@@ -171,10 +171,15 @@ Deno.test("corpus: counts known by construction, timestamp order across rotation
     const cutRep = report.files.find((f) => f.file.endsWith("09.30-00.00.00.000.log.gz"))!;
     const midLine = new TextEncoder().encode(c.partialWhole)[cutRep.bytes - 1] !== 10;
     assertEquals(report.problems.truncated, c.truncated + (midLine ? 1 : 0));
-    assertEquals(report.problems.binary, c.binary);
+    // The garbage file is binary from its first byte on: one file problem, not 25 bad lines.
+    assertEquals(report.problems.binary, 0);
+    assertEquals(report.problems.binary_file, 1);
+    const garbage = report.files.find((f) => f.file.endsWith("garbage.log"))!;
+    assert(/^binary content \(NUL bytes, no log line/.test(garbage.error), garbage.error);
+    assertEquals(garbage.lines, 0);
     assertEquals(report.problems.garbage, 0, JSON.stringify(report.firstProblems));
     assertEquals(report.problems.bad_field, 0);
-    // File order: by first timestamp, garbage (no timestamp) last; names do not decide.
+    // File order: by first timestamp; names do not decide.
     const order = report.files.filter((f) => !f.error || f.bytes > 0).map((f) =>
       f.file.split("/").pop()
     );
@@ -184,7 +189,6 @@ Deno.test("corpus: counts known by construction, timestamp order across rotation
       "maafw.bak.2026.09.28-00.00.00.000.log",
       "maafw.log",
       "maafw.bak.2026.09.30-00.00.00.000.log.gz",
-      "garbage.log",
     ]);
     const gzFile = report.files.find((f) => f.file.endsWith("zz_oldest.log.gz"))!;
     assert(gzFile.gzip && gzFile.lines === 10 * 3 + 4, `gz lines ${gzFile.lines}`);

@@ -200,9 +200,9 @@ for (const [name, text] of [["full", FULL], ["short", SHORT]] as const) {
       7,
       NaN,
     ]]);
-    assertEquals(of(events, "navmesh_load_failed").map((e) => [e.zone, e.error]), [
-      ["map02base", "旁包判据版本不符 (3 ≠ 4)"],
-      ["base.nav.gz", "旁包读不到 (base.fields.nav.gz): No such file"],
+    assertEquals(of(events, "navmesh_load_failed").map((e) => [e.zone, e.key, e.error]), [
+      ["map02base", "", "旁包判据版本不符 (3 ≠ 4)"],
+      ["", "base.nav.gz", "旁包读不到 (base.fields.nav.gz): No such file"],
     ]);
     assertEquals(
       of(events, "recast_failed")[3].error,

@@ -41,6 +41,27 @@ export function fileProblems(r: ParseReport): Array<{ file: string; error: strin
   return r.files.filter((f) => f.error !== "").map((f) => ({ file: f.file, error: f.error }));
 }
 
+/**
+ * Throws an `io` NavscopeError when no input could be read at all (missing files, globs that
+ * matched nothing, unreadable or binary files, a broken .gz of which nothing decoded): "0
+ * failures" would then say nothing about the logs. Some input read → the others are warnings.
+ */
+export function requireSomeInput(r: ParseReport, inputs: readonly string[]): void {
+  if (r.files.some((f) => f.error === "" || f.lines > 0)) return;
+  const first = r.files.find((f) => f.error !== "");
+  const why = first
+    ? `${r.files.length} input${
+      r.files.length === 1 ? "" : "s"
+    }, none readable; first: ${first.file}: ${first.error}`
+    : `no log files found in ${inputs.join(", ")}`;
+  throw new NavscopeError(
+    "io",
+    `no input could be read (${why})`,
+    {},
+    "at least one readable log file (*.log, *.txt, *.gz, maafw*)",
+  );
+}
+
 function progressOf(r: ParseReport, sizes: Map<string, number>): [number, string] {
   const n = Math.max(1, sizes.size);
   const done = Math.max(0, r.files.length - 1);

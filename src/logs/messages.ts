@@ -228,12 +228,16 @@ export const MESSAGES: readonly MessageSpec[] = [
     ...b,
     type: "navmesh_load_failed",
     zone: so(f, "navmesh_zone"),
+    key: "",
     error: so(f, "load_result.message"),
   })),
+  // The pack cache's line: `key` is the cache key (the pack file, e.g. base.nav.gz), not a
+  // zone, so the zone stays unknown (it must not become a `--by zone` group).
   spec("load navmesh failed", (f, b) => ({
     ...b,
     type: "navmesh_load_failed",
-    zone: so(f, "key"),
+    zone: "",
+    key: so(f, "key"),
     error: so(f, "error"),
   })),
   spec("Phase transition.", (f, b) => ({

@@ -110,13 +110,24 @@ async function openBytes(
   };
 }
 
-/** First timestamp of a file (naive epoch ms), NaN when none within the first 256 KiB. */
-async function peekFirstTime(path: string): Promise<{ time: number; gzip: boolean }> {
+/** How many leading decoded bytes are checked for binary content. */
+const BINARY_PEEK = 4096;
+
+/**
+ * First timestamp of a file (naive epoch ms), NaN when none within the first 256 KiB, and
+ * whether it looks binary: NUL bytes in its first 4 KiB (decompressed) and no log line there —
+ * a pack, an image or a zip, not a log (a log with a few NULs later, e.g. after a crash, is
+ * still read line by line).
+ */
+async function peekFirstTime(
+  path: string,
+): Promise<{ time: number; gzip: boolean; binary: boolean }> {
   const { gzip, stream } = await openBytes(path);
   const reader = stream.getReader();
   const dec = new TextDecoder();
   let text = "";
   let time = NaN;
+  let nul = false, peeked = 0;
   const head = emptyHead();
   try {
     while (text.length < PEEK_BYTES) {
@@ -127,6 +138,10 @@ async function peekFirstTime(path: string): Promise<{ time: number; gzip: boolea
         break; // corrupt gzip: the main pass reports it
       }
       if (r.done) break;
+      if (peeked < BINARY_PEEK) {
+        nul ||= r.value.subarray(0, BINARY_PEEK - peeked).includes(0);
+        peeked += Math.min(r.value.length, BINARY_PEEK - peeked);
+      }
       text += dec.decode(r.value, { stream: true });
       let start = 0;
       for (;;) {
@@ -144,7 +159,7 @@ async function peekFirstTime(path: string): Promise<{ time: number; gzip: boolea
   } finally {
     await reader.cancel().catch(() => {});
   }
-  return { time, gzip };
+  return { time, gzip, binary: nul && Number.isNaN(time) };
 }
 
 const LOG_NAME = /(\.(log|txt|gz)$)|(^maafw)/i;
@@ -272,11 +287,21 @@ async function* run(
   for (const f of files) {
     const rep = emptyFileReport(f);
     try {
-      const { time, gzip } = await peekFirstTime(f);
+      const { time, gzip, binary } = await peekFirstTime(f);
       rep.firstTime = time;
       rep.gzip = gzip;
+      if (binary) {
+        const what = `binary content${gzip ? " inside the gzip" : ""} (NUL bytes, no log line ` +
+          `in the first ${BINARY_PEEK} bytes): not a text log`;
+        if (opts.strict) throw new NavscopeError("io", what, { file: f });
+        rep.error = what;
+        report.files.push(rep);
+        p.problem("binary_file", 0, what, f);
+        continue;
+      }
       order.push(rep);
     } catch (e) {
+      if (e instanceof NavscopeError) throw e;
       if (opts.strict) {
         throw new NavscopeError("io", `cannot read log file: ${(e as Error).message}`, { file: f });
       }
@@ -342,7 +367,9 @@ async function* feed(
         // Keep what decoded before the damage; the partial last line is still a line.
         p.push(dec.decode());
         p.endFile(true);
-        rep.error = msg;
+        // What decoded before the damage was parsed and counted: say how far that went.
+        rep.error = `${rep.gzip ? "corrupt or truncated gzip" : "read failed"}: ${msg}; ` +
+          `read up to line ${rep.lines}`;
         if (opts.strict) {
           throw new NavscopeError(
             "io",

@@ -333,7 +333,10 @@ export interface BlindFallbackEvent extends EventBase {
 /** Navmesh pack load failures (`Failed to load navmesh pack.`, `load navmesh failed`). */
 export interface NavmeshLoadFailedEvent extends EventBase {
   type: "navmesh_load_failed";
+  /** Zone ("" when the line names none: the cache's line carries a pack key instead). */
   zone: string;
+  /** Pack cache key (`load navmesh failed [key=base.nav.gz]`), "" otherwise. */
+  key: string;
   error: string;
 }
 
@@ -462,6 +465,7 @@ export type ProblemKind =
   | "truncated" // a `[TRUNCATED: …]` line or a line over the cap
   | "bad_field" // a recognised message with a missing / malformed value
   | "bad_gzip" // a corrupt or truncated .gz (data before the damage is kept)
+  | "binary_file" // a whole file of binary content (NUL bytes, no log line): skipped
   | "unreadable"; // a file that could not be opened or read
 
 /** One reported problem (the first few of each kind are kept with their location). */
