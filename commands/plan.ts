@@ -8,10 +8,9 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../src/errors.ts";
-import { summarizeBattery } from "../src/analyze/battery_summary.ts";
+import { type BatteryRow, planLeg, summarizeBattery } from "../src/analyze/battery.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
-import { type BatteryRow, planLeg } from "../src/plan/battery.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
@@ -246,16 +245,9 @@ async function battery(
   const rows: BatteryRow[] = [];
   const lines: string[] = [];
   for (const leg of legs) {
-    const { row, result } = await planLeg(engine, leg);
+    const { row, record } = await planLeg(engine, leg);
     rows.push(row);
-    if (log) {
-      const rec = planRecordFromResult(
-        { zone: leg.zone, start: leg.start, goal: leg.goal },
-        result,
-        { packHash: engine.info.buildHash },
-      );
-      lines.push(formatPlanLine(rec, { time: new Date() }));
-    }
+    if (log) lines.push(formatPlanLine(record, { time: new Date() }));
   }
   if (log) await appendLines(log, lines);
   const s = summarizeBattery(rows);

@@ -1,0 +1,168 @@
+/**
+ * The planner engine end to end on the frozen golden-route packs (tests/fixtures/oracle): each
+ * pre-check and window failure reachable from the battery gives its own code and the spec's
+ * message; cancellation; repeated plans are identical; a window's per-cell fields equal a larger
+ * window's cropped to it; bad requests are refused; plan lines round-trip into `classify`.
+ */
+import { assert, assertEquals, assertThrows } from "./assert.ts";
+import { openEngine } from "../src/plan/engine.ts";
+import { legRequest } from "../src/plan/battery.ts";
+import { buildWindow } from "../src/plan/build_window.ts";
+import { ZoneState } from "../src/plan/zone_state.ts";
+import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
+import { parseLegs } from "../src/world/legs.ts";
+import { planRecordFromResult } from "../src/logs/from_plan.ts";
+import { formatPlanLine, parsePlanLine } from "../src/logs/plan_line.ts";
+import { factsFromPlan } from "../src/analyze/adapter.ts";
+import { classifyFailure } from "../src/analyze/rules.ts";
+import { emptyNoGoTable } from "../src/pack/nogo.ts";
+
+const DIR = new URL("./fixtures/oracle/city_small/", import.meta.url).pathname;
+const engine = await openEngine(DIR + "base.nav.gz");
+const legs = parseLegs(await Deno.readTextFile(DIR + "legs.json"), "legs.json");
+const leg = (id: string) => legs.find((l) => l.id === id)!;
+
+/** A result without its timings (they differ run to run). */
+function stable(r: PlanResult): unknown {
+  const d = structuredClone(r.debug) as unknown as Record<string, unknown>;
+  d.timing = null;
+  d.tiers = r.debug.tiers.map((t) => ({ ...t, windowMs: 0, searchMs: 0 }));
+  return { ...r, debug: d };
+}
+
+const CASES: Array<[string, string, RegExp, Partial<PlanRequest>?]> = [
+  ["snap_far", "snap_far_from_mesh", /^起点不在网格附近$/],
+  [
+    "beam_far_from_core",
+    "endpoint_far_from_core",
+    /^端点接不上可走层 \(起 34\.2px \/ 终 0\.0px\)$/,
+  ],
+  ["nogo_base_goal", "no_go", /禁区内/],
+  ["nogo_floor_deck", "no_go", /禁区内/],
+  ["cancelled", "cancelled", /^规划已取消$/],
+  ["seed_outside_window", "seed_outside_window", /^起点种子格落在窗外$/],
+  [
+    "mesa_up",
+    "goal_outside_reach",
+    /^从起点走不到终点 \(端点在可走面上, 可达区距 起 0\.0px \/ 终 20\.2px\)$/,
+  ],
+  ["tier_deck", "zone_not_found", /^区没有预烘格图 \(map01lv001\)$/],
+  // A zero-length leg whose tentative tier fails never grows its window: levels are skipped to
+  // the full-region window, which is larger than this plan's kMaxCells.
+  ["bridge_under", "region_too_large", /^类过大 \(2009×2009 格\)$/, {
+    overrides: { maxCells: 1_000_000 },
+  }],
+];
+
+for (const [id, code, message, extra] of CASES) {
+  Deno.test(`engine: ${id} → ${code}`, async () => {
+    const r = await engine.plan({ ...legRequest(leg(id)), ...extra });
+    assertEquals(r.ok, false);
+    assertEquals(r.error, code);
+    assert(message.test(r.message), `message ${JSON.stringify(r.message)}`);
+    assertEquals(r.noGo, code === "no_go");
+    // The code is the class classify gives the logged plan line (no declared deck here).
+    const rec = planRecordFromResult(legRequest(leg(id)), r, { packHash: engine.info.buildHash });
+    const back = parsePlanLine(formatPlanLine(rec));
+    assert(typeof back !== "string" && back !== null);
+    if (!("record" in back)) throw new Error("no record");
+    const facts = factsFromPlan(back.record);
+    if (leg(id).goal_deck_y === undefined) assertEquals(classifyFailure(facts).class, code);
+  });
+}
+
+Deno.test("engine: the floor band keeps a ground goal under a floor-limited no-go polygon", async () => {
+  const r = await engine.plan(legRequest(leg("nogo_floor_ground")));
+  assertEquals([r.ok, r.noGo], [true, false]);
+  assertEquals(r.debug.tier, 0);
+});
+
+Deno.test("engine: an endpoint in a runtime disc plans normally (端点在虚拟禁区内)", async () => {
+  const r = await engine.plan(legRequest(leg("nogo_disc_start")));
+  assertEquals(r.ok, true);
+  // The disc clears the cells around the start: its anchor moved out of the 2-px disc.
+  assert(r.debug.snapStart! > 1.5 && r.debug.snapStart! <= 2.25, `${r.debug.snapStart}`);
+});
+
+Deno.test("engine: cancellation before a tier returns cancelled; the engine stays usable", async () => {
+  const ac = new AbortController();
+  ac.abort();
+  const req = legRequest(leg("plaza_cross"));
+  const c = await engine.plan(req, { signal: ac.signal });
+  assertEquals([c.ok, c.error, c.debug.tiers.length], [false, "cancelled", 0]);
+  const k = await engine.plan({ ...req, overrides: { cancelBeforeTier: 1 } });
+  assertEquals(k.ok, true, "tier 0 succeeds before the cancel point");
+  const r = await engine.plan(req);
+  assertEquals(r.ok, true);
+});
+
+Deno.test("engine: repeated plans on one engine and a fresh engine are identical", async () => {
+  const ids = ["plaza_cross", "mesa_up", "snap_far", "kerb_up"];
+  const a = [], b = [];
+  for (const id of ids) a.push(stable(await engine.plan(legRequest(leg(id)))));
+  for (const id of ids) a.push(stable(await engine.plan(legRequest(leg(id)))));
+  const fresh = await openEngine(DIR + "base.nav.gz");
+  for (const id of ids) b.push(stable(await fresh.plan(legRequest(leg(id)))));
+  assertEquals(a.slice(0, 4), a.slice(4));
+  assertEquals(a.slice(0, 4), b);
+});
+
+Deno.test("engine: bad requests are refused, not planned", async () => {
+  let threw = false;
+  try {
+    await engine.plan({ zone: "map01base", start: [NaN, 3], goal: [3, 4] });
+  } catch (e) {
+    threw = /start is NaN,3/.test((e as Error).message);
+  }
+  assert(threw);
+  const r = await engine.plan({ zone: "nosuch", start: [3, 3], goal: [4, 4] });
+  assertEquals([r.ok, r.error], [false, "zone_not_found"]);
+});
+
+Deno.test("engine: a missing sidecar makes every plan return the same load error", async () => {
+  const tmp = await Deno.makeTempDir();
+  await Deno.copyFile(DIR + "base.nav.gz", `${tmp}/base.nav.gz`);
+  const e = await openEngine(`${tmp}/base.nav.gz`);
+  assert(e.info.error !== null);
+  for (const id of ["plaza_cross", "snap_far"]) {
+    const r = await e.plan(legRequest(leg(id)));
+    assertEquals([r.ok, r.error], [false, "sidecar_unreadable"]);
+    assert(r.message.startsWith("旁包读不到"), r.message);
+  }
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("buildWindow: a window's per-cell fields equal a larger window's, cropped", async () => {
+  const eng = await openEngine(DIR + "base.nav.gz");
+  await eng.warm("map01base");
+  const { decodeMainPack } = await import("../src/pack/bnav_codec.ts");
+  const { readMaybeGzip } = await import("../src/codec/file.ts");
+  const { parseBgrd } = await import("../src/pack/bgrd.ts");
+  const { loadSidecarFile } = await import("../src/pack/bnvf.ts");
+  const { sidecarExpectations } = await import("../src/pack/pack_set.ts");
+  const bytes = await readMaybeGzip(DIR + "base.nav.gz");
+  const load = decodeMainPack(bytes);
+  const section = parseBgrd(load.pack.grid!);
+  const side = await loadSidecarFile(
+    DIR + "base.fields.nav.gz",
+    sidecarExpectations(load.header.buildHash, bytes, section),
+  );
+  const rec = load.pack.zones.find((z) => z.name === "map01base")!;
+  const zs = new ZoneState(DIR + "base.nav.gz", section, side, load.pack, rec);
+  const seed = { gx: 96, gy: 160, h: 0 };
+  const inp = { region: 1, seed, noGo: emptyNoGoTable(), discs: [] };
+  const small = buildWindow(zs, { ...inp, rect: { x0: 40, y0: 100, nx: 300, ny: 250 } });
+  const big = buildWindow(zs, { ...inp, rect: { x0: -100, y0: -50, nx: 800, ny: 700 } });
+  let cells = 0;
+  for (let y = 0; y < small.ny; y++) {
+    for (let x = 0; x < small.nx; x++) {
+      const a = y * small.nx + x, b = (y + 150) * big.nx + (x + 140);
+      for (const k of ["lay", "core", "dist", "medial", "steps"] as const) {
+        if (small[k][a] !== big[k][b]) throw new Error(`${k} differs at (${x}, ${y})`);
+      }
+      cells++;
+    }
+  }
+  assertEquals(cells, 75000);
+  assertThrows(() => buildWindow(zs, { ...inp, rect: { x0: 1000, y0: 1000, nx: 64, ny: 64 } }));
+});
