@@ -262,3 +262,13 @@ Deno.test("render-world: the printed size includes the legend; --layer, --height
   assert(tier.records > 0);
   for (const v of tier.top) if (!Number.isNaN(v)) assert(v >= 14 && v <= 18, `height ${v}`);
 });
+
+Deno.test("demo: --json / --md are passed to inspect; a bad flag is a usage error", async () => {
+  const j = await cli(["demo", "--json"]);
+  assertEquals(j.code, 0, j.err);
+  assertEquals(JSON.parse(j.out).main.header.magic, "BNAV");
+  const m = await cli(["demo", "--md"]);
+  assertEquals(m.code, 0, m.err);
+  assert(m.out.includes("| "), "markdown tables");
+  assertEquals((await cli(["demo", "--bogus"])).code, 2);
+});
