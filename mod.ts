@@ -194,3 +194,13 @@ export {
 export { BakeWorkerPool } from "./src/bake/worker_pool.ts";
 export { ownerOf, type ZoneTiles, zoneTiles } from "./src/bake/tiles.ts";
 export { nonManifoldEdges } from "./src/bake/mesh_checks.ts";
+
+// planner: engine, plan requests/results, window tiers, buildWindow; batteries and plan lines
+export * from "./src/plan/mod.ts";
+export {
+  type BatteryRow,
+  type BatterySummary,
+  planLeg,
+  summarizeBattery,
+} from "./src/analyze/battery.ts";
+export { planRecordFromResult, type RecordContext } from "./src/logs/from_plan.ts";

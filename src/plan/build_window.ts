@@ -24,7 +24,7 @@ import {
 } from "../pack/fields_merge.ts";
 import { SpanFlag, STEP_DIRS } from "../pack/grid_types.ts";
 import { K_FLOOR_BAND, type NoGoTable, pointInRings } from "../pack/nogo.ts";
-import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
+import { decodeTileChecked, tilesMeeting } from "./grid_access.ts";
 import { reachDomain } from "./reach_domain.ts";
 import { type NoGoDiscSpec, PlanFailure } from "./types.ts";
 import type { CellRect } from "./window_tiers.ts";
@@ -259,20 +259,26 @@ function decodeWindowRecords(zs: ZoneState, rect: CellRect): { rec: RecordTable;
         `预烘格图或旁包解不开 (${e instanceof Error ? e.message : String(e)})`,
       );
     }
-    const idx: number[] = [], cell: number[] = [];
+    // Owned cells inside the window, as a tile-local box (inclusive).
+    const lx0 = Math.max(te.px0, rect.x0 - te.gx0),
+      lx1 = Math.min(te.px1, rect.x0 + rect.nx - 1 - te.gx0);
+    const ly0 = Math.max(te.py0, rect.y0 - te.gy0),
+      ly1 = Math.min(te.py1, rect.y0 + rect.ny - 1 - te.gy0);
+    const idxBuf = new Int32Array(cols.n), cellBuf = new Int32Array(cols.n);
+    let m = 0;
     for (let i = 0; i < cols.n; i++) {
-      const lx = cols.cell[i] % te.nx, ly = (cols.cell[i] / te.nx) | 0;
-      if (!isOwned(te, lx, ly)) continue;
-      const wx = te.gx0 + lx - rect.x0, wy = te.gy0 + ly - rect.y0;
-      if (wx < 0 || wy < 0 || wx >= rect.nx || wy >= rect.ny) continue;
-      idx.push(i);
-      cell.push(wy * rect.nx + wx);
-      count[wy * rect.nx + wx + 1]++;
+      const c = cols.cell[i], ly = (c / te.nx) | 0, lx = c - ly * te.nx;
+      if (lx < lx0 || lx > lx1 || ly < ly0 || ly > ly1) continue;
+      const wc = (te.gy0 + ly - rect.y0) * rect.nx + (te.gx0 + lx - rect.x0);
+      idxBuf[m] = i;
+      cellBuf[m++] = wc;
+      count[wc + 1]++;
     }
+    const idx = idxBuf.subarray(0, m), cell = cellBuf.subarray(0, m);
     total += idx.length;
     parts.push({
-      idx: Int32Array.from(idx),
-      cell: Int32Array.from(cell),
+      idx,
+      cell,
       cols,
       steps2: merged.steps2,
       seg: merged.seg,

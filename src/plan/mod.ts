@@ -1,0 +1,35 @@
+/**
+ * The planner's public face (spec 输入与输出): open an engine on a main pack, plan legs, warm zones,
+ * ask regionsNear; plus the window-tier formulas and the battery request helper.
+ * @module
+ */
+export {
+  Engine,
+  type EngineInfo,
+  type EngineOptions,
+  openEngine,
+  type PlanCallOptions,
+} from "./engine.ts";
+export * from "./types.ts";
+export { legRequest } from "./battery.ts";
+export {
+  allowedCost,
+  type CellRect,
+  chooseWindow,
+  ellipseRect,
+  kCostSlack,
+  kFieldHalo,
+  kLocalMaxCells,
+  kMaxCells,
+  kRatio0,
+  kRatioStep,
+  kTrustMargin,
+  legCells,
+  type LegGeometry,
+  regionRect,
+  type TierWindow,
+  trustLimit,
+  trustLimit2,
+} from "./window_tiers.ts";
+export { buildWindow, type BuildWindowInput, type WindowGrid } from "./build_window.ts";
+export { PlanContext } from "./context.ts";
