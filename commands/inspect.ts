@@ -67,6 +67,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const report = await inspectPackSet(path, { zone: values.zone, nogoPath: values.nogo });
   printTables(format, reportTables(report, values.zone), report);
+  for (const w of report.warnings) io.err.write(`navscope inspect: warning: ${w}\n`);
   if (!report.usable && format !== "json") {
     io.err.write(`navscope inspect: engine unusable: ${report.unusableReason}\n`);
   }

@@ -13,6 +13,7 @@ import { ByteReader, ByteWriter } from "../codec/bytes.ts";
 import { readMaybeGzip } from "../codec/file.ts";
 import { Fnv1a64 } from "../codec/fnv.ts";
 import { type ErrorLocation, NavscopeError } from "../errors.ts";
+import { checkPackLayout, unknownSectionWarnings } from "./bnav_layout.ts";
 import {
   assembleBgeo,
   type BgeoLayout,
@@ -90,6 +91,8 @@ export interface MainPackLoad {
   gridSection: { offset: number; size: number } | null;
   /** FNV-1a 64 of the whole (decompressed) file, when asked for: the BNVF sidecar's `fileFnv`. */
   fileFnv?: bigint;
+  /** Things a loader should tell but that do not stop the load (unknown section tags). */
+  warnings: string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,6 +289,8 @@ export interface PackFront {
   zones: ZoneRecord[];
   /** Zone table bytes (hash input). */
   zoneTable: Uint8Array;
+  /** Warnings about the directory (unknown section tags), in directory order. */
+  warnings: string[];
 }
 
 /** Reads header, directory, BGEO layout and the v5 zone table. */
@@ -325,8 +330,20 @@ export function readFront(bytes: Uint8Array, where: ErrorLocation): PackFront {
       `no BGEO before v${BGEO_SINCE} (geometry sits in flat tables)`,
     );
   }
+  // Every byte belongs to the header, the directory, a table or a section (bnav_layout.ts).
+  checkPackLayout(bytes, header, sections, where);
+  const warnings = unknownSectionWarnings(sections);
   if (!g) {
-    return { header, sections, known, extra, bgeo: null, zones: [], zoneTable: new Uint8Array(0) };
+    return {
+      header,
+      sections,
+      known,
+      extra,
+      bgeo: null,
+      zones: [],
+      zoneTable: new Uint8Array(0),
+      warnings,
+    };
   }
   const bgeo = readBgeoLayout(bytes, g.offset, g.size, {
     vertex: header.vertexCount,
@@ -343,7 +360,7 @@ export function readFront(bytes: Uint8Array, where: ErrorLocation): PackFront {
   const zones = decodeZoneRecords(r, header.zoneCount, header.version);
   r.expectEnd(`${header.zoneCount} zone records`);
   checkZoneRanges(zones, header.triangleCount, { ...where, section: "BGEO zone table" });
-  return { header, sections, known, extra, bgeo, zones, zoneTable };
+  return { header, sections, known, extra, bgeo, zones, zoneTable, warnings };
 }
 
 /**
@@ -430,6 +447,7 @@ export function finishLoad(
     header: front.header,
     sections: front.sections,
     gridSection: g ? { offset: g.offset, size: g.size } : null,
+    warnings: front.warnings,
   };
   if (opts.fileFnv) out.fileFnv = new Fnv1a64().update(bytes).digest();
   return out;

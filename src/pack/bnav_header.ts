@@ -23,6 +23,7 @@ import {
   SECTION_DIR_SINCE,
   SECTION_ENTRY_SIZE,
 } from "./bnav_types.ts";
+import { sectionTagError } from "./bnav_layout.ts";
 
 /** The decoded BNAV header. */
 export interface MainPackHeader {
@@ -114,7 +115,10 @@ export function readHeader(bytes: Uint8Array, where: ErrorLocation): MainPackHea
   };
 }
 
-/** Reads the section directory (v4+); every entry must lie inside the file. */
+/**
+ * Reads the section directory (v4+); every entry must lie inside the file and carry a tag of
+ * four printable ASCII characters.
+ */
 export function readSections(
   bytes: Uint8Array,
   h: MainPackHeader,
@@ -136,6 +140,8 @@ export function readSections(
   const out: SectionInfo[] = [];
   for (let i = 0; i < h.sectionCount; i++) {
     const at = r.pos;
+    const bad = sectionTagError(bytes, at, i, where);
+    if (bad) throw bad;
     const s = { tag: r.tag(), flags: r.u32(), offset: r.u64(), size: r.u64() };
     if (s.offset + s.size > bytes.length) {
       throw new NavscopeError(

@@ -77,6 +77,11 @@ export interface PackSetReport {
     error: string | null;
     zones: { zone: string; polygons: number }[] | null;
   };
+  /**
+   * Things that do not stop the engine but a planner engineer should see (unknown section tags,
+   * …); `inspect` prints each on stderr.
+   */
+  warnings: string[];
   /** Whether an engine built on this set would load (spec 引擎装载). */
   usable: boolean;
   /** The first reason the engine would be unusable, or null. */
@@ -181,6 +186,7 @@ export async function inspectPackSet(
     sidecar,
     occluder,
     nogo,
+    warnings: [...main.warnings],
     usable: reasons.length === 0,
     unusableReason: reasons[0] ?? null,
   };

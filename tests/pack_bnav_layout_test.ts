@@ -1,0 +1,162 @@
+/**
+ * BNAV section directory and byte accounting (issue 10 item 13): a section count cut short, a
+ * tag byte changed, a section size or offset changed, trailing bytes and overlaps are errors at
+ * the offset where the layout stops making sense; unknown tags are warnings naming the tag; every
+ * pack navscope writes (v5 with alignment padding, legacy v1–4 back to back, the examples) loads.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { type ErrorCode, NavscopeError } from "../src/errors.ts";
+import { readMaybeGzip } from "../src/codec/mod.ts";
+import {
+  decodeMainPack,
+  describeMainPack,
+  encodeLegacyMainPack,
+  encodeMainPack,
+  loadZone,
+  type MainPack,
+  randomMainPack,
+} from "../src/pack/bnav.ts";
+import { captureOutput } from "../commands/_output.ts";
+import { run as inspect } from "../commands/inspect.ts";
+import { gzip } from "../src/codec/mod.ts";
+
+const FILE = "base.nav";
+
+function sample(): { pack: MainPack; bytes: Uint8Array } {
+  const pack = randomMainPack(11, { zones: 2, trianglesPerZone: 30 });
+  pack.extraSections = []; // known sections only: no warnings
+  return { pack, bytes: encodeMainPack(pack) };
+}
+
+function dv(b: Uint8Array): DataView {
+  return new DataView(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** Directory entries of a v5 pack: [tag, entry offset, section offset, size]. */
+function entries(b: Uint8Array): { tag: string; at: number; offset: number; size: number }[] {
+  const d = dv(b);
+  const dir = Number(d.getBigUint64(64, true));
+  const n = d.getUint32(72, true);
+  return Array.from({ length: n }, (_, i) => {
+    const at = dir + 24 * i;
+    return {
+      tag: String.fromCharCode(...b.subarray(at, at + 4)),
+      at,
+      offset: Number(d.getBigUint64(at + 8, true)),
+      size: Number(d.getBigUint64(at + 16, true)),
+    };
+  });
+}
+
+function expectError(b: Uint8Array, code: ErrorCode, offset: number, text: RegExp): NavscopeError {
+  for (const f of [() => decodeMainPack(b, { file: FILE }), () => loadZone(b, 0, { file: FILE })]) {
+    try {
+      f();
+    } catch (e) {
+      if (!(e instanceof NavscopeError)) throw e;
+      assertEquals(e.code, code, e.message);
+      assertEquals(e.where.file, FILE, e.message);
+      assertEquals(e.where.offset, offset, e.message);
+      assert(text.test(e.message), e.message);
+      continue;
+    }
+    throw new Error(`expected a ${code} error`);
+  }
+  try {
+    describeMainPack(b, { file: FILE });
+  } catch (e) {
+    return e as NavscopeError;
+  }
+  throw new Error("describeMainPack accepted it");
+}
+
+Deno.test("bnav layout: a section count cut short is an error naming the lost entries", () => {
+  const { bytes } = sample();
+  const es = entries(bytes);
+  assertEquals(es.map((e) => e.tag), ["BGEO", "BOML", "BSRF", "BGRD"]);
+  const b = bytes.slice();
+  dv(b).setUint32(72, 1, true);
+  expectError(b, "count_mismatch", 80 + 24, /3 more directory entries \(BOML, BSRF, BGRD\)/);
+  dv(b).setUint32(72, 3, true);
+  expectError(b, "count_mismatch", 80 + 72, /section count 3 at offset 72/);
+});
+
+Deno.test("bnav layout: a tag that is not four printable ASCII characters is rejected", () => {
+  const { bytes } = sample();
+  const bsrf = entries(bytes).find((e) => e.tag === "BSRF")!;
+  const b = bytes.slice();
+  b[bsrf.at + 1] = 0; // BSRF → B\0RF
+  const e = expectError(b, "bad_value", bsrf.at + 1, /tag "B\\0RF" has byte 1 = 0x00/);
+  assertEquals(e.where.section, "section directory");
+  const c = bytes.slice();
+  c[bsrf.at + 3] = 0x80;
+  expectError(c, "bad_value", bsrf.at + 3, /not a printable ASCII character/);
+});
+
+Deno.test("bnav layout: a changed size or offset, tail bytes and overlaps are errors", () => {
+  const { bytes } = sample();
+  const es = entries(bytes);
+  const boml = es.find((e) => e.tag === "BOML")!;
+  const bsrf = es.find((e) => e.tag === "BSRF")!;
+  // BOML 16 bytes shorter: its last 16 bytes belong to nothing.
+  const a = bytes.slice();
+  dv(a).setBigUint64(boml.at + 16, BigInt(boml.size - 16), true);
+  expectError(a, "bad_value", boml.offset + boml.size - 16, /between section BOML and section/);
+  // Bytes after the last section.
+  const t = new Uint8Array(bytes.length + 5);
+  t.set(bytes);
+  t.fill(1, bytes.length);
+  expectError(t, "count_mismatch", bytes.length, /after the last part \(section BGRD\)/);
+  // Even zero bytes after the end when they do not pad to an 8-byte boundary… (file length
+  // must then be a multiple of 8); and more than 7 are never padding.
+  const z = new Uint8Array(bytes.length + 8 + (8 - bytes.length % 8) % 8);
+  z.set(bytes);
+  expectError(z, "count_mismatch", bytes.length, /after the last part/);
+  // BSRF moved onto BOML.
+  const o = bytes.slice();
+  dv(o).setBigUint64(bsrf.at + 8, BigInt(boml.offset), true);
+  expectError(o, "offset_out_of_range", boml.offset, /overlaps/);
+  // A non-zero byte in the alignment padding before BOML (the writer pads with zeros).
+  const bgeo = es.find((e) => e.tag === "BGEO")!;
+  const padAt = bgeo.offset + bgeo.size;
+  assert(padAt < boml.offset, "the sample has padding before BOML");
+  const p = bytes.slice();
+  p[padAt] = 7;
+  expectError(p, "bad_value", padAt, /between section BGEO and section BOML/);
+});
+
+Deno.test("bnav layout: unknown section tags are warnings naming the tag", () => {
+  const pack = randomMainPack(11, { zones: 2, trianglesPerZone: 30 });
+  assertEquals(pack.extraSections.map((s) => s.tag), ["XTRA"]);
+  const bytes = encodeMainPack(pack);
+  const load = decodeMainPack(bytes, { file: FILE });
+  assertEquals(load.warnings.length, 1);
+  assert(/section "XTRA" .* not one navscope knows/.test(load.warnings[0]), load.warnings[0]);
+  assertEquals(describeMainPack(bytes).warnings, load.warnings);
+  assertEquals(decodeMainPack(sample().bytes).warnings, []);
+});
+
+Deno.test("bnav layout: inspect prints the warnings on stderr and in --json", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "navscope_layout_" });
+  const pack = randomMainPack(11, { zones: 2, trianglesPerZone: 30 });
+  await Deno.writeFile(`${dir}/base.nav.gz`, gzip(encodeMainPack(pack)));
+  const text = await captureOutput(() => inspect([`${dir}/base.nav.gz`]));
+  assert(/warning: .*section "XTRA"/.test(text.err), text.err);
+  const json = await captureOutput(() => inspect([`${dir}/base.nav.gz`, "--json"]));
+  const report = JSON.parse(json.out);
+  assert(report.warnings.some((w: string) => w.includes('"XTRA"')), json.out.slice(0, 300));
+  assert(/warning: .*"XTRA"/.test(json.err), json.err);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("bnav layout: every pack navscope writes accounts for its bytes", async () => {
+  for (let seed = 1; seed <= 12; seed++) {
+    const pack = randomMainPack(seed, { zones: 1 + seed % 3, sections: seed % 4 !== 0 });
+    decodeMainPack(encodeMainPack(pack));
+    for (let v = 1; v <= 4; v++) decodeMainPack(encodeLegacyMainPack(pack, v));
+  }
+  for (const w of ["city_small", "nav_test", "dungeon", "proto_level", "tower_big"]) {
+    const bytes = await readMaybeGzip(`examples/${w}/base.nav.gz`);
+    assertEquals(decodeMainPack(bytes).warnings, [], w);
+  }
+});
