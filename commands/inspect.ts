@@ -182,6 +182,7 @@ export function reportTables(r: PackSetReport, zone?: string): TableModel[] {
       rows: zone === undefined
         ? rows
         : rows.filter((row, i) => row[0] === zone || i === rows.length - 1),
+      notes: r.gridError ? [`grid section UNUSABLE — ${r.gridError}`] : undefined,
     });
   } else {
     out.push({ title: "BGRD", head: ["status"], rows: [[`unusable: ${r.gridError}`]] });

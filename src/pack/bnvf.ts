@@ -267,7 +267,10 @@ function checkPairing(h: SidecarHeader, expect: SidecarExpectations | null): voi
   if (h.fileFnv !== BigInt.asUintN(64, expect.fileFnv)) {
     throw new NavscopeError(
       "hash_mismatch",
-      `main-pack FNV ${hex(h.fileFnv)} is not the FNV of the main pack's decompressed bytes`,
+      `main-pack FNV ${hex(h.fileFnv)} is not the FNV of the main pack's decompressed bytes, ` +
+        `though its build_hash matches: the main pack changed after the sidecar was baked ` +
+        `(bytes outside the hashed tables differ: the section directory, BOML, BSRF or the ` +
+        `BGRD grid — damaged, or re-written by another tool)`,
       { section: "BNVF header", offset: 16 },
       hex(BigInt.asUintN(64, expect.fileFnv)),
     );

