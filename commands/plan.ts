@@ -14,14 +14,7 @@ import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
-import {
-  fmtNum,
-  formatFromFlags,
-  io,
-  parseFlags,
-  printTables,
-  type TableModel,
-} from "./_output.ts";
+import { fmtNum, type Format, io, parseFlags, printTables, type TableModel } from "./_output.ts";
 
 /** The embedded example pack. */
 export const EXAMPLE_PACK = fileURLToPath(
@@ -89,7 +82,12 @@ export async function run(args: string[]): Promise<number> {
         throw usage(`--${k} cannot be combined with --legs`);
       }
     }
-    return await battery(engine, legsPath, values.check === true, values.json === true, values.log);
+    const format = values.json ? "json" : "text";
+    return await battery(engine, legsPath, {
+      check: values.check === true,
+      format,
+      log: values.log,
+    });
   }
   if (values.check) throw usage("--check needs --legs");
   if (!values.zone || !values.from || !values.to) {
@@ -226,13 +224,13 @@ function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
   return d.tiers.length ? [outcome, tiers, times] : [outcome, times];
 }
 
-async function battery(
+/** Plans a battery and prints its table (or JSON); exit 3 with `check` on a mismatch. */
+export async function battery(
   engine: Engine,
   path: string,
-  check: boolean,
-  json: boolean,
-  log: string | undefined,
+  opts: { check?: boolean; format?: Format; log?: string },
 ): Promise<number> {
+  const { check = false, format = "text", log } = opts;
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -251,8 +249,8 @@ async function battery(
   }
   if (log) await appendLines(log, lines);
   const s = summarizeBattery(rows);
-  if (json) io.out.write(JSON.stringify({ legs: rows, summary: s }, null, 2) + "\n");
-  else printTables(formatFromFlags({}), batteryTables(path, rows, s), null);
+  if (format === "json") io.out.write(JSON.stringify({ legs: rows, summary: s }, null, 2) + "\n");
+  else printTables(format, batteryTables(path, rows, s), null);
   return check && s.mismatched > 0 ? 3 : 0;
 }
 

@@ -263,10 +263,12 @@ Deno.test("render-world: the printed size includes the legend; --layer, --height
   for (const v of tier.top) if (!Number.isNaN(v)) assert(v >= 14 && v <= 18, `height ${v}`);
 });
 
-Deno.test("demo: --json / --md are passed to inspect; a bad flag is a usage error", async () => {
+Deno.test("demo: --json / --md print the battery in that format; a bad flag is a usage error", async () => {
   const j = await cli(["demo", "--json"]);
   assertEquals(j.code, 0, j.err);
-  assertEquals(JSON.parse(j.out).main.header.magic, "BNAV");
+  const out = JSON.parse(j.out);
+  assertEquals(out.summary.legs, out.legs.length);
+  assert(out.legs.some((l: { id: string }) => l.id === "plaza_cross"));
   const m = await cli(["demo", "--md"]);
   assertEquals(m.code, 0, m.err);
   assert(m.out.includes("| "), "markdown tables");

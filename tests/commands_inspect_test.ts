@@ -172,10 +172,10 @@ Deno.test("inspect: a sidecar or occluder pack given directly is summarised", as
   await Deno.remove(s.dir, { recursive: true });
 });
 
-Deno.test("demo: inspects the committed example world and finds it usable", async () => {
+Deno.test("demo: plans the committed example battery and prints its summary", async () => {
   const r = await captureOutput(() => main(["demo"]));
   assertEquals(r.value, 0);
-  assert(r.out.includes("engine: usable"), r.out.slice(-300));
+  assert(r.out.includes("plaza_cross") && r.out.includes("summary"), r.out.slice(-300));
 });
 
 Deno.test("cli: --help, --version and an unknown command", async () => {
