@@ -108,6 +108,7 @@ export { MESSAGES, navmeshZoneOf, routeTargets } from "./src/logs/messages.ts";
 export * from "./src/analyze/mod.ts";
 
 // pack set (engine load rules) for inspect
+export * from "./src/pack/pack_binding.ts";
 export * from "./src/pack/pack_set.ts";
 
 // worlds: generator, landmarks, leg batteries, real meshes

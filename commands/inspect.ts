@@ -37,8 +37,12 @@ and the author no-go table. A BNVF or OCLS file given as PACK is summarised on i
   --json       the whole report as JSON
   --md, --csv  the tables as Markdown / CSV
 
+An occluder pack or no-go table that names zones the main pack does not have (or no-go polygons
+wholly outside their zone) is "mismatched": a warning on stderr and in --json. A no-go table
+none of whose zones is in the main pack is another world's: the engine is unusable.
+
 Exit status: 0 if an engine would load this set, 1 if a required part is missing or invalid
-(grid section, fields sidecar, an unreadable no-go table), 2 for usage errors.`;
+(grid section, fields sidecar, an unreadable or foreign no-go table), 2 for usage errors.`;
 
 function magicOf(bytes: Uint8Array): string {
   return String.fromCharCode(...bytes.subarray(0, 4));
@@ -212,8 +216,13 @@ export function reportTables(r: PackSetReport, zone?: string): TableModel[] {
     head: ["part", "status", "path", "detail"],
     rows: [
       ["fields sidecar", r.sidecar.status, r.sidecar.path, r.sidecar.error ?? sidecarDetail(r)],
-      ["occluder pack", r.occluder.status, r.occluder.path, r.occluder.error ?? occluderDetail(r)],
-      ["no-go table", r.nogo.status, r.nogo.path, r.nogo.error ?? nogoDetail(r)],
+      [
+        "occluder pack",
+        r.occluder.status,
+        r.occluder.path,
+        r.occluder.error ?? r.occluder.warning ?? occluderDetail(r),
+      ],
+      ["no-go table", r.nogo.status, r.nogo.path, r.nogo.error ?? r.nogo.warning ?? nogoDetail(r)],
     ],
     notes: [r.usable ? "engine: usable" : `engine: UNUSABLE — ${r.unusableReason}`],
   });

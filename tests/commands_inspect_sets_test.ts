@@ -65,3 +65,35 @@ Deno.test("inspect: a flipped grid byte is the grid's error; the sidecar FNV mis
   assert(r.report.unusableReason!.startsWith("grid section: "), r.report.unusableReason!);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("inspect: another world's occluder pack and no-go table are mismatched; the foreign table makes the engine unusable", async () => {
+  const dir = await tempDir();
+  const main = `${dir}/base.nav.gz`;
+  await Deno.copyFile(`${EX}/nav_test/base.nav.gz`, main);
+  await Deno.copyFile(`${EX}/nav_test/base.fields.nav.gz`, `${dir}/base.fields.nav.gz`);
+  await Deno.copyFile(`${EX}/city_small/base.occluder.gz`, `${dir}/base.occluder.gz`);
+  await Deno.copyFile(`${EX}/city_small/base.nogo.json`, `${dir}/base.nogo.json`);
+  const r = await inspectJson([main]);
+  assertEquals(r.code, 1);
+  assertEquals(r.report.usable, false);
+  assertEquals(r.report.sidecar.status, "ok");
+  assertEquals(r.report.occluder.status, "mismatched");
+  assertEquals(r.report.occluder.unknownZones, ["map01base"]);
+  assertEquals(r.report.nogo.status, "mismatched");
+  assertEquals(r.report.nogo.unknownZones, ["map01base"]);
+  assert(r.report.unusableReason!.includes("no-go table"), r.report.unusableReason!);
+  assert(r.report.unusableReason!.includes("another world's table"), r.report.unusableReason!);
+  assertEquals(r.report.warnings.length, 2);
+  assert(/warning: .*base\.occluder\.gz: .*"map01base"/.test(r.err), r.err);
+  assert(/warning: .*base\.nogo\.json: .*"map01base"/.test(r.err), r.err);
+  // Only the occluder pack from elsewhere: a warning, the engine still loads (drops allowed).
+  await Deno.copyFile(`${EX}/nav_test/base.nogo.json`, `${dir}/base.nogo.json`);
+  const o = await inspectJson([main]);
+  assertEquals(o.code, 0);
+  assertEquals([o.report.occluder.status, o.report.nogo.status], ["mismatched", "ok"]);
+  assert(
+    o.report.occluder.warning!.includes("ledge drops are allowed"),
+    o.report.occluder.warning!,
+  );
+  await Deno.remove(dir, { recursive: true });
+});

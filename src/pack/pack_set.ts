@@ -24,12 +24,21 @@ import {
 } from "./bnvf.ts";
 import { checkGridIds, componentCounts, type SidecarIdSource } from "./bgrd_guard.ts";
 import type { SidecarExpectations } from "./bnvf_types.ts";
-import { loadNoGoTable } from "./nogo.ts";
+import { loadNoGoTable, type NoGoTable } from "./nogo.ts";
+import {
+  checkNoGoAgainstPack,
+  checkOccluderAgainstPack,
+  type NoGoOutside,
+  type PackZoneBounds,
+} from "./pack_binding.ts";
 import { type OclsRecordSummary, summarizeOccluderPack } from "./ocls.ts";
 import { pairSidecars, sidecarStatus } from "./pairing.ts";
 
-/** Status of one optional or paired part. */
-export type PartStatus = "ok" | "missing" | "invalid";
+/**
+ * Status of one optional or paired part. `mismatched` (occluder pack, no-go table): readable,
+ * but it names zones the main pack does not have (pack_binding.ts).
+ */
+export type PartStatus = "ok" | "missing" | "invalid" | "mismatched";
 
 /** What `inspectPackSet` found. */
 export interface PackSetReport {
@@ -69,6 +78,10 @@ export interface PackSetReport {
     status: PartStatus;
     error: string | null;
     zones: OclsRecordSummary[] | null;
+    /** Record zones the main pack does not have (status `mismatched`). */
+    unknownZones: string[];
+    /** The mismatch in words, or null (also in `warnings`). */
+    warning: string | null;
   };
   /** Author no-go table status (missing is allowed). */
   nogo: {
@@ -76,6 +89,12 @@ export interface PackSetReport {
     status: PartStatus;
     error: string | null;
     zones: { zone: string; polygons: number }[] | null;
+    /** Table zones the main pack does not have (status `mismatched`). */
+    unknownZones: string[];
+    /** Polygons wholly outside their zone's px rectangle (status `mismatched`). */
+    outside: NoGoOutside[];
+    /** The mismatch in words, or null (also in `warnings`, or the unusable reason). */
+    warning: string | null;
   };
   /**
    * Things that do not stop the engine but a planner engineer should see (unknown section tags,
@@ -177,14 +196,23 @@ export async function inspectPackSet(
     sidecar.error += "; the grid section is damaged too (see the grid's error), which alone " +
       "changes the FNV";
   }
-  const occluder = await inspectOccluder(status.occluder ?? paths.occluder[0], status.occluder);
+  const packZones = main.zones.map((z) => ({ name: z.name, width: z.width, height: z.height }));
+  const occluder = await inspectOccluder(
+    status.occluder ?? paths.occluder[0],
+    status.occluder,
+    packZones,
+  );
   const nogoPath = opts.nogoPath ?? paths.nogo;
-  const nogo = await inspectNoGo(nogoPath);
+  const { report: nogo, usable: nogoUsable } = await inspectNoGo(nogoPath, packZones);
   const reasons = [
     gridError && `grid section: ${gridError}`,
     sidecar.status !== "ok" && `fields sidecar ${sidecar.status}: ${sidecar.error ?? sidecar.path}`,
     nogo.status === "invalid" && `no-go table unreadable: ${nogo.error}`,
+    !nogoUsable && `no-go table ${nogo.path} is not this pack's: ${nogo.warning}`,
   ].filter((x): x is string => typeof x === "string");
+  const warnings = [...main.warnings];
+  if (occluder.warning) warnings.push(`${occluder.path}: ${occluder.warning}`);
+  if (nogo.warning) warnings.push(`${nogo.path}: ${nogo.warning}`);
   return {
     main,
     mainFileFnv: mainFnv.toString(16).padStart(16, "0"),
@@ -194,7 +222,7 @@ export async function inspectPackSet(
     sidecar,
     occluder,
     nogo,
-    warnings: [...main.warnings],
+    warnings,
     usable: reasons.length === 0,
     unusableReason: reasons[0] ?? null,
   };
@@ -260,30 +288,55 @@ export function sidecarIdSource(pack: SidecarPack): SidecarIdSource {
 async function inspectOccluder(
   path: string,
   existing: string | null,
+  packZones: PackZoneBounds[],
 ): Promise<PackSetReport["occluder"]> {
-  if (existing === null) return { path, status: "missing", error: null, zones: null };
+  const none = { unknownZones: [], warning: null };
+  if (existing === null) return { path, status: "missing", error: null, zones: null, ...none };
+  let zones: OclsRecordSummary[];
   try {
-    const zones = summarizeOccluderPack(await readMaybeGzip(existing), existing);
-    return { path, status: "ok", error: null, zones };
+    zones = summarizeOccluderPack(await readMaybeGzip(existing), existing);
   } catch (e) {
-    return { path, status: "invalid", error: message(e), zones: null };
+    return { path: existing, status: "invalid", error: message(e), zones: null, ...none };
   }
+  const c = checkOccluderAgainstPack(zones.map((z) => z.name), packZones);
+  return {
+    path: existing,
+    status: c.status,
+    error: null,
+    zones,
+    unknownZones: c.unknownZones,
+    warning: c.message,
+  };
 }
 
-async function inspectNoGo(path: string): Promise<PackSetReport["nogo"]> {
+async function inspectNoGo(
+  path: string,
+  packZones: PackZoneBounds[],
+): Promise<{ report: PackSetReport["nogo"]; usable: boolean }> {
+  const none = { zones: null, unknownZones: [], outside: [], warning: null };
   try {
     await Deno.stat(path);
   } catch {
-    return { path, status: "missing", error: null, zones: null };
+    return { report: { path, status: "missing", error: null, ...none }, usable: true };
   }
+  let table: NoGoTable;
   try {
-    const table = await loadNoGoTable(path);
-    const zones = [...table.zones.entries()].map(([zone, z]) => ({
-      zone,
-      polygons: z.polyCount,
-    }));
-    return { path, status: "ok", error: null, zones };
+    table = await loadNoGoTable(path);
   } catch (e) {
-    return { path, status: "invalid", error: message(e), zones: null };
+    return { report: { path, status: "invalid", error: message(e), ...none }, usable: false };
   }
+  const zones = [...table.zones.entries()].map(([zone, z]) => ({ zone, polygons: z.polyCount }));
+  const c = checkNoGoAgainstPack(table, packZones);
+  return {
+    report: {
+      path,
+      status: c.status,
+      error: null,
+      zones,
+      unknownZones: c.unknownZones,
+      outside: c.outside,
+      warning: c.message,
+    },
+    usable: c.usable,
+  };
 }
