@@ -361,9 +361,9 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "footbridge_disc_region_too_large",
     P("footbridge", "south"),
     P("footbridge", "north"),
-    "region_too_large",
+    "route_disconnected",
     ["footbridge"],
-    "as footbridge_disc_closed, but kMaxCells = 1 M: the full-region window the capped tier falls back to is too large",
+    "as footbridge_disc_closed with kMaxCells = 1 M: the capped tier fails, and since the region rectangle is over kMaxCells the full window is not tried and the capped verdict stands (spec 椭圆档位 step 6)",
     { no_go_discs: [{ x: disc[0], y: disc[1], r: 3 }], overrides: { max_cells: 1_000_000 } },
   );
   add("river_bank_down", P("river_bank", "top"), P("river_bank", "edge"), "ok", [
@@ -382,9 +382,9 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "nogo_disc_start",
     P("footbridge", "south"),
     P("plaza"),
-    "no_go",
+    "ok",
     ["footbridge"],
-    "start inside a runtime no-go disc",
+    "start inside a runtime no-go disc: planned as usual, its anchor moves out of the disc (spec 端点在虚拟禁区内: 端点落在虚拟禁区里时照常规划)",
     { no_go_discs: [{ x: P("footbridge", "south")[0], y: P("footbridge", "south")[1], r: 2 }] },
   );
   // Ledges.
