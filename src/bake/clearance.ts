@@ -2,12 +2,22 @@
  * Clearance (spec 预烘场 › 净空): truncated Euclidean distance transform, exact up to kEdtCap =
  * 12 px (48 cells). Pass 1 per column: distance in cells to the nearest obstacle above/below,
  * capped at 196. Pass 2 per row: `D² = min_{|k|≤49} g(x+k)² + k²` in float32 (integers, exact).
- * The stored value is D² (the squared cell distance); {@link clearancePx} decodes it.
+ * The stored value is `min(D², 48²)` (the squared cell distance); {@link clearancePx} decodes it.
  * Reconstruction: formulas.md #41–#43.
+ *
+ * Choice [I]: the stored value is capped at {@link CLR_CAP_SQ} = 48² (spec 净空: 「超过 12 的
+ * 记为 12」). Above 48 cells the truncated D² is only known to exceed 48² (formulas #43): its
+ * value depends on obstacles up to 196 cells up or down the column and on where the window
+ * ends (「窗口外的格按无障碍处理」), so a tile window (64-cell apron) and a whole-zone window
+ * would store different numbers for the same cell. Capped, the stored value depends on the
+ * obstacles within 48 cells only, and it decodes to the same px as D² (both give 12).
  * @module
  */
 
-import { kEdtColCap, kEdtWin } from "../grid/constants.ts";
+import { kCS, kEdtCap, kEdtColCap, kEdtWin } from "../grid/constants.ts";
+
+/** Largest stored squared clearance: (kEdtCap / kCS)² = 48² = 2304, which decodes to 12 px. */
+export const CLR_CAP_SQ: number = (kEdtCap / kCS) * (kEdtCap / kCS);
 
 /** A cell box `[x0, x1) × [y0, y1)` of a window. */
 export interface CellBox {
@@ -22,8 +32,8 @@ export interface CellBox {
 }
 
 /**
- * Squared clearance per cell: 0 on obstacles (`obstacle[c] ≠ 0`), otherwise D² as above;
- * cells outside the window count as obstacle-free. D² ≤ 196² = 38416 fits a u16.
+ * Squared clearance per cell: 0 on obstacles (`obstacle[c] ≠ 0`), otherwise `min(D², 48²)` as
+ * above; cells outside the window count as obstacle-free.
  * With `box`, only the cells inside it are computed (the rest stay 0): the column sweeps still
  * cover the whole window, so every value inside the box is the whole-window value.
  */
@@ -33,7 +43,7 @@ export function clearanceSq(
   ny: number,
   box?: CellBox,
 ): Uint16Array {
-  const cap = kEdtColCap, capSq = cap * cap;
+  const cap = kEdtColCap, outCap = CLR_CAP_SQ;
   // Column distances ≤ 196 fit a byte; the sweeps run row by row (one running distance per
   // column) so memory is walked in order — same values as two sweeps per column.
   const g = new Uint8Array(nx * ny);
@@ -55,10 +65,11 @@ export function clearanceSq(
       if (d < g[c]) g[c] = d;
     }
   }
-  // Pass 2: min over the ±49-cell row window (at most 99 terms per cell). A capped column
-  // (g = 196) never beats a cell's own term when that cell is capped too (196² + k² > 196²)
-  // and never beats an uncapped own term, so a capped cell with no uncapped cell within ±49
-  // is 196² exactly; `near` holds the distance to the closest uncapped cell on the left.
+  // Pass 2: min over the ±49-cell row window (at most 99 terms per cell), then capped at 48². A
+  // capped column (g = 196) never beats a cell's own term when that cell is capped too
+  // (196² + k² > 196²) and never beats an uncapped own term, so a capped cell with no uncapped
+  // cell within ±49 is 196² before the cap, 48² after; `lastNear` holds the closest uncapped
+  // cell on the left.
   const out = new Uint16Array(nx * ny);
   const W = kEdtWin;
   const bx0 = box ? Math.max(0, box.x0) : 0, bx1 = box ? Math.min(nx, box.x1) : nx;
@@ -82,13 +93,13 @@ export function clearanceSq(
           while (nextNear < nx && g[row + nextNear] >= cap) nextNear++;
         }
         if (x - lastNear > W && (nextNear >= nx || nextNear - x > W)) {
-          out[row + x] = capSq;
+          out[row + x] = outCap;
           continue;
         }
       }
-      let best = gx * gx;
+      let best = gx * gx < outCap ? gx * gx : outCap;
       // Walk outwards; once k² ≥ best no farther term can win, so stopping early gives the
-      // same minimum as scanning all 99 terms.
+      // same capped minimum as scanning all 99 terms.
       for (let k = 1; k <= W && k * k < best; k++) {
         if (x - k >= 0) {
           const gv = g[row + x - k], v = gv * gv + k * k;
