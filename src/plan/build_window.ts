@@ -22,7 +22,7 @@ import {
   mergeFields,
   SEG_MEDIAL_BIT,
 } from "../pack/fields_merge.ts";
-import { SpanFlag, STEP_DIRS } from "../pack/grid_types.ts";
+import { SpanFlag } from "../pack/grid_types.ts";
 import { K_FLOOR_BAND, type NoGoTable, pointInRings } from "../pack/nogo.ts";
 import { decodeTileChecked, tilesMeeting } from "./grid_access.ts";
 import { reachDomain } from "./reach_domain.ts";
@@ -500,11 +500,3 @@ function landing(
   }
   return bd <= kMcHBand ? best : -1;
 }
-
-/** The layer fields of a window as plain arrays (tests compare windows through this). */
-export function windowFields(w: WindowGrid) {
-  return { lay: w.lay, core: w.core, dist: w.dist, medial: w.medial, steps: w.steps };
-}
-
-/** STEP_DIRS re-exported for the search. */
-export { STEP_DIRS };

@@ -21,7 +21,10 @@ export const kCoreNone = 16;
 export const kCoreGate = 8;
 
 /** Core-anchor distances (px) of the given endpoints (px), in order. */
-export function coreAnchorPx(zs: ZoneState, pts: ReadonlyArray<readonly [number, number]>) {
+export function coreAnchorPx(
+  zs: ZoneState,
+  pts: ReadonlyArray<readonly [number, number]>,
+): number[] {
   const z = zs.section.zones[zs.gridZone];
   const centres = pts.map(([x, y]) => [Math.floor(x / kCS), Math.floor(y / kCS)] as const);
   // tile → which endpoints' boxes it meets (each tile decoded once).

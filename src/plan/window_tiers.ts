@@ -186,7 +186,12 @@ export function endpointCell(p: number, originCells: number): number {
  * limit (formulas.md #81): the endpoints' smallest distance to a window edge in cells, minus
  * kTrustMargin. `s`, `t` are window cells of the raw endpoints.
  */
-export function trustLimit(nx: number, ny: number, s: [number, number], t: [number, number]) {
+export function trustLimit(
+  nx: number,
+  ny: number,
+  s: [number, number],
+  t: [number, number],
+): number {
   const e = (p: [number, number]) => Math.min(p[0], p[1], nx - 1 - p[0], ny - 1 - p[1]);
   return Math.min(e(s), e(t)) - kTrustMargin;
 }
