@@ -25,7 +25,8 @@ export const summary = "Look inside a pack: header, sections, zones, tiles, side
 export const help = `navscope inspect PACK [--zone Z] [--nogo FILE] [--json|--md|--csv]
 
 PACK is a main pack (base.nav or base.nav.gz). Its paired files are found by name in the same
-directory: base.fields.nav(.gz), base.occluder(.gz), base.nogo.json.
+directory: base.fields.nav(.gz), base.occluder(.gz), base.nogo.json. What PACK is (main pack,
+sidecar, occluder pack; gzip or plain) is decided by its content, not its name.
 
 Prints the BNAV header, the section directory, the zones, the BGEO chunk directories, the BGRD
 grid section per zone (tiles, records, compressed bytes per record per field), the tile table
@@ -65,11 +66,10 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   const path = positionals[0];
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  if (!/\.nav(\.gz)?$/.test(name) || /\.fields\.nav(\.gz)?$/.test(name)) {
-    return await inspectOther(path, format);
-  }
-  const report = await inspectPackSet(path, { zone: values.zone, nogoPath: values.nogo });
+  // Decided by content (gzip or not, then the magic), never by the file name.
+  const bytes = await readMaybeGzip(path);
+  if (magicOf(bytes) !== "BNAV") return inspectOther(path, bytes, format);
+  const report = await inspectPackSet(path, { zone: values.zone, nogoPath: values.nogo, bytes });
   printTables(format, reportTables(report, values.zone), report);
   for (const w of report.warnings) io.err.write(`navscope inspect: warning: ${w}\n`);
   if (!report.usable && format !== "json") {
@@ -78,8 +78,11 @@ export async function run(args: string[]): Promise<number> {
   return report.usable ? 0 : 1;
 }
 
-async function inspectOther(path: string, format: ReturnType<typeof formatFromFlags>) {
-  const bytes = await readMaybeGzip(path);
+function inspectOther(
+  path: string,
+  bytes: Uint8Array,
+  format: ReturnType<typeof formatFromFlags>,
+): number {
   const magic = magicOf(bytes);
   if (magic === "BNVF") {
     const s = summarizeSidecar(openSidecar(bytes, null, { file: path }));
@@ -116,11 +119,16 @@ async function inspectOther(path: string, format: ReturnType<typeof formatFromFl
     printTables(format, [t], { file: path, zones });
     return 0;
   }
+  const shown = Array.from(
+    bytes.subarray(0, 4),
+    (b) => b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`,
+  ).join("");
   throw new NavscopeError(
     "bad_magic",
-    `not a navscope pack (magic ${JSON.stringify(magic)})`,
+    `not a navscope pack: the ${bytes.length < 4 ? `${bytes.length}-byte file` : "magic"} ` +
+      `is "${shown}"${bytes.length < 4 ? "" : " (after un-gzipping, if the file was gzip)"}`,
     { file: path, offset: 0 },
-    "BNAV (base.nav[.gz]), BNVF (base.fields.nav[.gz]) or OCLS (base.occluder[.gz])",
+    'the magic "BNAV" (main pack), "BNVF" (fields sidecar) or "OCLS" (occluder pack), plain or gzip',
   );
 }
 

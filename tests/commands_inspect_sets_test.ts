@@ -97,3 +97,26 @@ Deno.test("inspect: another world's occluder pack and no-go table are mismatched
   );
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("inspect: what a file is comes from its content, not its name", async () => {
+  const dir = await tempDir();
+  // A valid main pack named x.bin, its sidecar paired as x.fields.nav.gz.
+  await Deno.copyFile(`${EX}/nav_test/base.nav.gz`, `${dir}/x.bin`);
+  await Deno.copyFile(`${EX}/nav_test/base.fields.nav.gz`, `${dir}/x.fields.nav.gz`);
+  const r = await inspectJson([`${dir}/x.bin`]);
+  assertEquals(r.code, 0);
+  assertEquals(r.report.main.header.magic, "BNAV");
+  assertEquals(r.report.sidecar.status, "ok");
+  assert(/warning: .*x\.bin is a main pack by its content/.test(r.err), r.err);
+  // A sidecar under a main-pack name is summarised as a sidecar.
+  await Deno.copyFile(`${EX}/nav_test/base.fields.nav.gz`, `${dir}/odd.nav.gz`);
+  const s = await captureOutput(() => run([`${dir}/odd.nav.gz`]));
+  assertEquals(s.value, 0);
+  assert(s.out.includes("BNVF v2"), s.out);
+  // Not a pack at all: the message names the magic found and nothing about file names.
+  await Deno.writeFile(`${dir}/y.nav`, new TextEncoder().encode("XNAV and more bytes"));
+  const e = await run([`${dir}/y.nav`]).catch((x) => x);
+  assert(e instanceof Error && e.message.includes('magic is "XNAV"'), String(e));
+  assert(!/base\.nav|BNAV \(/.test(e.message), e.message);
+  await Deno.remove(dir, { recursive: true });
+});

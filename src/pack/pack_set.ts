@@ -134,10 +134,12 @@ function message(e: unknown): string {
  */
 export async function inspectPackSet(
   mainPath: string,
-  opts: { zone?: string; nogoPath?: string } = {},
+  opts: { zone?: string; nogoPath?: string; bytes?: Uint8Array } = {},
 ): Promise<PackSetReport> {
-  const paths = pairSidecars(mainPath);
-  const bytes = await readMaybeGzip(mainPath);
+  // With `bytes` the caller has read the file and knows it is a main pack by its content: it
+  // pairs by name whatever the suffix.
+  const paths = pairSidecars(mainPath, { anyName: opts.bytes !== undefined });
+  const bytes = opts.bytes ?? await readMaybeGzip(mainPath);
   const main = describeMainPack(bytes, { file: mainPath, verify: true });
   if (opts.zone !== undefined && !main.zones.some((z) => z.name === opts.zone)) {
     throw new NavscopeError(
@@ -211,6 +213,13 @@ export async function inspectPackSet(
     !nogoUsable && `no-go table ${nogo.path} is not this pack's: ${nogo.warning}`,
   ].filter((x): x is string => typeof x === "string");
   const warnings = [...main.warnings];
+  if (!/\.nav(\.gz)?$/.test(mainPath)) {
+    warnings.push(
+      `${mainPath} is a main pack by its content but not named BASE.nav[.gz]; its paired files ` +
+        `were looked for as ${paths.fields[0]}, ${paths.occluder[0]}, ${paths.nogo} (the engine ` +
+        "pairs by file name)",
+    );
+  }
   if (occluder.warning) warnings.push(`${occluder.path}: ${occluder.warning}`);
   if (nogo.warning) warnings.push(`${nogo.path}: ${nogo.warning}`);
   return {

@@ -45,12 +45,20 @@ export interface SidecarStatus {
   nogo: string | null;
 }
 
-/** Splits a main pack path into its pairing names; anything not named `*.nav(.gz)` is a usage error. */
-export function pairSidecars(mainPackPath: string): SidecarPaths {
+/**
+ * Splits a main pack path into its pairing names; anything not named `*.nav(.gz)` is a usage
+ * error, unless `anyName` (the file is known to be a main pack by its content): then the base is
+ * the name less a `.gz` and one more extension (`x.bin` → `x`, `x.bin.gz` → `x`).
+ */
+export function pairSidecars(mainPackPath: string, opts: { anyName?: boolean } = {}): SidecarPaths {
   const slash = mainPackPath.lastIndexOf("/");
   const dir = mainPackPath.slice(0, slash + 1);
   const name = mainPackPath.slice(slash + 1);
-  const m = /^(.+)\.nav(\.gz)?$/.exec(name);
+  let m = /^(.+)\.nav(\.gz)?$/.exec(name);
+  if (!m && opts.anyName) {
+    const g = /^(.+?)((?:\.[^.]*)?)(\.gz)?$/.exec(name)!;
+    m = [name, g[1], g[3]] as unknown as RegExpExecArray;
+  }
   if (!m) {
     throw new NavscopeError(
       "usage",
@@ -60,7 +68,7 @@ export function pairSidecars(mainPackPath: string): SidecarPaths {
     );
   }
   const base = m[1];
-  if (base.endsWith(".fields")) {
+  if (base.endsWith(".fields") && !opts.anyName) {
     throw new NavscopeError(
       "usage",
       "this is a fields sidecar, not a main pack",
