@@ -519,6 +519,15 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     { start_deck_y: 6, goal_deck_y: 0 },
   );
   add(
+    "bridge_under_region_too_large",
+    P("bridge", "deck"),
+    P("bridge", "under"),
+    "region_too_large",
+    ["bridge", "street_inner"],
+    "as bridge_under with kMaxCells = 1 M: a zero-length leg whose tentative tier fails never grows its window, so levels are skipped to the full-region window (椭圆档位 step 1), which is over this leg's kMaxCells",
+    { start_deck_y: 6, goal_deck_y: 0, overrides: { max_cells: 1_000_000 } },
+  );
+  add(
     "bridge_beside_deck",
     P("bridge", "street"),
     P("bridge", "beside"),
