@@ -160,3 +160,57 @@ Deno.test({
   ignore: !hasDungeon,
   fn: () => compareWithWholeZone(new URL("./fixtures/bake/dungeon.json", import.meta.url).pathname),
 });
+
+/**
+ * A small hole cut by a tile window's edge (spec 填洞与合缝: FillHoles leaves a hole that
+ * touches the window edge): two strips 0.35 px apart, the seam bridged (one cell row) where the
+ * heights differ by ≤ kClimb, and a 32-cell stretch where the north strip is 3.5 m up, so the
+ * row stays empty there. The zone window encloses the stretch and fills it; tile 0's window
+ * (right edge at global cell 576) cuts it, 34 cells from tile 0's owned square.
+ */
+function holeAtTileEdgeWorld(dir: string): string {
+  const v: string[] = [], f: string[] = [];
+  const quad = (a: number[], b: number[], c: number[], d: number[]) => {
+    const i = v.length / 3 + 1;
+    for (const p of [a, b, c, d]) v.push(`${p[0]}`, `${p[1]}`, `${p[2]}`);
+    f.push(`f ${i} ${i + 1} ${i + 2}`, `f ${i} ${i + 2} ${i + 3}`);
+  };
+  const ys = 30.2, yn = 30.55; // gap row 121 = [30.25, 30.5) px; rim cells hold a cell centre
+  quad([100, 0, 10], [100, 0, ys], [190, 0, ys], [190, 0, 10]);
+  const xs = [100, 135.15, 137.15, 143.35, 145.35, 190], hs = [2.5, 2.5, 3.5, 3.5, 2.5, 2.5];
+  for (let i = 0; i + 1 < xs.length; i++) {
+    quad([xs[i], hs[i], yn], [xs[i], hs[i], 50], [xs[i + 1], hs[i + 1], 50], [
+      xs[i + 1],
+      hs[i + 1],
+      yn,
+    ]);
+  }
+  const obj = v.reduce(
+    (s, x, i) => s + (i % 3 === 0 ? "v " : " ") + x + (i % 3 === 2 ? "\n" : ""),
+    "",
+  );
+  Deno.writeTextFileSync(`${dir}/strips.obj`, obj + f.join("\n") + "\n");
+  const manifest = {
+    format: "navscope-world",
+    version: 1,
+    name: "holeedge",
+    zones: [{
+      name: "strips",
+      size_px: [200, 60],
+      origin_px: [0, 0],
+      floor_y: 0,
+      meshes: [{ file: "strips.obj", px_per_m: 1, up: "y" }],
+    }],
+  };
+  Deno.writeTextFileSync(`${dir}/world.json`, JSON.stringify(manifest));
+  return `${dir}/world.json`;
+}
+
+Deno.test("bake stitching: a small hole cut by a tile window's edge equals a whole-zone bake", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "navscope-hole-edge-" });
+  try {
+    await compareWithWholeZone(holeAtTileEdgeWorld(dir));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

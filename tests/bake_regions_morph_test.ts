@@ -1,7 +1,15 @@
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { labelRegions } from "../src/bake/regions.ts";
-import { closeCracks, fillHoles } from "../src/bake/morphology.ts";
+import {
+  closeCracks,
+  edgeHole,
+  fillHoles,
+  SIDE_BOTTOM,
+  SIDE_LEFT,
+  SIDE_RIGHT,
+  SIDE_TOP,
+} from "../src/bake/morphology.ts";
 import { spanGridFromColumns } from "../src/grid/span_grid.ts";
 
 Deno.test("LabelRegions: 4-neighbour links with |Δh| ≤ 3, numbered by first span", () => {
@@ -112,4 +120,34 @@ Deno.test("FillHoles: the article's five holes (12 and 32 filled; edge, 36, prot
   for (let y = 2; y < 6; y++) for (let x = 2; x < 7; x++) m2[y * 20 + x] = 0;
   for (let y = 6; y < 10; y++) for (let x = 7; x < 12; x++) m2[y * 20 + x] = 0;
   assert(fillHoles(m2, null, 20, 20).every((v) => v === 1));
+});
+
+Deno.test("edgeHole: a small unprotected hole on a window side, not a large or protected one", () => {
+  const nx = 40, ny = 12;
+  const base = () => new Uint8Array(nx * ny).fill(1);
+  const hole = (m: Uint8Array, x0: number, y0: number, w: number, h: number) => {
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) m[y * nx + x] = 0;
+  };
+  const all = SIDE_LEFT | SIDE_RIGHT | SIDE_TOP | SIDE_BOTTOM;
+  // Enclosed holes are FillHoles' own business: never an edge hole.
+  const m0 = base();
+  hole(m0, 5, 3, 4, 4);
+  assertEquals(edgeHole(m0, null, nx, ny, all), false);
+  // Holes on the top side: edge holes there, not when the top is not a window side.
+  const m1 = base();
+  hole(m1, 10, 0, 2, 11); // 22 cells
+  hole(m1, 30, 0, 2, 5); // 10 cells, also on the top side
+  assertEquals(edgeHole(m1, null, nx, ny, SIDE_TOP), true);
+  assertEquals(edgeHole(m1, null, nx, ny, SIDE_LEFT | SIDE_RIGHT | SIDE_BOTTOM), false);
+  // 33 cells on the right side: FillHoles would not fill it anywhere.
+  const m2 = base();
+  hole(m2, nx - 3, 0, 3, 11);
+  assertEquals(edgeHole(m2, null, nx, ny, SIDE_RIGHT), false);
+  // A protected cell keeps a hole open anywhere.
+  const m3 = base(), prot = new Uint8Array(nx * ny);
+  hole(m3, 0, 4, 3, 3);
+  prot[5 * nx + 1] = 1;
+  assertEquals(edgeHole(m3, prot, nx, ny, SIDE_LEFT), false);
+  assertEquals(edgeHole(m3, null, nx, ny, SIDE_LEFT), true);
+  assertEquals(edgeHole(m3, null, nx, ny, 0), false);
 });

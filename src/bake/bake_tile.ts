@@ -16,7 +16,15 @@ import { SpanFlag, STEP_DIRS } from "../pack/grid_types.ts";
 import { RISE_FLAT_MAX, riseOk } from "../grid/rise_ok.ts";
 import { occIndex, type SpanGrid, spanGridFromSorted } from "../grid/span_grid.ts";
 import { BGRD_APRON_CELLS, BGRD_TILE_CELLS, type BgrdTileGeometry } from "../pack/bgrd.ts";
-import { kClimb, kCS, kEdtWin } from "../grid/constants.ts";
+import {
+  kClimb,
+  kCrackReach,
+  kCrackRounds,
+  kCS,
+  kEdtCap,
+  kEdtWin,
+  kHoleMaxCells,
+} from "../grid/constants.ts";
 import { HEIGHT_STEP_INV } from "../pack/bgrd_tile_common.ts";
 import { buildSortedSpans, type BuiltSpans } from "./build_spans.ts";
 import { csrFromEdges, tarjanScc } from "./components.ts";
@@ -133,7 +141,69 @@ export interface TileBake {
 }
 
 const T = BGRD_TILE_CELLS;
+/** Owned square offset in a BGRD window (pass 1; pass 2 reads `g.px0` of its window). */
 const A = BGRD_APRON_CELLS;
+
+/**
+ * Cells a wide window adds around the BGRD window on each side (spec 填洞与合缝: FillHoles
+ * leaves a hole alone when it touches the window edge; CloseCracks sees no core past it). The
+ * clearance and sealed clearance of owned cells read the Walk mask up to kEdtCap/kCS = 48 cells
+ * away (spec 净空; the stored value is capped at 48², clearance.ts), so the cells from
+ * {@link FIELD_DEPTH} = 64 − 48 = 16 cells inside the BGRD window must have the whole zone's
+ * flags. A hole of at most kHoleMaxCells = 32 cells that touches the edge lies within 31 cells
+ * of it, and the 4 CloseCracks rounds of reach 2 carry a difference {@link CRACK_SPREAD} = 8
+ * cells further: Walk is the zone's from 31 + 8 + 1 = 40 cells in (+1: the outermost cells'
+ * spans lack their seam-bridge neighbour). 40 − 16 = 24.
+ */
+export const WORK_MARGIN = kHoleMaxCells - 1 + kCrackReach * kCrackRounds + 1 -
+  (BGRD_APRON_CELLS - kEdtCap / kCS);
+
+/** Depth in a BGRD window (cells from its edges) from which owned clearances read Walk: 16. */
+const FIELD_DEPTH = BGRD_APRON_CELLS - kEdtCap / kCS;
+/** How far CloseCracks carries a difference of the core: 4 rounds × 2 cells. */
+const CRACK_SPREAD = kCrackReach * kCrackRounds;
+
+/** The wide window of a tile: its BGRD window grown by {@link WORK_MARGIN} on each side. */
+function wideGeometry(g: BgrdTileGeometry): BgrdTileGeometry {
+  const m = WORK_MARGIN;
+  return {
+    gx0: g.gx0 - m,
+    gy0: g.gy0 - m,
+    nx: g.nx + 2 * m,
+    ny: g.ny + 2 * m,
+    px0: g.px0 + m,
+    px1: g.px1 + m,
+    py0: g.py0 + m,
+    py1: g.py1 + m,
+  };
+}
+
+/** What a wide-window bake takes over from the BGRD window's: spans, labels, zone regions. */
+interface NarrowLabels {
+  grid: SpanGrid;
+  rid: Uint32Array;
+  gid: Uint32Array;
+}
+
+/**
+ * Zone region of each wide-window label: a wide label holds the narrow labels of its spans
+ * (inside the BGRD window but its outermost cells the two windows have the same columns, span
+ * for span), which all belong to one zone region or to none (0); a label reached only in the
+ * margin gets 0, as a narrow label no owned record reaches.
+ */
+function wideGid(wide: SpanGrid, rid: Uint32Array, count: number, n: NarrowLabels): Uint32Array {
+  const out = new Uint32Array(count + 1), m = WORK_MARGIN, g = n.grid, nocc = g.cs.length - 1;
+  for (let j = 0; j < nocc; j++) {
+    const c = g.cell[g.cs[j]], x = c % g.nx, y = (c - x) / g.nx;
+    if (x === 0 || y === 0 || x === g.nx - 1 || y === g.ny - 1) continue;
+    const jw = occIndex(wide, (y + m) * wide.nx + x + m);
+    for (let k = 0; jw >= 0 && k < g.cs[j + 1] - g.cs[j]; k++) {
+      const zr = n.gid[n.rid[g.cs[j] + k]], wl = rid[wide.cs[jw] + k];
+      if (zr > out[wl]) out[wl] = zr;
+    }
+  }
+  return out;
+}
 
 /** The tile result plus the stage's scratch: span → record and each record's owned cell. */
 type TileWork = TileBake & { spanRec: Int32Array; ownCell: Int32Array };
@@ -459,6 +529,21 @@ export function bakeTile(
   gidLocal: Uint32Array | null = null,
   cache: SpanCache | null = null,
 ): TileBake {
+  return tileStage(mesh, g, tile, gidLocal, cache, null);
+}
+
+/**
+ * {@link bakeTile} over window `g`; `narrow`: `g` is the wide window of a tile whose BGRD
+ * window bake found a hole cut by the window edge (its labels and zone regions given).
+ */
+function tileStage(
+  mesh: ZoneMesh,
+  g: BgrdTileGeometry,
+  tile: number,
+  gidLocal: Uint32Array | null,
+  cache: SpanCache | null,
+  narrow: NarrowLabels | null,
+): TileBake {
   const timings = new Float64Array(TILE_STAGES.length);
   let stage = 0, t0 = performance.now();
   const lap = () => {
@@ -482,7 +567,10 @@ export function bakeTile(
     ? { rid: new Uint32Array(cache.rid), count: cache.regionCount }
     : labelRegions(grid);
   const identity = Uint32Array.from({ length: local.count + 1 }, (_, i) => i);
-  const { rid, count, gidOfLabel } = zoneLabels(local.rid, local.count, gidLocal ?? identity);
+  const gidOf = narrow !== null
+    ? wideGid(grid, local.rid, local.count, narrow)
+    : gidLocal ?? identity;
+  const { rid, count, gidOfLabel } = zoneLabels(local.rid, local.count, gidOf);
   lap();
   const flags = new Uint8Array(grid.h.length);
   // Each region's spans (ascending) and their cell box grown by the crop margin: the flags of
@@ -494,14 +582,31 @@ export function bakeTile(
     flags: [] as number[],
     rid: [] as number[],
   };
+  let cut = false;
   for (let r = 1; r <= count; r++) {
-    const f = regionFlagsBoxed(grid, built.ins, dead, flags, spansOf(r), boxOf(r));
+    // A cut hole only matters when it reaches FIELD_DEPTH − CRACK_SPREAD = 8 cells in.
+    const depth = FIELD_DEPTH - CRACK_SPREAD;
+    const f = regionFlagsBoxed(grid, built.ins, dead, flags, spansOf(r), boxOf(r), depth);
+    cut ||= f.edgeHole;
     for (let i = 0; i < f.addCell.length; i++) {
       ex.cell.push(f.addCell[i]), ex.h.push(snapHeight(f.addH[i])), ex.flags.push(f.addFlags[i]);
       ex.rid.push(r);
     }
   }
   lap();
+  if (cut && narrow === null) {
+    // A hole the whole zone may fill is cut by the BGRD window's edge and reaches the cells the
+    // owned clearances read (spec 填洞与合缝): bake the tile again over the wide window, where
+    // those cells get the zone's flags (WORK_MARGIN). Rare (such holes are small and must lie
+    // across the window edge); the tile's timings include both bakes.
+    const wide = tileStage(mesh, wideGeometry(g), tile, null, null, {
+      grid,
+      rid: local.rid,
+      gid: gidLocal ?? identity,
+    });
+    for (let i = 0; i < stage; i++) wide.timings[i] += timings[i];
+    return wide;
+  }
   const obstacle = new Uint8Array(win.nx * win.ny).fill(1);
   for (let s = 0; s < grid.h.length; s++) {
     if ((flags[s] & SpanFlag.Walk) !== 0) obstacle[grid.cell[s]] = 0;
@@ -511,7 +616,7 @@ export function bakeTile(
   }
   // Only owned cells' clearance and step bytes are kept (collectOwned), so those stages work
   // on the owned square; every value there is the whole-window value.
-  const owned = { x0: A, y0: A, x1: A + T, y1: A + T };
+  const a = g.px0, owned = { x0: a, y0: a, x1: a + T, y1: a + T };
   const clr = clearanceSq(obstacle, win.nx, win.ny, owned);
   lap();
   const medial = medialAxis(obstacle, win.nx, win.ny, undefined, owned);
@@ -524,7 +629,7 @@ export function bakeTile(
   lap();
   const out = collectOwned(grid, rid, count, flags, steps, seg, clr, medial, ex, g, tile);
   out.gidOfLabel = gidOfLabel;
-  regionSealed(out, obstacle, walls, keep, win);
+  regionSealed(out, obstacle, walls, keep, win, a);
   lap();
   out.windowSpans = grid.h.length;
   graphRefs(grid, rid, out, g);
@@ -565,6 +670,7 @@ function regionSealed(
   walls: WallEdges,
   keep: { key: Int32Array; rids: Uint32Array[] },
   win: BakeWindow,
+  A: number,
 ): void {
   const nr = out.regionCount;
   if (walls.n === 0 || nr === 0) return;
@@ -644,7 +750,7 @@ function collectOwned(
   g: BgrdTileGeometry,
   tile: number,
 ): TileWork {
-  const nx = g.nx;
+  const nx = g.nx, A = g.px0;
   const ownStart = new Int32Array(T * T + 1);
   const ownedCell = (c: number): number => {
     const x = c % nx, y = (c - x) / nx;
@@ -886,6 +992,7 @@ function graphRefs(
   out: TileWork,
   g: BgrdTileGeometry,
 ): void {
+  const A = g.px0; // owned square offset of this window
   const ext = new ExtTable();
   const { nx, ny, h } = grid;
   const refOf = (t: number) => out.spanRec[t] >= 0 ? out.spanRec[t] : ext.ref(t, grid, g);

@@ -26,7 +26,15 @@
 import { SpanFlag } from "../pack/grid_types.ts";
 import { kClimb } from "../grid/constants.ts";
 import type { SpanGrid } from "../grid/span_grid.ts";
-import { closeCracks, fillHoles } from "./morphology.ts";
+import {
+  closeCracks,
+  edgeHole,
+  fillHoles,
+  SIDE_BOTTOM,
+  SIDE_LEFT,
+  SIDE_RIGHT,
+  SIDE_TOP,
+} from "./morphology.ts";
 
 /** Flags of one region: per-span flags plus the Ghost/Fill records to add. */
 export interface RegionFlags {
@@ -117,6 +125,11 @@ export const FLAGS_CROP_MARGIN = 2;
  * reads ≤ kCrackReach = 2 cells from them, inside the margin, where the core is empty in both;
  * (3) Ghost propagation reads 4-neighbours of box cells. A clamped side is the window's own
  * border in both. Costs the box instead of the window per region.
+ *
+ * `edgeHole` in the result: some FillHoles component (of lay or of the core samples) touches
+ * the window edge — a side where the box is clamped — with at most kHoleMaxCells cells and no
+ * protected cell, and reaches `holeDepth` cells from every window edge, so a wider window
+ * might fill it ({@link edgeHole}).
  */
 export function regionFlagsBoxed(
   grid: SpanGrid,
@@ -125,7 +138,8 @@ export function regionFlagsBoxed(
   flags: Uint8Array,
   spans: Int32Array,
   box: { x0: number; y0: number; x1: number; y1: number },
-): { addCell: Int32Array; addH: Float32Array; addFlags: Uint8Array } {
+  holeDepth = 0,
+): { addCell: Int32Array; addH: Float32Array; addFlags: Uint8Array; edgeHole: boolean } {
   const nx = grid.nx, w = box.x1 - box.x0, hgt = box.y1 - box.y0, n = w * hgt;
   const lay0 = new Uint8Array(n), core0 = new Uint8Array(n), prot = new Uint8Array(n);
   const hknown = new Uint8Array(n), known = new Float32Array(n);
@@ -141,6 +155,10 @@ export function regionFlagsBoxed(
   }
   const lay = fillHoles(lay0, prot, w, hgt);
   const core = closeCracks(lay, fillHoles(core0, prot, w, hgt), prot, w, hgt);
+  const sides = (box.x0 === 0 ? SIDE_LEFT : 0) | (box.x1 === nx ? SIDE_RIGHT : 0) |
+    (box.y0 === 0 ? SIDE_TOP : 0) | (box.y1 === grid.ny ? SIDE_BOTTOM : 0);
+  const at = { x0: box.x0, y0: box.y0, nx, ny: grid.ny, min: holeDepth };
+  const cut = edgeHole(lay0, prot, w, hgt, sides, at) || edgeHole(core0, prot, w, hgt, sides, at);
   for (let i = 0; i < spans.length; i++) {
     const s = spans[i], lc = local[i];
     flags[s] = encode(lay[lc], core[lc]) | (dead[s] !== 0 ? SpanFlag.Dead : 0);
@@ -157,7 +175,7 @@ export function regionFlagsBoxed(
     if (hknown[c] !== 0) (addH[i] = known[c]), (addFlags[i] = base | SpanFlag.Ghost);
     else (addH[i] = 0), (addFlags[i] = base | SpanFlag.Fill);
   }
-  return { addCell, addH, addFlags };
+  return { addCell, addH, addFlags, edgeHole: cut };
 }
 
 function encode(lay: number, core: number): number {

@@ -45,6 +45,62 @@ export function fillHoles(
   return out;
 }
 
+/** Sides of a mask for {@link edgeHole}: x = 0, x = nx − 1, y = 0, y = ny − 1. */
+export const SIDE_LEFT = 1, SIDE_RIGHT = 2, SIDE_TOP = 4, SIDE_BOTTOM = 8;
+
+/**
+ * Whether FillHoles leaves some component alone only because it touches the window edge: a
+ * 4-connected component of cells outside `mask` with a cell on one of `sides` (SIDE_* bits),
+ * at most `maxCells` cells and no `prot` cell. A window that cuts such a component cannot tell
+ * whether the whole zone fills it (spec 填洞与合缝). Floods from the cells of those sides only
+ * and stops a flood past `maxCells` cells or at a protected cell. With `depth`, the mask is a
+ * crop at (`depth.x0`, `depth.y0`) of a `depth.nx × depth.ny` window and only components with
+ * a cell at least `depth.min` cells from every window edge count.
+ */
+export function edgeHole(
+  mask: Uint8Array,
+  prot: Uint8Array | null,
+  nx: number,
+  ny: number,
+  sides: number,
+  depth?: { x0: number; y0: number; nx: number; ny: number; min: number },
+  maxCells = kHoleMaxCells,
+): boolean {
+  if (sides === 0) return false;
+  const seen = new Uint8Array(nx * ny);
+  // A flood pops at most maxCells + 1 cells and each pop pushes at most 4.
+  const stack = new Int32Array(4 * maxCells + 8);
+  const flood = (c0: number): boolean => {
+    if (mask[c0] !== 0 || seen[c0] !== 0) return false;
+    let sp = 0, nc = 0, deep = depth === undefined;
+    stack[sp++] = c0;
+    seen[c0] = 1;
+    while (sp > 0) {
+      const c = stack[--sp];
+      if (++nc > maxCells || (prot !== null && prot[c] !== 0)) return false;
+      const x = c % nx, y = (c - x) / nx;
+      if (!deep) {
+        const wx = x + depth!.x0, wy = y + depth!.y0;
+        deep = Math.min(wx, wy, depth!.nx - 1 - wx, depth!.ny - 1 - wy) >= depth!.min;
+      }
+      if (x > 0) sp = visit(c - 1, mask, seen, stack, sp);
+      if (x < nx - 1) sp = visit(c + 1, mask, seen, stack, sp);
+      if (y > 0) sp = visit(c - nx, mask, seen, stack, sp);
+      if (y < ny - 1) sp = visit(c + nx, mask, seen, stack, sp);
+    }
+    return deep;
+  };
+  for (let y = 0; y < ny; y++) {
+    if ((sides & SIDE_LEFT) !== 0 && flood(y * nx)) return true;
+    if ((sides & SIDE_RIGHT) !== 0 && flood(y * nx + nx - 1)) return true;
+  }
+  for (let x = 0; x < nx; x++) {
+    if ((sides & SIDE_TOP) !== 0 && flood(x)) return true;
+    if ((sides & SIDE_BOTTOM) !== 0 && flood((ny - 1) * nx + x)) return true;
+  }
+  return false;
+}
+
 function visit(c: number, mask: Uint8Array, seen: Uint8Array, stack: Int32Array, sp: number) {
   if (mask[c] === 0 && seen[c] === 0) {
     seen[c] = 1;
