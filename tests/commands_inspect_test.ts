@@ -11,6 +11,7 @@ import { fnv1a64, gzip } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { encodeMainPack, randomMainPack } from "../src/pack/bnav.ts";
 import { encodeBgrd } from "../src/pack/bgrd.ts";
+import { allocSpanColumns } from "../src/pack/grid_types.ts";
 import { encodeSidecar } from "../src/pack/bnvf.ts";
 import { RUNTIME_FCON } from "../src/pack/bnvf_constants.ts";
 import { buildComponentGraphs } from "../src/pack/bnvf_fscc.ts";
@@ -19,7 +20,7 @@ import { synthFieldsTile } from "../src/pack/bnvf_synth.ts";
 import { encodeNoGoTable, noGoTableFromSpec } from "../src/pack/nogo.ts";
 import { encodeOccluderPack } from "../src/pack/ocls.ts";
 import { emptyOccluderScene } from "../src/pack/ocls_types.ts";
-import type { PackSetReport } from "../src/pack/pack_set.ts";
+import { inspectPackSet, type PackSetReport } from "../src/pack/pack_set.ts";
 import { syntheticWorld } from "../bench/synthetic_grid.ts";
 import { mulberry32 } from "./rng.ts";
 
@@ -31,11 +32,14 @@ interface PackSet {
 }
 
 /** Writes a consistent pack set into a fresh temp dir. */
-async function makePackSet(seed = 3): Promise<PackSet> {
+async function makePackSet(seed = 3, emptyGrid = false): Promise<PackSet> {
   const dir = await Deno.makeTempDir({ prefix: "navscope_inspect_" });
   const pack = randomMainPack(seed, { zones: 2 });
   const zone = pack.zones[0].name;
   const grid = syntheticWorld({ seed: 2, width: 700, height: 520, name: zone });
+  if (emptyGrid) {
+    for (const t of grid.zones[0].tiles) t.spans = allocSpanColumns(0);
+  }
   pack.grid = encodeBgrd(grid);
   const mainBytes = encodeMainPack(pack);
   const hash = new DataView(mainBytes.buffer, mainBytes.byteOffset).getBigUint64(56, true);
@@ -183,4 +187,27 @@ Deno.test("cli: --help, --version and an unknown command", async () => {
   assertEquals(help.value, 0);
   assertEquals(await main(["no-such-command"]), 2);
   assertEquals(await main(["--version"]), 0);
+});
+
+Deno.test("inspect: a zone without grid records makes the set unusable", async () => {
+  const s = await makePackSet(3, true);
+  const { code, report } = await inspectJson([s.main]);
+  assertEquals(code, 1);
+  assertEquals(report.usable, false);
+  assert(/has no grid records/.test(report.unusableReason ?? ""), report.unusableReason ?? "");
+  await Deno.remove(s.dir, { recursive: true });
+});
+
+Deno.test("inspect: --nogo naming a missing file is an error, not an empty table", async () => {
+  const s = await makePackSet();
+  const r = await captureOutput(() => main(["inspect", s.main, "--nogo", `${s.dir}/nope.json`]));
+  assertEquals(r.value, 1);
+  let msg = "";
+  try {
+    await inspectPackSet(s.main, { nogoPath: `${s.dir}/nope.json` });
+  } catch (e) {
+    msg = e instanceof NavscopeError ? e.message : "";
+  }
+  assert(/no-go table \(--nogo\).*nope\.json.*cannot be read/.test(msg), msg);
+  await Deno.remove(s.dir, { recursive: true });
 });

@@ -166,3 +166,23 @@ Deno.test("buildWindow: a window's per-cell fields equal a larger window's, crop
   assertEquals(cells, 75000);
   assertThrows(() => buildWindow(zs, { ...inp, rect: { x0: 1000, y0: 1000, nx: 64, ny: 64 } }));
 });
+
+Deno.test("engine: a no-go table of another world makes the engine unusable", async () => {
+  const tmp = await Deno.makeTempDir();
+  for (const f of ["base.nav.gz", "base.fields.nav.gz"]) {
+    await Deno.copyFile(DIR + f, `${tmp}/${f}`);
+  }
+  await Deno.writeTextFile(
+    `${tmp}/base.nogo.json`,
+    JSON.stringify({
+      format: "navscope-nogo",
+      version: 1,
+      zones: { nav_test: [{ rings: [[[1, 1], [5, 1], [5, 5]]] }] },
+    }),
+  );
+  const e = await openEngine(`${tmp}/base.nav.gz`);
+  assert(e.info.error !== null && /禁区表/.test(e.info.error), String(e.info.error));
+  const r = await e.plan(legRequest(leg("plaza_cross")));
+  assertEquals([r.ok, r.error], [false, "pack_load_failed"]);
+  await Deno.remove(tmp, { recursive: true });
+});

@@ -205,12 +205,18 @@ export async function inspectPackSet(
     packZones,
   );
   const nogoPath = opts.nogoPath ?? paths.nogo;
+  if (opts.nogoPath !== undefined) await requireFile(opts.nogoPath, "no-go table (--nogo)");
   const { report: nogo, usable: nogoUsable } = await inspectNoGo(nogoPath, packZones);
+  // A zone without a single grid record cannot be planned in (bake refuses to write one; an
+  // older pack may still have it).
+  const emptyZones = section ? section.zones.filter((z) => z.records === 0).map((z) => z.name) : [];
   const reasons = [
     gridError && `grid section: ${gridError}`,
     sidecar.status !== "ok" && `fields sidecar ${sidecar.status}: ${sidecar.error ?? sidecar.path}`,
     nogo.status === "invalid" && `no-go table unreadable: ${nogo.error}`,
     !nogoUsable && `no-go table ${nogo.path} is not this pack's: ${nogo.warning}`,
+    emptyZones.length > 0 &&
+    `grid section: zone ${emptyZones.join(", ")} has no grid records (区没有预烘格图)`,
   ].filter((x): x is string => typeof x === "string");
   const warnings = [...main.warnings];
   if (!/\.nav(\.gz)?$/.test(mainPath)) {
@@ -316,6 +322,18 @@ async function inspectOccluder(
     unknownZones: c.unknownZones,
     warning: c.message,
   };
+}
+
+/** A file the user named explicitly must exist: an `io` error naming it otherwise. */
+async function requireFile(path: string, what: string): Promise<void> {
+  try {
+    const st = await Deno.stat(path);
+    if (!st.isFile) throw new Error("not a file");
+  } catch (e) {
+    throw new NavscopeError("io", `${what} ${JSON.stringify(path)} cannot be read: ${message(e)}`, {
+      file: path,
+    });
+  }
 }
 
 async function inspectNoGo(

@@ -18,6 +18,7 @@ import { loadSidecarFile, type SidecarPack } from "../pack/bnvf.ts";
 import { SpanFlag } from "../pack/grid_types.ts";
 import { emptyNoGoTable, loadNoGoTable, type NoGoTable } from "../pack/nogo.ts";
 import { sidecarExpectations } from "../pack/pack_set.ts";
+import { assertNoGoMatchesPack } from "../pack/pack_binding.ts";
 import { pairSidecars, sidecarStatus } from "../pack/pairing.ts";
 import { PlanContext } from "./context.ts";
 import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
@@ -129,6 +130,12 @@ export class Engine {
       if (nogo !== null) {
         try {
           this.noGo = await loadNoGoTable(nogo);
+          // A table that names none of this pack's zones (or draws only outside them) is
+          // another world's: refused like an unreadable one (src/pack/pack_binding.ts).
+          assertNoGoMatchesPack(
+            this.noGo,
+            load.pack.zones.map((z) => ({ name: z.name, width: z.width, height: z.height })),
+          );
           this.info.noGoTable = nogo;
         } catch (e) {
           // A wrong table would open what the author closed: the engine stops (引擎装载 3).
