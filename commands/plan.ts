@@ -42,13 +42,14 @@ Battery:
 Both:
   --json              machine-readable output (see README: plan --json)
   --log FILE          append one navscope plan line per plan to FILE
+  --workers N         tile-decode workers, 1..4 (default: min(4, cores)); results never
+                      depend on it
 
 Exit status: 0 planned (a failed leg is still a result), 3 with --check on a mismatch,
 1 bad input, 2 usage.`;
 
-/** Runs plan. */
-export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags("plan", args, {
+function parsePlanFlags(args: string[]) {
+  return parseFlags("plan", args, {
     zone: { type: "string" },
     from: { type: "string" },
     to: { type: "string" },
@@ -62,7 +63,15 @@ export async function run(args: string[]): Promise<number> {
     check: { type: "boolean" },
     json: { type: "boolean" },
     log: { type: "string" },
+    workers: { type: "string" },
   });
+}
+
+type PlanFlags = ReturnType<typeof parsePlanFlags>["values"];
+
+/** Runs plan. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parsePlanFlags(args);
   if (positionals.length > 1) throw usage("plan takes at most one PACK");
   const legsPath = values.legs;
   let pack = positionals[0];
@@ -70,7 +79,26 @@ export async function run(args: string[]): Promise<number> {
     const beside = legsPath ? join(dirname(legsPath), "base.nav.gz") : null;
     pack = beside && (await exists(beside)) ? beside : EXAMPLE_PACK;
   }
-  const engine = await openEngine(pack, { noGoTable: values.nogo });
+  const workers = values.workers === undefined
+    ? Math.min(4, navigator.hardwareConcurrency || 1)
+    : Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 4) {
+    throw usage(`--workers needs an integer 1..4, got ${JSON.stringify(values.workers)}`);
+  }
+  const engine = await openEngine(pack, { noGoTable: values.nogo, workers });
+  try {
+    return await runWith(engine, values, legsPath);
+  } finally {
+    engine.close();
+  }
+}
+
+async function runWith(
+  engine: Engine,
+  values: PlanFlags,
+  legsPath: string | undefined,
+): Promise<number> {
+  const pack = engine.info.mainPack;
   if (engine.info.error) {
     throw new NavscopeError("bad_value", `engine unusable: ${engine.info.error}`, { file: pack });
   }

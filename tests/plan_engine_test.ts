@@ -186,3 +186,17 @@ Deno.test("engine: a no-go table of another world makes the engine unusable", as
   assertEquals([r.ok, r.error], [false, "pack_load_failed"]);
   await Deno.remove(tmp, { recursive: true });
 });
+
+Deno.test("engine: 1, 2 and 4 decode workers give identical plans", async () => {
+  const ids = ["plaza_cross", "street_long_capped", "mesa_up", "seed_outside_window"];
+  const runs: unknown[][] = [];
+  for (const workers of [1, 2, 4]) {
+    const e = await openEngine(DIR + "base.nav.gz", { workers });
+    const out = [];
+    for (const id of ids) out.push(stable(await e.plan(legRequest(leg(id)))));
+    e.close();
+    runs.push(out);
+  }
+  assertEquals(runs[1], runs[0]);
+  assertEquals(runs[2], runs[0]);
+});

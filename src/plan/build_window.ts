@@ -14,7 +14,6 @@ import { collectWallEdges } from "../bake/walls.ts";
 import { clearancePx } from "../grid/clearance_decode.ts";
 import { kCS, kMcHBand } from "../grid/constants.ts";
 import { markFaces, occIndex, type SpanGrid, spanGridFromSorted } from "../grid/span_grid.ts";
-import { readFieldsTile } from "../pack/bnvf.ts";
 import { zoneRange } from "../pack/bnvf_tables.ts";
 import {
   applyOpenCells,
@@ -22,9 +21,10 @@ import {
   mergeFields,
   SEG_MEDIAL_BIT,
 } from "../pack/fields_merge.ts";
-import { SpanFlag } from "../pack/grid_types.ts";
+import { type SpanColumns, SpanFlag } from "../pack/grid_types.ts";
 import { K_FLOOR_BAND, type NoGoTable, pointInRings } from "../pack/nogo.ts";
-import { decodeTileChecked, tilesMeeting } from "./grid_access.ts";
+import { tilesMeeting } from "./grid_access.ts";
+import { type DecodedTile, decodeMergedTile } from "./tile_decode.ts";
 import { reachDomain } from "./reach_domain.ts";
 import { type NoGoDiscSpec, PlanFailure } from "./types.ts";
 import type { CellRect } from "./window_tiers.ts";
@@ -117,12 +117,19 @@ interface RecordTable {
   scc: Int32Array;
 }
 
-/** Builds a window (建窗). */
-export function buildWindow(zs: ZoneState, inp: BuildWindowInput): WindowGrid {
+/**
+ * Builds a window (建窗). `decoded` are the window's tiles ({@link windowTiles} order) when a
+ * decode pool already decoded them; otherwise they are decoded here.
+ */
+export function buildWindow(
+  zs: ZoneState,
+  inp: BuildWindowInput,
+  decoded?: readonly DecodedTile[],
+): WindowGrid {
   const { rect, region } = inp;
   const nx = rect.nx, ny = rect.ny, ncell = nx * ny;
   // Step 3: decode the tiles with the sidecar columns and FOPN.
-  const { rec, tiles } = decodeWindowRecords(zs, rect);
+  const { rec, tiles } = decodeWindowRecords(zs, rect, decoded);
   // Step 4: the seed cell in window coordinates.
   const sx = inp.seed.gx - rect.x0, sy = inp.seed.gy - rect.y0;
   if (sx < 0 || sy < 0 || sx >= nx || sy >= ny) {
@@ -233,10 +240,21 @@ export function buildWindow(zs: ZoneState, inp: BuildWindowInput): WindowGrid {
  * ordered by cell with a stable counting sort (a cell belongs to one tile, so its records keep
  * their (region, height) order). The result does not depend on the decode order.
  */
-function decodeWindowRecords(zs: ZoneState, rect: CellRect): { rec: RecordTable; tiles: number } {
+/** The tiles of a window (owned area meets it, at least one record), in directory order. */
+export function windowTiles(zs: ZoneState, rect: CellRect): number[] {
   const z = zs.section.zones[zs.gridZone];
-  const ids = tilesMeeting(zs.section, zs.gridZone, rect).filter((t) => z.tiles[t].records > 0);
-  type Part = { idx: Int32Array; cell: Int32Array; cols: ReturnType<typeof decodeTileChecked> } & {
+  return tilesMeeting(zs.section, zs.gridZone, rect).filter((t) => z.tiles[t].records > 0);
+}
+
+function decodeWindowRecords(
+  zs: ZoneState,
+  rect: CellRect,
+  decoded?: readonly DecodedTile[],
+): { rec: RecordTable; tiles: number } {
+  const z = zs.section.zones[zs.gridZone];
+  const ids = windowTiles(zs, rect);
+  if (decoded && decoded.length !== ids.length) throw new Error("decoded tiles do not match");
+  type Part = { idx: Int32Array; cell: Int32Array; cols: SpanColumns } & {
     steps2: Uint8Array;
     seg: Uint8Array;
     scc: Int32Array;
@@ -245,20 +263,11 @@ function decodeWindowRecords(zs: ZoneState, rect: CellRect): { rec: RecordTable;
   let total = 0;
   const ncell = rect.nx * rect.ny;
   const count = new Int32Array(ncell + 1);
-  for (const t of ids) {
+  for (let k = 0; k < ids.length; k++) {
+    const t = ids[k];
     const te = z.tiles[t];
-    let cols, merged;
-    try {
-      cols = decodeTileChecked(zs.section, zs.gridZone, t, zs.file);
-      const f = readFieldsTile(zs.sidecar, zs.fieldsZone, t);
-      merged = mergeFields(cols, f, { file: zs.sidecar.file, zone: zs.name, tile: t });
-      applyOpenCells(cols, te, zs.sidecar.opens, zs.zoneId);
-    } catch (e) {
-      throw new PlanFailure(
-        "grid_decode_failed",
-        `预烘格图或旁包解不开 (${e instanceof Error ? e.message : String(e)})`,
-      );
-    }
+    const d = decoded ? decoded[k] : decodeMergedTile(zs, t);
+    const cols = d.cols, merged = d;
     // Owned cells inside the window, as a tile-local box (inclusive).
     const lx0 = Math.max(te.px0, rect.x0 - te.gx0),
       lx1 = Math.min(te.px1, rect.x0 + rect.nx - 1 - te.gx0);

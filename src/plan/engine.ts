@@ -28,6 +28,7 @@ import { cellOf, kPickRadius } from "./region_pick.ts";
 import { polylineLength, runTiers } from "./tier_loop.ts";
 import { PlanFailure, type PlanRequest, type PlanResult, type Pt } from "./types.ts";
 import { ZoneState } from "./zone_state.ts";
+import { kMaxDecodeWorkers, TileDecodePool } from "./tile_decode.ts";
 
 /** Options of {@link openEngine}. */
 export interface EngineOptions {
@@ -36,7 +37,10 @@ export interface EngineOptions {
    * beside it) when it exists; a path given here must exist.
    */
   noGoTable?: string;
-  /** Tile-decode workers (≤ 4). The output never depends on it. */
+  /**
+   * Tile-decode workers (1–4; default 1 = in-process). Results never depend on it (tiles are
+   * assembled in directory order). Call {@link Engine.close} to stop them.
+   */
   workers?: number;
 }
 
@@ -81,6 +85,7 @@ export class Engine {
   private readonly cache = new Map<string, ZoneState>();
   private lock: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private pool: TileDecodePool | null = null;
   /** Load facts. */
   readonly info: EngineInfo;
 
@@ -207,10 +212,20 @@ export class Engine {
     });
   }
 
-  /** Releases the caches; later calls fail. */
+  /** Releases the caches and stops the decode workers; later calls fail. */
   close(): void {
     this.closed = true;
     this.cache.clear();
+    this.pool?.close();
+    this.pool = null;
+  }
+
+  /** The tile-decode pool (started on first use), or null for in-process decoding. */
+  private decodePool(): TileDecodePool | null {
+    const n = Math.min(kMaxDecodeWorkers, Math.floor(this.opts.workers ?? 1));
+    if (n <= 1 || !this.section || !this.sidecar) return null;
+    this.pool ??= new TileDecodePool(n, this.section.bytes, this.mainPackPath, this.sidecar);
+    return this.pool;
   }
 
   private serial<T>(f: () => T | Promise<T>): Promise<T> {
@@ -240,14 +255,14 @@ export class Engine {
     return zs;
   }
 
-  private planLocked(req: PlanRequest, signal?: AbortSignal): PlanResult {
+  private async planLocked(req: PlanRequest, signal?: AbortSignal): Promise<PlanResult> {
     checkRequest(req);
     const ctx = new PlanContext(signal);
     try {
       if (this.error) throw this.error;
       const zs = this.zone(req.zone);
       const setup = runPrechecks(ctx, zs, req, this.noGo);
-      const tr = runTiers(ctx, zs, setup, req, this.noGo);
+      const tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool());
       const w = tr.window, sp = w.spans;
       const points = tr.route.points;
       const clearance = [...tr.route.spans].map((s) => w.dist[sp.cell[s]]);

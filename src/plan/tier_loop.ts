@@ -7,7 +7,8 @@
  * @module
  */
 
-import { buildWindow, type WindowGrid } from "./build_window.ts";
+import { buildWindow, type WindowGrid, windowTiles } from "./build_window.ts";
+import type { TileDecodePool } from "./tile_decode.ts";
 import type { PlanContext } from "./context.ts";
 import type { PlanSetup } from "./prechecks.ts";
 import { type RouteOutcome, routeWindow } from "./route_window.ts";
@@ -43,13 +44,14 @@ export interface TierResult {
 }
 
 /** Runs the loop; throws PlanFailure when the leg fails. */
-export function runTiers(
+export async function runTiers(
   ctx: PlanContext,
   zs: ZoneState,
   setup: PlanSetup,
   req: PlanRequest,
   noGo: NoGoTable,
-): TierResult {
+  pool: TileDecodePool | null = null,
+): Promise<TierResult> {
   const leg = {
     sx: setup.start[0],
     sy: setup.start[1],
@@ -117,13 +119,21 @@ export function runTiers(
     let win: WindowGrid;
     const t0 = performance.now();
     try {
+      const decoded = pool
+        ? await pool.decode({
+          gridZone: zs.gridZone,
+          fieldsZone: zs.fieldsZone,
+          zoneId: zs.zoneId,
+          records: (t) => zs.section.zones[zs.gridZone].tiles[t].records,
+        }, windowTiles(zs, tw.rect))
+        : undefined;
       win = buildWindow(zs, {
         rect: tw.rect,
         region: setup.region,
         seed: setup.seed,
         noGo,
         discs: req.noGoDiscs ?? [],
-      });
+      }, decoded);
     } catch (e) {
       if (!(e instanceof PlanFailure) || tw.kind === "full" || forced) throw e;
       trace.windowMs = performance.now() - t0;
