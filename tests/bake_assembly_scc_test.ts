@@ -73,11 +73,15 @@ async function compareWithWholeZone(manifest: string): Promise<void> {
   const flags = new Uint8Array(grid.h.length);
   const obstacle = new Uint8Array(win.nx * win.ny).fill(1);
   const extras: string[] = [];
+  const ghosts: { cell: number; h: number; r: number }[] = [];
   for (let r = 1; r <= count; r++) {
     const f = regionFlags(grid, rid, r, built.ins, dead, flags);
     for (let i = 0; i < f.addCell.length; i++) {
       if (f.addFlags[i] & SpanFlag.Walk) obstacle[f.addCell[i]] = 0;
       extras.push(`${f.addCell[i]}:${snapHeight(f.addH[i])}:${f.addFlags[i]}`);
+      if (f.addFlags[i] & SpanFlag.Ghost) {
+        ghosts.push({ cell: f.addCell[i], h: snapHeight(f.addH[i]), r });
+      }
     }
   }
   for (let s = 0; s < grid.h.length; s++) if (flags[s] & SpanFlag.Walk) obstacle[grid.cell[s]] = 0;
@@ -102,6 +106,39 @@ async function compareWithWholeZone(manifest: string): Promise<void> {
   }
   const tileRid: number[] = [], bruteRid: number[] = [];
   const tileComp: number[] = [], bruteComp: number[] = [];
+  // Ghost proxies over the whole zone (the [I] rule of bake_tile.ts ghostProxy, written out
+  // plainly): BFS by 4-steps through Ghost cells of the region; in the first layer with spans
+  // of the region, the smallest |Δh|, ties to BFS discovery order then span order.
+  const ghostCells = new Set(ghosts.map((q) => `${q.r}:${q.cell}`));
+  const dirs = [[1, 0], [0, 1], [-1, 0], [0, -1]];
+  const ghostComp = new Map<number, number>(); // cell·2^16 + region → rid·65536 + scc
+  for (const q of ghosts) {
+    let layer = [q.cell], best = -1;
+    const seen = new Set([q.cell]);
+    while (layer.length > 0 && best < 0) {
+      const next: number[] = [];
+      let bestD = Infinity;
+      for (const u of layer) {
+        for (const [dx, dy] of dirs) {
+          const x = (u % win.nx) + dx, y = Math.floor(u / win.nx) + dy;
+          if (x < 0 || y < 0 || x >= win.nx || y >= win.ny) continue;
+          const v = y * win.nx + x;
+          if (seen.has(v)) continue;
+          seen.add(v);
+          if (ghostCells.has(`${q.r}:${v}`)) next.push(v);
+          for (const t of byCell.get(v) ?? []) {
+            if (rid[t] === q.r && Math.abs(grid.h[t] - q.h) < bestD) {
+              (best = t), (bestD = Math.abs(grid.h[t] - q.h));
+            }
+          }
+        }
+      }
+      layer = next;
+    }
+    assert(best >= 0, `whole zone: Ghost at cell ${q.cell} reaches a span of region ${q.r}`);
+    ghostComp.set(q.cell * 65536 + q.r, q.r * 65536 + scc[best]);
+  }
+  let ghostSeen = 0;
   let matched = 0, medialDiffs = 0;
   const fieldDiffs = [0, 0, 0, 0, 0];
   const tileExtras: string[] = [];
@@ -113,6 +150,22 @@ async function compareWithWholeZone(manifest: string): Promise<void> {
       const wc = (t.gy0 + ly - gy0) * win.nx + (t.gx0 + lx - gx0);
       if ((t.spans.flags[i] & (SpanFlag.Ghost | SpanFlag.Fill)) !== 0) {
         tileExtras.push(`${wc}:${t.spans.h[i]}:${t.spans.flags[i]}`);
+        if (t.spans.flags[i] & SpanFlag.Ghost) {
+          // The Ghost's whole-zone region: the one whose Ghost sits at this cell with this h.
+          const q = ghosts.find((e) => e.cell === wc && e.h === t.spans.h[i]);
+          assert(q !== undefined, `Ghost at tile ${ti} record ${i} exists in the whole-zone bake`);
+          const n = a.sidecar.zones[0].graphs;
+          const nScc = n.nScc[[...n.rid].indexOf(t.spans.rid[i])] ?? 0;
+          assert(
+            f.scc[i] >= 1 && f.scc[i] <= nScc,
+            `Ghost at tile ${ti} record ${i}: scc ${f.scc[i]} in 1..${nScc}`,
+          );
+          ghostSeen++;
+          tileRid.push(t.spans.rid[i]);
+          bruteRid.push(q!.r);
+          tileComp.push(t.spans.rid[i] * 65536 + f.scc[i]);
+          bruteComp.push(ghostComp.get(wc * 65536 + q!.r)!);
+        }
         continue;
       }
       const s = (byCell.get(wc) ?? []).find((q) => grid.h[q] === t.spans.h[i]);
@@ -137,6 +190,7 @@ async function compareWithWholeZone(manifest: string): Promise<void> {
   assertEquals(fieldDiffs, [0, 0, 0, 0, 0], "records differing in flags, clr, steps, seg, clr2d");
   assertEquals(medialDiffs, 0, "records differing in the medial bit");
   assertEquals(tileExtras.sort(), extras.sort(), "Ghost/Fill records");
+  assertEquals(ghostSeen, ghosts.length, "every whole-zone Ghost is an owned record of one tile");
   samePartition(tileRid, bruteRid, "regions");
   samePartition(tileComp, bruteComp, "components");
   assertEquals(gz.globalRegions, count);
@@ -210,6 +264,80 @@ Deno.test("bake stitching: a small hole cut by a tile window's edge equals a who
   const dir = await Deno.makeTempDir({ prefix: "navscope-hole-edge-" });
   try {
     await compareWithWholeZone(holeAtTileEdgeWorld(dir));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/**
+ * A filled hole bigger than one cell across a tile seam (spec 填洞与合缝: FillHoles fills a
+ * 4-connected hole of ≤ kHoleMaxCells = 32 cells): a flat floor with a square hole 1.3 px on a
+ * side centred on the seam x = 128 px between tiles 0 and 1. The hole's interior Ghost cells
+ * have no span among their 4-neighbours, so their component comes through the Ghost cells.
+ */
+function holeAcrossSeamWorld(dir: string, side = 1.3): string {
+  const v: string[] = [], f: string[] = [];
+  const quad = (x0: number, y0: number, x1: number, y1: number) => {
+    const i = v.length / 3 + 1;
+    for (const [x, y] of [[x0, y0], [x0, y1], [x1, y1], [x1, y0]]) v.push(`${x}`, "1", `${y}`);
+    f.push(`f ${i} ${i + 1} ${i + 2}`, `f ${i} ${i + 2} ${i + 3}`);
+  };
+  const hx0 = 128 - side / 2, hx1 = 128 + side / 2, hy0 = 30.1, hy1 = 30.1 + side;
+  quad(110, 20, hx0, 40); // west of the hole
+  quad(hx1, 20, 146, 40); // east
+  quad(hx0, 20, hx1, hy0); // south
+  quad(hx0, hy1, hx1, 40); // north
+  const obj = v.reduce(
+    (s, x, i) => s + (i % 3 === 0 ? "v " : " ") + x + (i % 3 === 2 ? "\n" : ""),
+    "",
+  );
+  Deno.writeTextFileSync(`${dir}/floor.obj`, obj + f.join("\n") + "\n");
+  const manifest = {
+    format: "navscope-world",
+    version: 1,
+    name: "holeseam",
+    zones: [{
+      name: "floor",
+      size_px: [160, 60],
+      origin_px: [0, 0],
+      floor_y: 0,
+      meshes: [{ file: "floor.obj", px_per_m: 1, up: "y" }],
+    }],
+  };
+  Deno.writeTextFileSync(`${dir}/world.json`, JSON.stringify(manifest));
+  return `${dir}/world.json`;
+}
+
+Deno.test("bake: every Ghost record of a multi-cell filled hole across a tile seam has a component", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "navscope-hole-seam-" });
+  try {
+    const manifest = holeAcrossSeamWorld(dir);
+    const a = await bakeManifestFile(manifest, { strictManifold: false, keepGrid: true });
+    const gz = a.gridZones[0], z = a.sidecar.zones[0];
+    const nScc = new Map<number, number>();
+    z.graphs.rid.forEach((r, i) => nScc.set(r, z.graphs.nScc[i]));
+    const ghostTiles = new Set<number>();
+    let ghosts = 0, interior = 0;
+    gz.tiles.forEach((t, ti) => {
+      const spanAt = new Set<number>();
+      for (let i = 0; i < t.spans.n; i++) {
+        if ((t.spans.flags[i] & (SpanFlag.Ghost | SpanFlag.Fill)) === 0) {
+          spanAt.add(t.spans.cell[i]);
+        }
+      }
+      for (let i = 0; i < t.spans.n; i++) {
+        if ((t.spans.flags[i] & SpanFlag.Ghost) === 0) continue;
+        const c = t.spans.cell[i], sc = z.tiles[ti].scc[i], m = nScc.get(t.spans.rid[i]) ?? 0;
+        ghosts++;
+        ghostTiles.add(ti);
+        if (![c - 1, c + 1, c - t.nx, c + t.nx].some((q) => spanAt.has(q))) interior++;
+        assert(sc >= 1 && sc <= m, `tile ${ti} Ghost record ${i}: scc ${sc} in 1..${m}`);
+      }
+    });
+    assert(ghosts > 4, `the hole is filled with Ghost records (${ghosts})`);
+    assert(interior > 0, `some Ghost records have no span among their 4-neighbours (${interior})`);
+    assertEquals(ghostTiles.size, 2, "the hole's Ghost records are owned by both tiles");
+    await compareWithWholeZone(manifest);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

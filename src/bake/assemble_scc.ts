@@ -15,10 +15,11 @@ import type { TileBake } from "./bake_tile.ts";
 import { resolveRef, type ZoneRegions } from "./assemble_regions.ts";
 import type { ZoneTiles } from "./tiles.ts";
 import { SpanFlag } from "../pack/grid_types.ts";
+import { NavscopeError } from "../errors.ts";
 
 /** Components of one zone. */
 export interface ZoneComponents {
-  /** Per tile: component id (from 1) per owned record; 0 for Fill and unmatched Ghost records. */
+  /** Per tile: component id (from 1) per owned record; 0 for Fill records only. */
   scc: Int32Array[];
   /** Per zone region (index rid − 1): component count. */
   nScc: Uint32Array;
@@ -89,13 +90,21 @@ export function zoneComponents(
     }
     return out;
   });
-  // Ghost records take their proxy span's component.
+  // Ghost records take their proxy span's component (bake_tile.ts ghostProxy). The runtime
+  // keeps a region's Ghost spans in its span table and rejects scc 0 (spec 可达域 step 2), and
+  // every Ghost cell reaches a span of its region through Ghost cells: a Ghost record left
+  // without a component is a bake bug, not a pack to write.
   tiles.forEach((tb, t) => {
     for (let i = 0; i < tb.proxySrc.length; i++) {
       const k = tb.proxySrc[i];
       if ((tb.flags[k] & SpanFlag.Ghost) === 0) continue;
       const d = resolveRef(zt, tiles, t, tb.proxyDst[i]);
       if (d !== null) scc[t][k] = scc[d[0]][d[1]];
+    }
+    for (let k = 0; k < tb.n; k++) {
+      if ((tb.flags[k] & SpanFlag.Ghost) !== 0 && scc[t][k] < 1) {
+        throw new NavscopeError("bad_value", `Ghost record ${k} has no component`, { tile: t });
+      }
     }
   });
   const keys: number[][] = Array.from({ length: regions.count }, () => []);

@@ -632,7 +632,7 @@ function tileStage(
   regionSealed(out, obstacle, walls, keep, win, a);
   lap();
   out.windowSpans = grid.h.length;
-  graphRefs(grid, rid, out, g);
+  graphRefs(grid, rid, out, g, ex);
   wallRows(keep.key, keep.rids, out);
   lap();
   const { spanRec: _drop, ownCell: _cells, ...result } = out;
@@ -983,14 +983,14 @@ class ExtTable {
 /**
  * The RiseOk span graph of the owned spans (spec 垂直可达判据 › 分量): u → v for spans of the
  * same region in 8-neighbour cells when RiseOk holds (no FallGate, as components.ts), and the
- * Ghost proxies (a Ghost record takes the component of the closest same-region 4-neighbour
- * span [I]: Ghost records are not RiseOk nodes, yet the search reads their scc).
+ * Ghost proxies ({@link ghostProxy}). `ex` holds the window's Ghost/Fill records.
  */
 function graphRefs(
   grid: SpanGrid,
   rid: Uint32Array,
   out: TileWork,
   g: BgrdTileGeometry,
+  ex: Extras,
 ): void {
   const A = g.px0; // owned square offset of this window
   const ext = new ExtTable();
@@ -1108,21 +1108,15 @@ function graphRefs(
   [out.xSrc, out.xDst] = distinctPairs(xk);
   for (let i = 0; i < out.xDst.length; i++) out.xDst[i] = -1 - out.xDst[i];
   const ps = new I32List(), pd = new I32List();
+  // Window cells holding a Ghost record, by (region, cell).
+  const ncell = nx * ny, ghostAt = new Set<number>();
+  for (let i = 0; i < ex.cell.length; i++) {
+    if ((ex.flags[i] & SpanFlag.Ghost) !== 0) ghostAt.add(ex.rid[i] * ncell + ex.cell[i]);
+  }
   for (let k = 0; k < out.n; k++) {
     if (out.extra[k] === 0 || (out.flags[k] & SpanFlag.Ghost) === 0) continue;
-    const oc = out.ownCell[k], ox = oc % T, oy = (oc - ox) / T, x = ox + A, y = oy + A;
-    let best = -1, bestD = Infinity;
-    for (let d = 0; d < 4; d++) {
-      const [dx, dy] = STEP_DIRS[d & 1];
-      const sx = d < 2 ? x + dx : x - dx, sy = d < 2 ? y + dy : y - dy;
-      if (sx < 0 || sy < 0 || sx >= nx || sy >= ny) continue;
-      const j = occIndex(grid, sy * nx + sx);
-      if (j < 0) continue;
-      for (let t = grid.cs[j]; t < grid.cs[j + 1]; t++) {
-        const dh = Math.abs(h[t] - out.h[k]);
-        if (rid[t] === out.rid[k] && dh < bestD) (best = t), (bestD = dh);
-      }
-    }
+    const oc = out.ownCell[k], ox = oc % T, oy = (oc - ox) / T;
+    const best = ghostProxy(grid, rid, ghostAt, (oy + A) * nx + ox + A, out.rid[k], out.h[k]);
     if (best >= 0) {
       ps.push(k);
       pd.push(refOf(best));
@@ -1133,6 +1127,66 @@ function graphRefs(
   out.extGx = ext.gx.done();
   out.extGy = ext.gy.done();
   out.extH = Float32Array.from(ext.h);
+}
+
+/**
+ * The span whose component a Ghost record (region r, window cell c, height hg) takes [I]: a
+ * breadth-first search from c over 4-steps (STEP_DIRS order: +x, +y, −x, −y) through the cells
+ * holding a Ghost record of r; the first BFS layer of cells holding a span of r decides, and in
+ * it the span with the smallest |h − hg|, ties to the first in BFS discovery order (cell order,
+ * then span order in the cell). For a Ghost next to a span this is the closest same-region
+ * 4-neighbour span. Why: Ghost records are not RiseOk nodes, yet the runtime keeps a region's
+ * Ghost spans in its span table and reads their scc (spec 建窗 › 展开成栅格图层: 「本类的 Ghost …
+ * 都留下」; 可达域 step 2: 「分量号为 0 或超出集合范围时报错」), so every Ghost record needs a
+ * component of its region. Inside a filled hole bigger than one cell the Ghost cells away from
+ * the rim have no span neighbour: the proxy is carried through the hole.
+ *
+ * Always found: a Ghost height is propagated from 4-neighbours already known (spans of r, or
+ * Ghost cells of earlier rounds; flags.ts `propagate`), so a chain of Ghost cells of r leads
+ * from every Ghost cell to a span of r. Window-independent: Ghost cells are the cells of
+ * holes FillHoles fills (spec 填洞与合缝), and a filled hole never touches the window edge, so
+ * the hole, its Ghost records and its rim spans are the same in every window holding it (the
+ * tile window, the wide re-bake and the whole zone); the BFS never leaves hole ∪ rim, and its
+ * order depends on relative cell positions only. The chosen span may lie outside the owned
+ * square: it is an external ref resolved by the zone assembly like every other ref. Returns
+ * the window span index, or −1 (only for inconsistent input).
+ */
+function ghostProxy(
+  grid: SpanGrid,
+  rid: Uint32Array,
+  ghostAt: Set<number>,
+  c: number,
+  r: number,
+  hg: number,
+): number {
+  const { nx, ny, h } = grid, ncell = nx * ny;
+  let layer = [c];
+  const seen = new Set<number>([c]);
+  while (layer.length > 0) {
+    let best = -1, bestD = Infinity;
+    const next: number[] = [];
+    for (const u of layer) {
+      const x = u % nx, y = (u - x) / nx;
+      for (let d = 0; d < 4; d++) {
+        const [dx, dy] = STEP_DIRS[d & 1];
+        const sx = d < 2 ? x + dx : x - dx, sy = d < 2 ? y + dy : y - dy;
+        if (sx < 0 || sy < 0 || sx >= nx || sy >= ny) continue;
+        const v = sy * nx + sx;
+        if (seen.has(v)) continue;
+        seen.add(v);
+        if (ghostAt.has(r * ncell + v)) next.push(v);
+        const j = occIndex(grid, v);
+        if (j < 0) continue;
+        for (let t = grid.cs[j]; t < grid.cs[j + 1]; t++) {
+          const dh = Math.abs(h[t] - hg);
+          if (rid[t] === r && dh < bestD) (best = t), (bestD = dh);
+        }
+      }
+    }
+    if (best >= 0) return best;
+    layer = next;
+  }
+  return -1;
 }
 
 /** Spans on the 1-cell ring around the owned square: the seams where regions continue. */
