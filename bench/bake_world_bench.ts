@@ -4,8 +4,8 @@
  *
  *   deno run -A bench/bake_world_bench.ts [--workers 1,2] [--synthetic-px 800] [--skip-real]
  *
- * Worlds: the Recast demo meshes in /work/shared/worlds (dungeon, nav_test, undulating; skipped
- * when absent) and a synthetic rolling terrain with two decks, written to /tmp, sized so it has
+ * Worlds: the Recast demo meshes vendored in the repository (examples/dungeon/dungeon.obj,
+ * examples/nav_test/nav_test.obj, bench/meshes/undulating.obj) and a synthetic rolling terrain with two decks, written to /tmp, sized so it has
  * ≥ 10 M span records at the default 800 px (3200 × 3200 cells). Prints one row per (world,
  * workers): wall time, records, records/s, records/s per core, peak RSS, RSS bytes per record,
  * output bytes per record, and the three slowest stages.
@@ -15,7 +15,11 @@ import { parseArgs } from "node:util";
 import { bakeToDirectory } from "../src/world/bake_world.ts";
 import { readObj } from "../src/world/obj.ts";
 
-const WORLDS = new URL("../../shared/worlds/recastnavigation", import.meta.url).pathname;
+const MESHES: Record<string, string> = {
+  dungeon: new URL("../examples/dungeon/dungeon.obj", import.meta.url).pathname,
+  nav_test: new URL("../examples/nav_test/nav_test.obj", import.meta.url).pathname,
+  undulating: new URL("./meshes/undulating.obj", import.meta.url).pathname,
+};
 
 /** Writes the synthetic terrain OBJ + manifest; returns the manifest path. */
 function syntheticWorld(px: number): string {
@@ -124,7 +128,7 @@ async function main(): Promise<void> {
   const worlds: { name: string; manifest: string }[] = [];
   if (!values["skip-real"]) {
     for (const f of ["dungeon", "nav_test", "undulating"]) {
-      const obj = `${WORLDS}/${f}.obj`;
+      const obj = MESHES[f];
       try {
         Deno.statSync(obj);
       } catch {

@@ -1,32 +1,22 @@
 /**
  * Zone cleaning and snapping throughput on the largest real mesh (navcat proto-level.obj,
- * 26 773 triangles) and on a synthetic 1 M-triangle grid. The real mesh is read from
- * /work/shared/worlds and the bench is skipped when it is absent.
+ * 26 773 triangles, vendored in examples/proto_level/) and on a synthetic 1 M-triangle grid.
  *
  *   deno bench --allow-read bench/mesh_bench.ts
  */
 import { importObj, readObj } from "../src/world/mod.ts";
 import { buildTriangleBuckets, cleanZone, snapPoint } from "../src/mesh/mod.ts";
 
-const PROTO = new URL("../../shared/worlds/navcat/proto-level.obj", import.meta.url).pathname;
-const have = (() => {
-  try {
-    return Deno.statSync(PROTO).isFile;
-  } catch {
-    return false;
-  }
-})();
+const PROTO = new URL("../examples/proto_level/proto-level.obj", import.meta.url).pathname;
 
-const proto = have
-  ? importObj(await readObj(PROTO), {
-    pxPerM: 3,
-    up: "y",
-    offsetPx: [0, 0],
-    offsetH: 0,
-    surfaceOf: () => 1,
-    maxSlopeDeg: 60,
-  })
-  : null;
+const proto = importObj(await readObj(PROTO), {
+  pxPerM: 3,
+  up: "y",
+  offsetPx: [0, 0],
+  offsetH: 0,
+  surfaceOf: () => 1,
+  maxSlopeDeg: 60,
+});
 
 /** A grid of n×n quads, 1 px apart, two triangles each. */
 function grid(n: number) {
@@ -50,12 +40,8 @@ function grid(n: number) {
 }
 const big = grid(708); // 1 002 528 triangles
 
-Deno.bench({
-  name: "cleanZone proto-level.obj (26 773 tris)",
-  ignore: !proto,
-  fn: () => {
-    cleanZone({ name: "proto", ...proto! });
-  },
+Deno.bench("cleanZone proto-level.obj (26 773 tris)", () => {
+  cleanZone({ name: "proto", ...proto });
 });
 
 Deno.bench("cleanZone synthetic grid (1 002 528 tris)", { n: 5 }, () => {

@@ -8,7 +8,12 @@ import { NavscopeError } from "../src/errors.ts";
 import { generateWorld, WORLD_FILES, writeGeneratedWorld } from "../src/world/generator.ts";
 import { bakeToDirectory } from "../src/world/bake_world.ts";
 import { writeFileAtomic } from "../src/codec/mod.ts";
-import { REAL_MESHES, realMesh, realMeshWorldFiles } from "../src/world/real_meshes.ts";
+import {
+  REAL_MESHES,
+  realMesh,
+  realMeshSourceDir,
+  realMeshWorldFiles,
+} from "../src/world/real_meshes.ts";
 import { examplesReadme } from "../src/world/gen_readme.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { parseFlags, Progress } from "./_output.ts";
@@ -20,7 +25,7 @@ export const summary =
 
 /** Usage text. */
 export const help = `navscope gen --seed N --scale S --out DIR [--bake] [--workers N] [--zone NAME]
-navscope gen --real NAME --out DIR [--shared DIR] [--bake]
+navscope gen --real NAME --out DIR [--meshes DIR] [--bake]
 navscope gen --readme DIR
 
 Writes a deterministic city world into DIR: world.json (world manifest), NAME.obj (walkable
@@ -36,12 +41,12 @@ byte-identical files.
   --bake        also bake base.nav.gz, base.fields.nav.gz, base.occluder.gz, base.nogo.json
                 (a progress bar on stderr when it is a terminal)
   --workers N   bake workers (default: all cores)
-  --real NAME   instead (not with --seed, --scale, --zone): a world for a real mesh in the shared worlds folder (${
+  --real NAME   instead (not with --seed, --scale, --zone): a world for a real mesh vendored in examples/NAME/ (${
   REAL_MESHES.map((m) => m.name).join(", ")
 }):
-                world.json referencing the mesh (not copied) and legs.json (Recast test queries)
-  --shared DIR  the shared worlds folder (default ../shared/worlds, relative to the cwd); the
-                manifest refers to it by a path relative to --out
+                world.json referencing the mesh (by a path relative to --out) and legs.json
+                (Recast test queries plus geometry-derived legs)
+  --meshes DIR  the folder holding the mesh (default: this repository's examples/NAME/)
   --readme DIR  instead: rewrite DIR/README.md (the examples' README) from DIR/*/legs.json;
                 run deno fmt on it afterwards`;
 
@@ -55,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
     bake: { type: "boolean" },
     workers: { type: "string" },
     real: { type: "string" },
-    shared: { type: "string" },
+    meshes: { type: "string" },
     readme: { type: "string" },
   });
   if (parsed.positionals.length > 0) {
@@ -87,7 +92,7 @@ export async function run(args: string[]): Promise<number> {
           "(a real mesh has no seed, scale or zone name; see navscope gen --help)",
       );
     }
-    return await genReal(v.real, v.out, v.shared ?? "../shared/worlds", v.bake, workers);
+    return await genReal(v.real, v.out, v.meshes, v.bake, workers);
   }
   const t0 = performance.now();
   const world = generateWorld({ seed, scale, zone: v.zone });
@@ -145,14 +150,15 @@ async function writeReadme(dir: string): Promise<number> {
 async function genReal(
   name: string,
   out: string,
-  shared: string,
+  meshes: string | undefined,
   bake: boolean | undefined,
   workers: number | undefined,
 ): Promise<number> {
   const spec = realMesh(name);
   const dir = out.replace(/\/+$/, "");
-  const rel = relativePath(absolute(dir), absolute(shared));
-  const files = await realMeshWorldFiles(spec, rel, shared);
+  const src = meshes ?? realMeshSourceDir(spec);
+  const rel = relativePath(absolute(dir), absolute(src));
+  const files = await realMeshWorldFiles(spec, rel, src);
   await Deno.mkdir(dir, { recursive: true });
   for (const [f, text] of files) {
     await writeFileAtomic(`${dir}/${f}`, text);

@@ -200,18 +200,8 @@ Deno.test("bake stitching: fixture regions and components equal a whole-zone sin
   await compareWithWholeZone(FIXTURE);
 });
 
-const DUNGEON =
-  new URL("../../shared/worlds/recastnavigation/dungeon.obj", import.meta.url).pathname;
-let hasDungeon = true;
-try {
-  Deno.statSync(DUNGEON);
-} catch {
-  hasDungeon = false;
-}
-
 Deno.test({
   name: "bake stitching: dungeon.obj (3 × 3 tiles) equals a whole-zone single-window bake",
-  ignore: !hasDungeon,
   fn: () => compareWithWholeZone(new URL("./fixtures/bake/dungeon.json", import.meta.url).pathname),
 });
 

@@ -3,8 +3,8 @@
  * bridge, water, an off-mesh link, an occluder, a no-go polygon; 3 tiles wide) is baked, written,
  * read back with the real decoders (main pack, BGRD, the sidecar with its six validation checks,
  * OCLS, no-go table) and compared field by field with the in-memory bake; the output is
- * byte-identical for 1, 2 and 4 workers; Recast's dungeon.obj bakes and decodes (skipped when
- * /work/shared/worlds is absent).
+ * byte-identical for 1, 2 and 4 workers; Recast's dungeon.obj (vendored in examples/dungeon/)
+ * bakes and decodes.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { fnv1a64Hex, readMaybeGzip } from "../src/codec/mod.ts";
@@ -31,16 +31,6 @@ import {
 
 const FIXTURE = new URL("./fixtures/bake/manifest.json", import.meta.url).pathname;
 const DUNGEON_MANIFEST = new URL("./fixtures/bake/dungeon.json", import.meta.url).pathname;
-const DUNGEON = new URL("../../shared/worlds/recastnavigation/dungeon.obj", import.meta.url)
-  .pathname;
-
-function exists(p: string): boolean {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-}
 
 let cached: BakeArtifacts | null = null;
 async function fixture(): Promise<BakeArtifacts> {
@@ -294,7 +284,6 @@ Deno.test("bake: output is byte-identical for 1, 2 and 4 workers", async () => {
 
 Deno.test({
   name: "bake: Recast dungeon.obj bakes (lenient: 138 non-manifold edges) and decodes",
-  ignore: !exists(DUNGEON),
   fn: async () => {
     const dir = await Deno.makeTempDir({ prefix: "navscope-bake-dungeon-" });
     try {

@@ -2,18 +2,18 @@
  * The embedded examples (`examples/<world>/`): manifests load, leg batteries parse and name
  * zones of their world, the README documents every world and leg, the generated small world is
  * byte-identical to a fresh `gen --seed 1 --scale 1` (packs included, re-baked in memory), and
- * the real-mesh worlds match `gen --real NAME`.
+ * the real-mesh worlds match `gen --real NAME` and carry their vendored mesh, licence and source
+ * note.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { generateWorld } from "../src/world/generator.ts";
 import { loadManifest } from "../src/world/manifest.ts";
 import { parseLegs } from "../src/world/legs.ts";
-import { REAL_MESHES, realMeshWorldFiles } from "../src/world/real_meshes.ts";
+import { REAL_MESHES, realMeshSourceDir, realMeshWorldFiles } from "../src/world/real_meshes.ts";
 import { bakeManifestFile } from "../src/world/bake_world.ts";
 import { gzip } from "../src/codec/mod.ts";
 
 const root = new URL("../examples/", import.meta.url).pathname;
-const shared = new URL("../../shared/worlds/", import.meta.url).pathname;
 const SMALL = "city_small";
 
 async function exists(p: string): Promise<boolean> {
@@ -39,13 +39,10 @@ Deno.test("examples: every world has a manifest, a leg battery and a README entr
   const ws = await worlds();
   assert(ws.includes(SMALL) && ws.includes("nav_test"), `worlds: ${ws}`);
   const readme = await Deno.readTextFile(`${root}README.md`);
-  const haveShared = await exists(shared);
   for (const w of ws) {
     assert(readme.includes(`\`${w}/\``), `README misses world ${w}`);
     const legs = parseLegs(await Deno.readTextFile(`${root}${w}/legs.json`), `${w}/legs.json`);
     for (const l of legs) assert(readme.includes(`\`${l.id}\``), `README misses leg ${w}/${l.id}`);
-    const isReal = REAL_MESHES.some((m) => m.name === w);
-    if (isReal && !haveShared) continue;
     const m = await loadManifest(`${root}${w}/world.json`);
     const zones = new Set(m.zones.map((z) => z.name));
     for (const l of legs) assert(zones.has(l.zone), `${w}/${l.id}: unknown zone ${l.zone}`);
@@ -77,21 +74,23 @@ Deno.test("examples: the small world's packs are byte-identical to a fresh bake"
 });
 
 Deno.test({
-  name: "examples: real-mesh worlds match gen --real (mesh referenced, not copied)",
-  ignore: !(await exists(shared)),
+  name: "examples: real-mesh worlds match gen --real (mesh vendored beside the manifest)",
   fn: async () => {
     for (const spec of REAL_MESHES) {
-      if (!(await exists(`${root}${spec.name}/world.json`))) continue;
-      const files = await realMeshWorldFiles(spec, "../../../shared/worlds", shared);
+      const dir = `${root}${spec.name}/`;
+      assert(await exists(`${dir}world.json`), `${spec.name}/world.json`);
+      assertEquals(realMeshSourceDir(spec) + "/", dir);
+      const files = await realMeshWorldFiles(spec, ".", dir);
       for (const [name, text] of files) {
-        assertEquals(await Deno.readTextFile(`${root}${spec.name}/${name}`), text);
+        assertEquals(await Deno.readTextFile(`${dir}${name}`), text);
       }
-      assert(!(await exists(`${root}${spec.name}/${spec.file.split("/").pop()}`)), "mesh copied");
-      // The packs hold geometry derived from the mesh: its licence travels with them.
-      assertEquals(
-        await Deno.readTextFile(`${root}${spec.name}/LICENSE.txt`),
-        await Deno.readTextFile(`${shared}${spec.licence}`),
-      );
+      const m = await loadManifest(`${dir}world.json`);
+      assertEquals(m.zones[0].meshes[0].file, `${dir}${spec.file}`);
+      // The mesh and the packs derived from it travel with its licence and a source note.
+      const licence = await Deno.readTextFile(`${dir}${spec.licence}`);
+      assert(/Mikko Mononen|Isaac Mason/.test(licence), `${spec.name}: licence text`);
+      const source = await Deno.readTextFile(`${dir}SOURCE.md`);
+      assert(source.includes(`\`${spec.file}\``) && /`[0-9a-f]{40}`/.test(source));
     }
     const legs = parseLegs(await Deno.readTextFile(`${root}nav_test/legs.json`), "nav_test");
     assertEquals(legs.filter((l) => l.id.startsWith("recast_pf_")).length, 21);

@@ -318,11 +318,12 @@ Deno.test("real meshes: Recast pf lines become legs; a malformed line names its 
   assertEquals([legs[0].start_floor_y, legs[0].goal_floor_y], [-2, -5]);
   const e = assertThrows(() => recastTestLegs("pf 1 2 x\n", s, "t.txt"), NavscopeError);
   assert(e.message.includes("t.txt") && e.message.includes("line 1"), e.message);
-  const m = validateManifest(
-    realMeshManifest(s, "../../../shared/worlds"),
-    "/r/examples/nav_test/world.json",
+  const m = validateManifest(realMeshManifest(s, "."), "/r/examples/nav_test/world.json");
+  assertEquals(m.zones[0].meshes[0].file, "/r/examples/nav_test/nav_test.obj");
+  assertEquals(
+    validateManifest(realMeshManifest(s, "../src"), "/r/out/world.json").zones[0].meshes[0].file,
+    "/r/src/nav_test.obj",
   );
-  assertEquals(m.zones[0].meshes[0].file, "/shared/worlds/recastnavigation/nav_test.obj");
   assertEquals(m.zones[0].meshes[0].maxSlopeDeg, 45);
   assertThrows(() => realMesh("nope"), NavscopeError);
 });

@@ -1,6 +1,5 @@
 /**
- * Real meshes from /work/shared/worlds (licences stay there: the files are referenced by path,
- * never copied). Each test is skipped when its file is absent.
+ * Real meshes vendored in examples/<world>/ (each with its LICENSE.txt and SOURCE.md).
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
@@ -13,8 +12,8 @@ import {
   triangleHeight,
 } from "../src/mesh/mod.ts";
 
-/** Shared test worlds: `../shared/worlds` beside the repository (where CI lays shared/). */
-const WORLDS = new URL("../../shared/worlds", import.meta.url).pathname;
+/** The vendored real meshes: `examples/` of this repository. */
+const EXAMPLES = new URL("../examples", import.meta.url).pathname;
 
 /** Lexicographic strict `<` on equal-length keys. */
 function keyLess(a: number[], b: number[]): boolean {
@@ -22,20 +21,11 @@ function keyLess(a: number[], b: number[]): boolean {
   return false;
 }
 
-function exists(p: string): boolean {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-}
-
-const DUNGEON = `${WORLDS}/recastnavigation/dungeon.obj`;
-const TOWER = `${WORLDS}/navcat/tower-big.obj`;
+const DUNGEON = `${EXAMPLES}/dungeon/dungeon.obj`;
+const TOWER = `${EXAMPLES}/tower_big/tower-big.obj`;
 
 Deno.test({
   name: "real: Recast dungeon.obj — counts, cleaning invariants, snapping vs brute force",
-  ignore: !exists(DUNGEON),
   fn: async () => {
     const obj = await readObj(DUNGEON);
     // LICENSES.md: 5101 verts / 10133 tris, bbox (-25,0,-90)..(49.3,40.2,8.9).
@@ -106,7 +96,6 @@ Deno.test({
 
 Deno.test({
   name: "real: navcat tower-big.obj — excluded navmesh object, welded glTF seams",
-  ignore: !exists(TOWER),
   fn: async () => {
     const obj = await readObj(TOWER);
     const m = importObj(obj, {
@@ -124,11 +113,10 @@ Deno.test({
   },
 });
 
-const NAV_TEST = `${WORLDS}/recastnavigation/nav_test.obj`;
+const NAV_TEST = `${EXAMPLES}/nav_test/nav_test.obj`;
 
 Deno.test({
   name: "real: Recast nav_test.obj through a manifest — quads fan-triangulated, v/vt/vn faces",
-  ignore: !exists(NAV_TEST),
   fn: async () => {
     const dir = await Deno.makeTempDir();
     try {

@@ -13,19 +13,19 @@ const WORLDS: [string, string][] = [
   ],
   [
     "nav_test",
-    "Recast's `nav_test.obj` (zlib licence, referenced from `../shared/worlds/recastnavigation/`, not copied) at 0.75 px per m, slopes over 45° unwalkable. Its legs are Recast's 21 `pf` queries from `nav_mesh_test.txt` plus the geometry-derived legs below. Packs committed (≈ 77 KB).",
+    "Recast's `nav_test.obj` (zlib licence, vendored beside its manifest with `nav_mesh_test.txt`) at 0.75 px per m, slopes over 45° unwalkable. Its legs are Recast's 21 `pf` queries from `nav_mesh_test.txt` plus the geometry-derived legs below. Packs committed (≈ 77 KB).",
   ],
   [
     "dungeon",
-    "Recast's `dungeon.obj` (zlib licence, referenced) at 0.75 px per m: stacked floors, stairs and bridges. No test queries ship with it. Packs committed (≈ 168 KB).",
+    "Recast's `dungeon.obj` (zlib licence, vendored) at 0.75 px per m: stacked floors, stairs and bridges. No test queries ship with it. Packs committed (≈ 168 KB).",
   ],
   [
     "proto_level",
-    "navcat's `proto-level.obj` (MIT, referenced) at 0.75 px per m: the largest real mesh. Packs committed (≈ 105 KB).",
+    "navcat's `proto-level.obj` (MIT, vendored) at 0.75 px per m: the largest real mesh. Packs committed (≈ 105 KB).",
   ],
   [
     "tower_big",
-    "navcat's `tower-big.obj` (MIT, referenced; the hand-made `navmesh` object is excluded) at 4 px per m horizontally, heights as modelled: a ~1/5-scale tower whose floors are closer than the character height, a stress case for the layer logic. Packs committed (≈ 81 KB).",
+    "navcat's `tower-big.obj` (MIT, vendored; the hand-made `navmesh` object is excluded) at 4 px per m horizontally, heights as modelled: a ~1/5-scale tower whose floors are closer than the character height, a stress case for the layer logic. Packs committed (≈ 81 KB).",
   ],
 ];
 /**
@@ -41,7 +41,7 @@ export async function examplesReadme(
   out.push(`# Example worlds
 
 Each folder is one world: \`world.json\` (the world manifest, see the README's "World manifest"),
-the baked packs \`base.nav.gz\` (main pack), \`base.fields.nav.gz\` (fields sidecar),
+the source meshes (\`*.obj\`), the baked packs \`base.nav.gz\` (main pack), \`base.fields.nav.gz\` (fields sidecar),
 \`base.occluder.gz\` (occluder pack) and \`base.nogo.json\` (author no-go table), and
 \`legs.json\`, its leg battery. \`navscope demo\` inspects \`city_small\`.
 
@@ -96,11 +96,12 @@ zone point farthest from every walkable triangle, when that is > 16 px).
   }
   out.push(`## Licences
 
-The real meshes are not copied into this repository: manifests refer to them in
-\`../shared/worlds/\` (relative to the repo root). Their licences: Recast meshes — zlib licence,
-Copyright (c) 2009 Mikko Mononen (\`recastnavigation/License.txt\`); navcat meshes — MIT,
-Copyright © 2025 Isaac Mason (\`navcat/LICENSE\`). The baked packs derived from them are
-redistributed under those terms; each real-mesh folder carries its licence text as \`LICENSE.txt\`. The generated world is navscope's own.
+The real meshes are vendored: each real-mesh folder holds its source mesh next to \`world.json\`
+(which refers to it by a relative path), its licence text as \`LICENSE.txt\` and a note of where
+it came from (\`SOURCE.md\`: repository, commit, path, size, sha256). Nobody on this project made
+them, and they are data only. Their licences: Recast meshes — zlib licence, Copyright (c) 2009
+Mikko Mononen; navcat meshes — MIT, Copyright © 2025 Isaac Mason. The meshes and the baked packs
+derived from them are redistributed under those terms. The generated world is navscope's own.
 `);
   return out.join("\n");
 }

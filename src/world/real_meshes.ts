@@ -1,11 +1,11 @@
 /**
- * World manifests for the openly licensed real meshes in `/work/shared/worlds/` (Recast's
+ * World manifests for the openly licensed real meshes vendored in `examples/<world>/` (Recast's
  * dungeon and nav_test, navcat's proto-level and tower-big), one zone each, and their leg
  * batteries: Recast's `nav_mesh_test.txt` path queries converted into legs.
  *
- * The meshes are referenced, not copied: manifests point at them by a path relative to the
- * manifest (`../../../shared/worlds/...` from `examples/<world>/`, i.e. `../shared/worlds/...`
- * from the repo root, where CI finds shared/).
+ * Each mesh lives next to its world's `world.json`, with its licence (`LICENSE.txt`) and a note
+ * of where it came from (`SOURCE.md`); manifests point at it by a path relative to the manifest
+ * (`dungeon.obj` from `examples/dungeon/`), so a clone re-bakes every example from its own files.
  *
  * Scale: the sources are in metres, y up. The planner's horizontal unit is the base-map pixel
  * (spec 约定: 1.33–1.42 m per px), so `px_per_m` = 0.75 (1 px = 1.333 m, Wuling's scale; 0.75 is
@@ -28,9 +28,9 @@ import { encodeLegs, type Leg } from "./legs.ts";
 export interface RealMeshSpec {
   /** World / zone name. */
   name: string;
-  /** Path under the shared worlds folder. */
+  /** Mesh file name in the world's folder (`examples/<name>/`). */
   file: string;
-  /** Licence file under the shared worlds folder. */
+  /** Licence file in the world's folder. */
   licence: string;
   /** Horizontal px per metre. */
   pxPerM: number;
@@ -42,7 +42,7 @@ export interface RealMeshSpec {
   floorY: number;
   /** Object names to drop (hand-made navmesh nodes). */
   exclude: string[];
-  /** Recast test-case file (`pf` queries) under the shared worlds folder, when there is one. */
+  /** Recast test-case file (`pf` queries) in the world's folder, when there is one. */
   tests?: string;
   /** What the world is for. */
   note: string;
@@ -52,8 +52,8 @@ export interface RealMeshSpec {
 export const REAL_MESHES: readonly RealMeshSpec[] = [
   {
     name: "dungeon",
-    file: "recastnavigation/dungeon.obj",
-    licence: "recastnavigation/License.txt",
+    file: "dungeon.obj",
+    licence: "LICENSE.txt",
     pxPerM: 0.75,
     offsetPx: [20, 70],
     sizePx: [60, 80],
@@ -63,20 +63,20 @@ export const REAL_MESHES: readonly RealMeshSpec[] = [
   },
   {
     name: "nav_test",
-    file: "recastnavigation/nav_test.obj",
-    licence: "recastnavigation/License.txt",
+    file: "nav_test.obj",
+    licence: "LICENSE.txt",
     pxPerM: 0.75,
     offsetPx: [24, 37],
     sizePx: [74, 64],
     floorY: -2.37,
     exclude: [],
-    tests: "recastnavigation/nav_mesh_test.txt",
+    tests: "nav_mesh_test.txt",
     note: "Recast nav_test: platforms from −4.9 to 17 m, slopes; Recast's 21 path queries",
   },
   {
     name: "proto_level",
-    file: "navcat/proto-level.obj",
-    licence: "navcat/LICENSE",
+    file: "proto-level.obj",
+    licence: "LICENSE.txt",
     pxPerM: 0.75,
     offsetPx: [40, 7],
     sizePx: [150, 78],
@@ -86,8 +86,8 @@ export const REAL_MESHES: readonly RealMeshSpec[] = [
   },
   {
     name: "tower_big",
-    file: "navcat/tower-big.obj",
-    licence: "navcat/LICENSE",
+    file: "tower-big.obj",
+    licence: "LICENSE.txt",
     pxPerM: 4,
     offsetPx: [14, 14],
     sizePx: [28, 28],
@@ -112,10 +112,18 @@ export function realMesh(name: string): RealMeshSpec {
 }
 
 /**
- * The manifest of a real mesh world. `sharedRel` is the shared worlds folder relative to the
- * manifest's directory (e.g. `../../../shared/worlds` from `examples/<world>/`).
+ * The folder holding the vendored source files of real mesh `s` (mesh, licence, test case):
+ * `examples/<name>/` of this repository.
  */
-export function realMeshManifest(s: RealMeshSpec, sharedRel: string): Record<string, unknown> {
+export function realMeshSourceDir(s: RealMeshSpec): string {
+  return new URL(`../../examples/${s.name}`, import.meta.url).pathname;
+}
+
+/**
+ * The manifest of a real mesh world. `meshRel` is the folder holding the mesh relative to the
+ * manifest's directory (`.` for `examples/<world>/world.json`, the mesh beside it).
+ */
+export function realMeshManifest(s: RealMeshSpec, meshRel: string): Record<string, unknown> {
   const k = 1 / s.pxPerM;
   return {
     format: MANIFEST_FORMAT,
@@ -129,7 +137,7 @@ export function realMeshManifest(s: RealMeshSpec, sharedRel: string): Record<str
       // px → world metres: x = (u − ox)/s, z = (v − oy)/s (the source's own frame).
       affine: { sx: k, tx: -s.offsetPx[0] * k, sy: k, ty: -s.offsetPx[1] * k },
       meshes: [{
-        file: `${sharedRel.replace(/\/+$/, "")}/${s.file}`,
+        file: meshPath(meshRel, s.file),
         px_per_m: s.pxPerM,
         up: "y",
         offset_px: s.offsetPx,
@@ -140,6 +148,12 @@ export function realMeshManifest(s: RealMeshSpec, sharedRel: string): Record<str
       }],
     }],
   };
+}
+
+/** `dir/file`, or `file` alone when `dir` is `.` (the mesh beside the manifest). */
+function meshPath(dir: string, file: string): string {
+  const d = dir.replace(/\/+$/, "");
+  return d === "." || d === "" ? file : `${d}/${file}`;
 }
 
 /** Converts a source point (metres, y up) into zone px. */
@@ -185,16 +199,20 @@ export function recastTestLegs(text: string, s: RealMeshSpec, file = "<memory>")
   return legs;
 }
 
-/** Files of a real mesh world folder: world.json, legs.json (name → text). */
+/**
+ * Files of a real mesh world folder: world.json, legs.json (name → text). `meshRel` is the
+ * folder holding the mesh (and its test case) relative to the world folder, `meshAbs` the same
+ * folder as a path (absolute or relative to the cwd).
+ */
 export async function realMeshWorldFiles(
   s: RealMeshSpec,
-  sharedRel: string,
-  sharedAbs: string,
+  meshRel: string,
+  meshAbs: string,
 ): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  files.set("world.json", JSON.stringify(realMeshManifest(s, sharedRel), null, 1) + "\n");
+  files.set("world.json", JSON.stringify(realMeshManifest(s, meshRel), null, 1) + "\n");
   let legs: Leg[] = [];
-  const root = (sharedAbs.startsWith("/") ? sharedAbs : `${Deno.cwd()}/${sharedAbs}`).replace(
+  const root = (meshAbs.startsWith("/") ? meshAbs : `${Deno.cwd()}/${meshAbs}`).replace(
     /\/+$/,
     "",
   );
