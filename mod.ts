@@ -7,32 +7,32 @@ export * from "./src/version.ts";
 export * from "./src/codec/mod.ts";
 export * from "./src/rng.ts";
 
-export * from "./src/pack/bnav.ts";
-export * from "./src/pack/bgrd.ts";
-export * from "./src/pack/bgrd_summary.ts";
-export * from "./src/pack/bgrd_guard.ts";
-export { BgrdScratch, Predictor } from "./src/pack/bgrd_streams.ts";
-export { type TileContext } from "./src/pack/bgrd_tile_common.ts";
+export * from "./src/pack/bnav/mod.ts";
+export * from "./src/pack/bgrd/section.ts";
+export * from "./src/pack/bgrd/summary.ts";
+export * from "./src/pack/bgrd/guard.ts";
+export { BgrdScratch, Predictor } from "./src/pack/bgrd/streams.ts";
+export { type TileContext } from "./src/pack/bgrd/tile_common.ts";
 export {
   decodeTileV3,
   encodeTileV3,
   V3_STREAM_NAMES,
   type V3EncodeOptions,
   V3Field,
-} from "./src/pack/bgrd_tile_v3.ts";
-export { decodeTileV2, encodeTileV2 } from "./src/pack/bgrd_tile_v2.ts";
-export { OccupancyIndex, popcount32 } from "./src/pack/occupancy.ts";
+} from "./src/pack/bgrd/tile_v3.ts";
+export { decodeTileV2, encodeTileV2 } from "./src/pack/bgrd/tile_v2.ts";
+export { OccupancyIndex, popcount32 } from "./src/pack/bgrd/occupancy.ts";
 // pack: fields sidecar, occluder pack, no-go table, pairing
 export * from "./src/pack/grid_types.ts";
-export * from "./src/pack/bnvf.ts";
-export * from "./src/pack/fields_merge.ts";
-export * from "./src/pack/ocls.ts";
-export { OccluderSceneBuilder, smallestThree } from "./src/pack/ocls_build.ts";
-export { forEachOccluderTriangle, occluderWorldTriangles } from "./src/pack/ocls_geometry.ts";
-export { buildOccluderIndex, type OccluderIndex } from "./src/pack/ocls_index.ts";
-export * from "./src/pack/drop_blocked.ts";
-export * from "./src/pack/nogo.ts";
-export * from "./src/pack/pairing.ts";
+export * from "./src/pack/bnvf/sidecar.ts";
+export * from "./src/pack/bnvf/merge.ts";
+export * from "./src/pack/ocls/pack.ts";
+export { OccluderSceneBuilder, smallestThree } from "./src/pack/ocls/build.ts";
+export { forEachOccluderTriangle, occluderWorldTriangles } from "./src/pack/ocls/geometry.ts";
+export { buildOccluderIndex, type OccluderIndex } from "./src/pack/ocls/occluder_index.ts";
+export * from "./src/pack/ocls/drop_blocked.ts";
+export * from "./src/pack/nogo/table.ts";
+export * from "./src/pack/set/pairing.ts";
 
 // mesh and world
 export * from "./src/mesh/mod.ts";
@@ -108,8 +108,8 @@ export { MESSAGES, navmeshZoneOf, routeTargets } from "./src/logs/messages.ts";
 export * from "./src/analyze/mod.ts";
 
 // pack set (engine load rules) for inspect
-export * from "./src/pack/pack_binding.ts";
-export * from "./src/pack/pack_set.ts";
+export * from "./src/pack/set/binding.ts";
+export * from "./src/pack/set/pack_set.ts";
 
 // worlds: generator, landmarks, leg batteries, real meshes
 export {

@@ -8,12 +8,17 @@
  *   deno bench --allow-read --allow-env bench/bgrd_bench.ts
  * @module
  */
-import { type BgrdSection, decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd.ts";
-import { summarizeBgrd } from "../src/pack/bgrd_summary.ts";
-import { BgrdScratch } from "../src/pack/bgrd_streams.ts";
-import { encodeTileV3 } from "../src/pack/bgrd_tile_v3.ts";
+import {
+  type BgrdSection,
+  decodeBgrdTile,
+  encodeBgrd,
+  parseBgrd,
+} from "../src/pack/bgrd/section.ts";
+import { summarizeBgrd } from "../src/pack/bgrd/summary.ts";
+import { BgrdScratch } from "../src/pack/bgrd/streams.ts";
+import { encodeTileV3 } from "../src/pack/bgrd/tile_v3.ts";
 import { allocSpanColumns, type SpanColumns } from "../src/pack/grid_types.ts";
-import { OccupancyIndex } from "../src/pack/occupancy.ts";
+import { OccupancyIndex } from "../src/pack/bgrd/occupancy.ts";
 import { syntheticWorld } from "./synthetic_grid.ts";
 
 /** Decodes every tile once, reusing one output and one scratch; returns records decoded. */

@@ -3,7 +3,8 @@
  * The pack: 20 zones × 50 000 triangles (1 M triangles, ~0.6 M vertices, ~1.2 M links, BSRF,
  * BOML), default chunk sizes. MB/s = pack bytes / mean time (printed once at start).
  */
-import { decodeMainPack, encodeMainPack, loadZone, randomMainPack } from "../src/pack/bnav.ts";
+import { decodeMainPack, encodeMainPack, loadZone } from "../src/pack/bnav/mod.ts";
+import { randomMainPack } from "../src/testing/bnav_random.ts";
 
 const pack = randomMainPack(2026, { zones: 20, trianglesPerZone: 50_000, tierZones: 2 });
 const t0 = performance.now();

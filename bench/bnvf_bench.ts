@@ -5,9 +5,9 @@
  * `synthFieldsTile`): mostly-zero columns with random sparse changes, ≈ 1.3 payload bytes per
  * record — noisier, so slower to inflate, than a baked tile.
  */
-import { decodeFieldsTile, encodeFieldsTile } from "../src/pack/bnvf.ts";
-import { synthFieldsTile } from "../src/pack/bnvf_synth.ts";
-import { mergeFields } from "../src/pack/fields_merge.ts";
+import { decodeFieldsTile, encodeFieldsTile } from "../src/pack/bnvf/sidecar.ts";
+import { synthFieldsTile } from "../src/testing/bnvf_synth.ts";
+import { mergeFields } from "../src/pack/bnvf/merge.ts";
 import { allocSpanColumns } from "../src/pack/grid_types.ts";
 import { mulberry32 } from "../tests/rng.ts";
 

@@ -12,11 +12,11 @@ import { openEngine } from "../src/plan/engine.ts";
 import { buildWindow } from "../src/plan/build_window.ts";
 import { ZoneState } from "../src/plan/zone_state.ts";
 import { readMaybeGzip } from "../src/codec/file.ts";
-import { decodeMainPack } from "../src/pack/bnav_codec.ts";
-import { parseBgrd } from "../src/pack/bgrd.ts";
-import { loadSidecarFile } from "../src/pack/bnvf.ts";
-import { sidecarExpectations } from "../src/pack/pack_set.ts";
-import { emptyNoGoTable } from "../src/pack/nogo.ts";
+import { decodeMainPack } from "../src/pack/bnav/codec.ts";
+import { parseBgrd } from "../src/pack/bgrd/section.ts";
+import { loadSidecarFile } from "../src/pack/bnvf/sidecar.ts";
+import { sidecarExpectations } from "../src/pack/set/pack_set.ts";
+import { emptyNoGoTable } from "../src/pack/nogo/table.ts";
 
 const pack = Deno.args[0] ??
   new URL("../tests/fixtures/oracle/city_small/base.nav.gz", import.meta.url).pathname;

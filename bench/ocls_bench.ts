@@ -7,11 +7,11 @@
  * 2 km square with random rotations / scales, 256 terrain blocks of 33 × 33 samples.
  */
 import { mulberry32 } from "../tests/rng.ts";
-import { OccluderSceneBuilder } from "../src/pack/ocls_build.ts";
-import { decodeOccluderZone, encodeOccluderZone } from "../src/pack/ocls.ts";
-import { buildOccluderIndex } from "../src/pack/ocls_index.ts";
-import { dropRule } from "../src/pack/drop_blocked.ts";
-import { inAuthorNoGo, type NoGoPolygonSpec, noGoTableFromSpec } from "../src/pack/nogo.ts";
+import { OccluderSceneBuilder } from "../src/pack/ocls/build.ts";
+import { decodeOccluderZone, encodeOccluderZone } from "../src/pack/ocls/pack.ts";
+import { buildOccluderIndex } from "../src/pack/ocls/occluder_index.ts";
+import { dropRule } from "../src/pack/ocls/drop_blocked.ts";
+import { inAuthorNoGo, type NoGoPolygonSpec, noGoTableFromSpec } from "../src/pack/nogo/table.ts";
 
 const r = mulberry32(42);
 const b = new OccluderSceneBuilder("Bench", { blockSamples: 33, cellWidth: 2, posStep: 1 / 1024 });

@@ -9,9 +9,10 @@
  * @module
  */
 import { gzip, readMaybeGzip } from "../src/codec/mod.ts";
-import { decodeMainPack, encodeMainPack, loadZone, randomMainPack } from "../src/pack/bnav.ts";
-import { type BgrdInput, decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd.ts";
-import { BgrdScratch } from "../src/pack/bgrd_streams.ts";
+import { decodeMainPack, encodeMainPack, loadZone } from "../src/pack/bnav/mod.ts";
+import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { type BgrdInput, decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd/section.ts";
+import { BgrdScratch } from "../src/pack/bgrd/streams.ts";
 import type { SpanColumns } from "../src/pack/grid_types.ts";
 import { syntheticWorld } from "./synthetic_grid.ts";
 

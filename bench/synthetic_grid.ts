@@ -15,7 +15,11 @@
  */
 import { mulberry32 } from "../src/rng.ts";
 import { allocSpanColumns, type SpanColumns, SpanFlag, STEP_DIRS } from "../src/pack/grid_types.ts";
-import { type BgrdInput, type BgrdTileInput, standardTileLayout } from "../src/pack/bgrd.ts";
+import {
+  type BgrdInput,
+  type BgrdTileInput,
+  standardTileLayout,
+} from "../src/pack/bgrd/section.ts";
 
 /** Seeded PRNG (the project's one mulberry32). */
 export const seededRandom: (seed: number) => () => number = mulberry32;

@@ -8,10 +8,10 @@
  */
 import { readMaybeGzip } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { BGRD_SUMMARY_HEADINGS, bgrdSummaryRows } from "../src/pack/bgrd_summary.ts";
-import { openSidecar, summarizeSidecar } from "../src/pack/bnvf.ts";
-import { summarizeOccluderPack } from "../src/pack/ocls.ts";
-import { inspectPackSet, type PackSetReport } from "../src/pack/pack_set.ts";
+import { BGRD_SUMMARY_HEADINGS, bgrdSummaryRows } from "../src/pack/bgrd/summary.ts";
+import { openSidecar, summarizeSidecar } from "../src/pack/bnvf/sidecar.ts";
+import { summarizeOccluderPack } from "../src/pack/ocls/pack.ts";
+import { inspectPackSet, type PackSetReport } from "../src/pack/set/pack_set.ts";
 import {
   fmtNum,
   formatFromFlags,

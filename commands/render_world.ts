@@ -6,10 +6,10 @@
  */
 import { NavscopeError, withLocation } from "../src/errors.ts";
 import { fsErrorText, writeFileAtomic } from "../src/codec/mod.ts";
-import { readMainPackFile } from "../src/pack/bnav_codec.ts";
-import type { MainPack } from "../src/pack/bnav_types.ts";
-import { loadNoGoTable } from "../src/pack/nogo.ts";
-import { pairSidecars } from "../src/pack/pairing.ts";
+import { readMainPackFile } from "../src/pack/bnav/codec.ts";
+import type { MainPack } from "../src/pack/bnav/types.ts";
+import { loadNoGoTable } from "../src/pack/nogo/table.ts";
+import { pairSidecars } from "../src/pack/set/pairing.ts";
 import { parseLandmarks } from "../src/world/landmarks.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import {

@@ -11,8 +11,8 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import { type MainPack, ZONE_FLAG_TIER } from "../src/pack/bnav_types.ts";
-import { decodeBgrdTile, findBgrdZone, parseBgrd } from "../src/pack/bgrd.ts";
+import { type MainPack, ZONE_FLAG_TIER } from "../src/pack/bnav/types.ts";
+import { decodeBgrdTile, findBgrdZone, parseBgrd } from "../src/pack/bgrd/section.ts";
 import { K_CS, SpanFlag } from "../src/pack/grid_types.ts";
 import { base64, Canvas, textWidth } from "./svg_png.ts";
 

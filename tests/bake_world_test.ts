@@ -8,18 +8,18 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { fnv1a64Hex, readMaybeGzip } from "../src/codec/mod.ts";
-import { decodeMainPack } from "../src/pack/bnav.ts";
-import { decodeBgrdTile, encodeBgrd, findBgrdZone, parseBgrd } from "../src/pack/bgrd.ts";
+import { decodeMainPack } from "../src/pack/bnav/mod.ts";
+import { decodeBgrdTile, encodeBgrd, findBgrdZone, parseBgrd } from "../src/pack/bgrd/section.ts";
 import {
   decodeSidecar,
   graphIndexOf,
   loadSidecarFile,
   readFieldsTile,
   type SidecarExpectations,
-} from "../src/pack/bnvf.ts";
-import { mergeFields } from "../src/pack/fields_merge.ts";
-import { decodeOccluderPackAll } from "../src/pack/ocls.ts";
-import { inAuthorNoGo, loadNoGoTable } from "../src/pack/nogo.ts";
+} from "../src/pack/bnvf/sidecar.ts";
+import { mergeFields } from "../src/pack/bnvf/merge.ts";
+import { decodeOccluderPackAll } from "../src/pack/ocls/pack.ts";
+import { inAuthorNoGo, loadNoGoTable } from "../src/pack/nogo/table.ts";
 import { type SpanColumns, SpanFlag } from "../src/pack/grid_types.ts";
 import {
   type BakeArtifacts,

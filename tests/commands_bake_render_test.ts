@@ -12,9 +12,9 @@ import { run as gen } from "../commands/gen.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { bakeManifestFile, type BakeProgress, bakeToDirectory } from "../src/world/bake_world.ts";
 import { generateWorld } from "../src/world/generator.ts";
-import { readMainPackFile } from "../src/pack/bnav_codec.ts";
-import { parseBgrd } from "../src/pack/bgrd.ts";
-import { summarizeBgrd } from "../src/pack/bgrd_summary.ts";
+import { readMainPackFile } from "../src/pack/bnav/codec.ts";
+import { parseBgrd } from "../src/pack/bgrd/section.ts";
+import { summarizeBgrd } from "../src/pack/bgrd/summary.ts";
 import { rasterizeZone } from "../reports/render_world.ts";
 
 const EX = new URL("../examples/city_small/", import.meta.url).pathname;

@@ -9,9 +9,9 @@ import { assert, assertEquals } from "./assert.ts";
 import { captureOutput } from "../commands/_output.ts";
 import { run } from "../commands/inspect.ts";
 import { gunzip, gzip } from "../src/codec/mod.ts";
-import { describeMainPack } from "../src/pack/bnav.ts";
-import { parseBgrd } from "../src/pack/bgrd.ts";
-import type { PackSetReport } from "../src/pack/pack_set.ts";
+import { describeMainPack } from "../src/pack/bnav/mod.ts";
+import { parseBgrd } from "../src/pack/bgrd/section.ts";
+import type { PackSetReport } from "../src/pack/set/pack_set.ts";
 
 const EX = "examples";
 

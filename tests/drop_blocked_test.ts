@@ -5,10 +5,14 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
-import { OccluderSceneBuilder } from "../src/pack/ocls_build.ts";
-import { decodeOccluderZone, encodeOccluderZone, type OccluderScene } from "../src/pack/ocls.ts";
-import { dropBlocked, dropRule, type WorldPoint } from "../src/pack/drop_blocked.ts";
-import { buildOccluderIndex } from "../src/pack/ocls_index.ts";
+import { OccluderSceneBuilder } from "../src/pack/ocls/build.ts";
+import {
+  decodeOccluderZone,
+  encodeOccluderZone,
+  type OccluderScene,
+} from "../src/pack/ocls/pack.ts";
+import { dropBlocked, dropRule, type WorldPoint } from "../src/pack/ocls/drop_blocked.ts";
+import { buildOccluderIndex } from "../src/pack/ocls/occluder_index.ts";
 
 /** Unit cube [0,1]³, corner index x + 2y + 4z, outward winding (top up, bottom down). */
 const CUBE_V = [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1];

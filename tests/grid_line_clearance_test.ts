@@ -3,7 +3,7 @@ import { mulberry32 } from "./rng.ts";
 import { digitalLineCells, lineEndCell, walkDigitalLine } from "../src/grid/digital_line.ts";
 import { clearancePx } from "../src/grid/clearance_decode.ts";
 import { kEdtColCap, kEdtWin, kMedialSq, rint } from "../src/grid/constants.ts";
-import { FCON_F64_NAMES, FCON_I32_NAMES, RUNTIME_CONSTANTS } from "../src/pack/bnvf_constants.ts";
+import { FCON_F64_NAMES, FCON_I32_NAMES, RUNTIME_CONSTANTS } from "../src/pack/bnvf/constants.ts";
 
 Deno.test("rint rounds half to even", () => {
   assertEquals([0.5, 1.5, 2.5, -0.5, -1.5, 0.4, -2.6].map(rint), [0, 2, 2, -0, -2, 0, -3]);

@@ -6,10 +6,10 @@ import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { ByteReader, ByteWriter, deflate, inflateExact, readStream } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { allocSpanColumns, type SpanColumns } from "../src/pack/grid_types.ts";
-import { decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd.ts";
-import { encodeTileV3 } from "../src/pack/bgrd_tile_v3.ts";
-import { encodeTileV2 } from "../src/pack/bgrd_tile_v2.ts";
-import { summarizeBgrd } from "../src/pack/bgrd_summary.ts";
+import { decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd/section.ts";
+import { encodeTileV3 } from "../src/pack/bgrd/tile_v3.ts";
+import { encodeTileV2 } from "../src/pack/bgrd/tile_v2.ts";
+import { summarizeBgrd } from "../src/pack/bgrd/summary.ts";
 
 const NX = 3;
 const NY = 2;

@@ -7,8 +7,8 @@ import { mulberry32 } from "./rng.ts";
 import { ByteReader, ByteWriter, deflate, readStream } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
 import type { SpanColumns } from "../src/pack/grid_types.ts";
-import { type BgrdInput, decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd.ts";
-import { summarizeBgrd } from "../src/pack/bgrd_summary.ts";
+import { type BgrdInput, decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd/section.ts";
+import { summarizeBgrd } from "../src/pack/bgrd/summary.ts";
 import { randomTileSpans } from "../bench/synthetic_grid.ts";
 import { allocSpanColumns } from "../src/pack/grid_types.ts";
 

@@ -6,14 +6,14 @@ import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { ByteReader, ByteWriter, deflate, readMaybeGzip, readStream } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { allocSpanColumns, SpanFlag } from "../src/pack/grid_types.ts";
-import { decodeTileV3, encodeTileV3 } from "../src/pack/bgrd_tile_v3.ts";
-import type { TileContext } from "../src/pack/bgrd_tile_common.ts";
-import { checkGridIds, checkTileIds, componentCounts } from "../src/pack/bgrd_guard.ts";
-import { allocFieldsTile } from "../src/pack/bnvf_fspn.ts";
-import { decodeBgrd, encodeBgrd, parseBgrd } from "../src/pack/bgrd.ts";
-import { decodeMainPack } from "../src/pack/bnav.ts";
-import { openSidecar } from "../src/pack/bnvf.ts";
-import { sidecarIdSource } from "../src/pack/pack_set.ts";
+import { decodeTileV3, encodeTileV3 } from "../src/pack/bgrd/tile_v3.ts";
+import type { TileContext } from "../src/pack/bgrd/tile_common.ts";
+import { checkGridIds, checkTileIds, componentCounts } from "../src/pack/bgrd/guard.ts";
+import { allocFieldsTile } from "../src/pack/bnvf/fspn.ts";
+import { decodeBgrd, encodeBgrd, parseBgrd } from "../src/pack/bgrd/section.ts";
+import { decodeMainPack } from "../src/pack/bnav/mod.ts";
+import { openSidecar } from "../src/pack/bnvf/sidecar.ts";
+import { sidecarIdSource } from "../src/pack/set/pack_set.ts";
 
 const ctx = (records: number): TileContext => ({
   nx: 4,

@@ -16,13 +16,13 @@ import {
   encodeBgrd,
   parseBgrd,
   standardTileLayout,
-} from "../src/pack/bgrd.ts";
-import { decodeTileV3, encodeTileV3 } from "../src/pack/bgrd_tile_v3.ts";
-import { decodeTileV2, encodeTileV2 } from "../src/pack/bgrd_tile_v2.ts";
-import { dequantHeight, type TileContext } from "../src/pack/bgrd_tile_common.ts";
-import { OccupancyIndex, popcount32 } from "../src/pack/occupancy.ts";
-import { BgrdScratch } from "../src/pack/bgrd_streams.ts";
-import { BGRD_SUMMARY_HEADINGS, bgrdSummaryRows, summarizeBgrd } from "../src/pack/bgrd_summary.ts";
+} from "../src/pack/bgrd/section.ts";
+import { decodeTileV3, encodeTileV3 } from "../src/pack/bgrd/tile_v3.ts";
+import { decodeTileV2, encodeTileV2 } from "../src/pack/bgrd/tile_v2.ts";
+import { dequantHeight, type TileContext } from "../src/pack/bgrd/tile_common.ts";
+import { OccupancyIndex, popcount32 } from "../src/pack/bgrd/occupancy.ts";
+import { BgrdScratch } from "../src/pack/bgrd/streams.ts";
+import { BGRD_SUMMARY_HEADINGS, bgrdSummaryRows, summarizeBgrd } from "../src/pack/bgrd/summary.ts";
 import { randomTileSpans, syntheticWorld } from "../bench/synthetic_grid.ts";
 
 function ctxFor(nx: number, ny: number, records: number): TileContext {

@@ -1,16 +1,16 @@
 /**
- * checkNoGoAgainstPack / checkOccluderAgainstPack (src/pack/pack_binding.ts): zones the main
+ * checkNoGoAgainstPack / checkOccluderAgainstPack (src/pack/set/binding.ts): zones the main
  * pack does not have and polygons outside their zone make a table `mismatched`; a table none of
  * whose zones (or none of whose polygons) fits the pack is unusable.
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { type NoGoPolygonSpec, noGoTableFromSpec } from "../src/pack/nogo.ts";
+import { type NoGoPolygonSpec, noGoTableFromSpec } from "../src/pack/nogo/table.ts";
 import {
   assertNoGoMatchesPack,
   checkNoGoAgainstPack,
   checkOccluderAgainstPack,
-} from "../src/pack/pack_binding.ts";
+} from "../src/pack/set/binding.ts";
 
 const square = (x: number, y: number, name?: string): NoGoPolygonSpec => ({
   name,

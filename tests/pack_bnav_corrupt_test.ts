@@ -14,8 +14,8 @@ import {
   encodeMainPack,
   loadZone,
   type MainPack,
-  randomMainPack,
-} from "../src/pack/bnav.ts";
+} from "../src/pack/bnav/mod.ts";
+import { randomMainPack } from "../src/testing/bnav_random.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 

@@ -14,8 +14,8 @@ import {
   encodeMainPack,
   loadZone,
   type MainPack,
-  randomMainPack,
-} from "../src/pack/bnav.ts";
+} from "../src/pack/bnav/mod.ts";
+import { randomMainPack } from "../src/testing/bnav_random.ts";
 import { captureOutput } from "../commands/_output.ts";
 import { run as inspect } from "../commands/inspect.ts";
 import { gzip } from "../src/codec/mod.ts";

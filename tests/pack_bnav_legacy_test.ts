@@ -11,10 +11,10 @@ import {
   FLOOR_Y_SINCE,
   loadZone,
   type MainPack,
-  randomMainPack,
   SECTION_DIR_SINCE,
   sliceZone,
-} from "../src/pack/bnav.ts";
+} from "../src/pack/bnav/mod.ts";
+import { randomMainPack } from "../src/testing/bnav_random.ts";
 import { assertEquals } from "./assert.ts";
 
 /** What a pack looks like after a trip through version `v`. */

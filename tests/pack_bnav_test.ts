@@ -16,11 +16,11 @@ import {
   loadZoneFile,
   type MainPack,
   NO_TRIANGLE,
-  randomMainPack,
   readMainPackFile,
   sliceZone,
   ZONE_FLAG_TIER,
-} from "../src/pack/bnav.ts";
+} from "../src/pack/bnav/mod.ts";
+import { randomMainPack } from "../src/testing/bnav_random.ts";
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 

@@ -10,11 +10,11 @@ import {
   decodeSidecar,
   encodeFieldsTile,
   encodeSidecar,
-} from "../src/pack/bnvf.ts";
-import { applyOpenCells, mergeFields } from "../src/pack/fields_merge.ts";
+} from "../src/pack/bnvf/sidecar.ts";
+import { applyOpenCells, mergeFields } from "../src/pack/bnvf/merge.ts";
 import { allocSpanColumns } from "../src/pack/grid_types.ts";
-import { synthFieldsTile, synthSidecar } from "../src/pack/bnvf_synth.ts";
-import type { SidecarExpectations } from "../src/pack/bnvf_types.ts";
+import { synthFieldsTile, synthSidecar } from "../src/testing/bnvf_synth.ts";
+import type { SidecarExpectations } from "../src/pack/bnvf/types.ts";
 
 function tryDecode(bytes: Uint8Array, expect: SidecarExpectations | null): "ok" | "error" {
   try {

@@ -7,14 +7,14 @@ import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { allocSpanColumns, type SpanColumns, SpanFlag } from "../src/pack/grid_types.ts";
-import { allocFieldsTile, buildOpenTable } from "../src/pack/bnvf.ts";
-import { synthFieldsTile } from "../src/pack/bnvf_synth.ts";
+import { allocFieldsTile, buildOpenTable } from "../src/pack/bnvf/sidecar.ts";
+import { synthFieldsTile } from "../src/testing/bnvf_synth.ts";
 import {
   applyOpenCells,
   finalStepBits,
   mergeFields,
   SEG_MEDIAL_BIT,
-} from "../src/pack/fields_merge.ts";
+} from "../src/pack/bnvf/merge.ts";
 
 function randomCols(rnd: () => number, n: number): SpanColumns {
   const c = allocSpanColumns(n);

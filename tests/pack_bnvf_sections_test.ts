@@ -30,8 +30,8 @@ import {
   wallIndexOf,
   wallKeptFor,
   zoneRange,
-} from "../src/pack/bnvf.ts";
-import { synthFieldsTile, synthLinkTable, synthSidecar } from "../src/pack/bnvf_synth.ts";
+} from "../src/pack/bnvf/sidecar.ts";
+import { synthFieldsTile, synthLinkTable, synthSidecar } from "../src/testing/bnvf_synth.ts";
 
 function err(fn: () => unknown, code?: string): NavscopeError {
   const e = assertThrows(fn, NavscopeError) as NavscopeError;

@@ -24,8 +24,8 @@ import {
   type SidecarExpectations,
   sidecarPathFor,
   summarizeSidecar,
-} from "../src/pack/bnvf.ts";
-import { synthLinkTable, synthSidecar } from "../src/pack/bnvf_synth.ts";
+} from "../src/pack/bnvf/sidecar.ts";
+import { synthLinkTable, synthSidecar } from "../src/testing/bnvf_synth.ts";
 
 function err(fn: () => unknown): NavscopeError {
   return assertThrows(fn, NavscopeError) as NavscopeError;

@@ -7,9 +7,9 @@
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { ByteWriter, readMaybeGzip } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { decodeMainPack, encodeMainPack, loadZone } from "../src/pack/bnav.ts";
-import { NO_TRIANGLE, type OffMeshLink } from "../src/pack/bnav_types.ts";
-import { decodeBoml, encodeBoml, readBomlHeader } from "../src/pack/boml.ts";
+import { decodeMainPack, encodeMainPack, loadZone } from "../src/pack/bnav/mod.ts";
+import { NO_TRIANGLE, type OffMeshLink } from "../src/pack/bnav/types.ts";
+import { decodeBoml, encodeBoml, readBomlHeader } from "../src/pack/bnav/boml.ts";
 
 const PACK = new URL("../examples/city_small/base.nav.gz", import.meta.url).pathname;
 

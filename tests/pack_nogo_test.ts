@@ -13,7 +13,7 @@ import {
   type NoGoPolygonSpec,
   noGoTableFromSpec,
   parseNoGoTable,
-} from "../src/pack/nogo.ts";
+} from "../src/pack/nogo/table.ts";
 
 const doc = (zones: unknown) => JSON.stringify({ format: "navscope-nogo", version: 1, zones });
 const SQUARE: [number, number][] = [[0, 0], [10, 0], [10, 10], [0, 10]];

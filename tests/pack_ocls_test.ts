@@ -18,18 +18,18 @@ import {
   type OccluderScene,
   readOclsDirectory,
   summarizeOccluderPack,
-} from "../src/pack/ocls.ts";
-import { OccluderSceneBuilder, smallestThree } from "../src/pack/ocls_build.ts";
-import { occluderWorldTriangles } from "../src/pack/ocls_geometry.ts";
-import { buildBvh, queryBvh } from "../src/pack/occluder_bvh.ts";
+} from "../src/pack/ocls/pack.ts";
+import { OccluderSceneBuilder, smallestThree } from "../src/pack/ocls/build.ts";
+import { occluderWorldTriangles } from "../src/pack/ocls/geometry.ts";
+import { buildBvh, queryBvh } from "../src/pack/ocls/bvh.ts";
 import {
   buildOccluderIndex,
   ColumnHits,
   columnHits,
   sectionCrossed,
-} from "../src/pack/ocls_index.ts";
+} from "../src/pack/ocls/occluder_index.ts";
 import { gzip } from "../src/codec/gzip.ts";
-import { lineTriangle, triangleCrossesSection } from "../src/pack/ocls_intersect.ts";
+import { lineTriangle, triangleCrossesSection } from "../src/pack/ocls/intersect.ts";
 
 type Rng = () => number;
 const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));

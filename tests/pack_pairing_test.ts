@@ -1,7 +1,7 @@
 /** Sidecar pairing by file name (spec 数据包: 同目录同名配对). */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { pairSidecars, sidecarStatus } from "../src/pack/pairing.ts";
+import { pairSidecars, sidecarStatus } from "../src/pack/set/pairing.ts";
 
 Deno.test("pairSidecars: names for .nav.gz and .nav main packs", () => {
   const p = pairSidecars("assets/navmesh/base.nav.gz");

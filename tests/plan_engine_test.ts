@@ -15,7 +15,7 @@ import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { formatPlanLine, parsePlanLine } from "../src/logs/plan_line.ts";
 import { factsFromPlan } from "../src/analyze/adapter.ts";
 import { classifyFailure } from "../src/analyze/rules.ts";
-import { emptyNoGoTable } from "../src/pack/nogo.ts";
+import { emptyNoGoTable } from "../src/pack/nogo/table.ts";
 
 const DIR = new URL("./fixtures/oracle/city_small/", import.meta.url).pathname;
 const engine = await openEngine(DIR + "base.nav.gz");
@@ -135,11 +135,11 @@ Deno.test("engine: a missing sidecar makes every plan return the same load error
 Deno.test("buildWindow: a window's per-cell fields equal a larger window's, cropped", async () => {
   const eng = await openEngine(DIR + "base.nav.gz");
   await eng.warm("map01base");
-  const { decodeMainPack } = await import("../src/pack/bnav_codec.ts");
+  const { decodeMainPack } = await import("../src/pack/bnav/codec.ts");
   const { readMaybeGzip } = await import("../src/codec/file.ts");
-  const { parseBgrd } = await import("../src/pack/bgrd.ts");
-  const { loadSidecarFile } = await import("../src/pack/bnvf.ts");
-  const { sidecarExpectations } = await import("../src/pack/pack_set.ts");
+  const { parseBgrd } = await import("../src/pack/bgrd/section.ts");
+  const { loadSidecarFile } = await import("../src/pack/bnvf/sidecar.ts");
+  const { sidecarExpectations } = await import("../src/pack/set/pack_set.ts");
   const bytes = await readMaybeGzip(DIR + "base.nav.gz");
   const load = decodeMainPack(bytes);
   const section = parseBgrd(load.pack.grid!);

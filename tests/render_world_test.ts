@@ -14,7 +14,7 @@ import {
   worldSvg,
   type ZoneRaster,
 } from "../reports/render_world.ts";
-import { readMainPackFile } from "../src/pack/bnav_codec.ts";
+import { readMainPackFile } from "../src/pack/bnav/codec.ts";
 import { parseLandmarks } from "../src/world/landmarks.ts";
 import { run } from "../commands/render_world.ts";
 import { NavscopeError } from "../src/errors.ts";

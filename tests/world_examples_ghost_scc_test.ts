@@ -7,10 +7,10 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { readMaybeGzip } from "../src/codec/mod.ts";
-import { decodeMainPack } from "../src/pack/bnav.ts";
-import { decodeBgrdTile, parseBgrd } from "../src/pack/bgrd.ts";
+import { decodeMainPack } from "../src/pack/bnav/mod.ts";
+import { decodeBgrdTile, parseBgrd } from "../src/pack/bgrd/section.ts";
 import { allocSpanColumns, SpanFlag } from "../src/pack/grid_types.ts";
-import { loadSidecarFile, readComponentGraphs, readFieldsTile } from "../src/pack/bnvf.ts";
+import { loadSidecarFile, readComponentGraphs, readFieldsTile } from "../src/pack/bnvf/sidecar.ts";
 
 const WORLDS = ["city_small", "dungeon", "nav_test", "proto_level", "tower_big"];
 

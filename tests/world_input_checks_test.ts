@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "./assert.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { jsonSyntaxProblem, lineColumnAt, parseJson } from "../src/codec/json.ts";
-import { parseNoGoTable } from "../src/pack/nogo.ts";
+import { parseNoGoTable } from "../src/pack/nogo/table.ts";
 import {
   importObj,
   loadManifest,

@@ -2,7 +2,7 @@
  * Streaming BGRD section writer for the baker: each tile is encoded (the codec's
  * `encodeTileV3`) as soon as its window is assembled, and only the payload bytes are kept, so
  * the decoded columns of every tile never sit in memory together. The section layout is exactly
- * `encodeBgrd`'s (spec 格图段; src/pack/bgrd.ts): 40-byte header, per zone the name (padded to
+ * `encodeBgrd`'s (spec 格图段; src/pack/bgrd/section.ts): 40-byte header, per zone the name (padded to
  * 4), x0, y0, global_regions, tile count and 48-byte tile entries, then the payloads in
  * directory order. The round-trip tests decode it with `parseBgrd`/`decodeBgrdTile` and compare
  * with `encodeBgrd` of the same tiles.
@@ -18,8 +18,8 @@ import {
   BGRD_TILE_PX,
   type BgrdTileGeometry,
   checkBgrdTileGeometry,
-} from "../pack/bgrd.ts";
-import { encodeTileV3 } from "../pack/bgrd_tile_v3.ts";
+} from "../pack/bgrd/section.ts";
+import { encodeTileV3 } from "../pack/bgrd/tile_v3.ts";
 import { K_CS, type SpanColumns } from "../pack/grid_types.ts";
 
 /** One encoded tile: geometry, record count and payload. */

@@ -8,8 +8,13 @@
  */
 
 import { ByteWriter } from "../codec/mod.ts";
-import { decodeFieldsTile, encodeFieldsTile, encodeSidecar, FCON_SIZE } from "../pack/bnvf.ts";
-import type { FieldsTile, SidecarModel } from "../pack/bnvf_types.ts";
+import {
+  decodeFieldsTile,
+  encodeFieldsTile,
+  encodeSidecar,
+  FCON_SIZE,
+} from "../pack/bnvf/sidecar.ts";
+import type { FieldsTile, SidecarModel } from "../pack/bnvf/types.ts";
 
 /** An encoded FSPN tile. */
 export interface PackedFieldsTile {

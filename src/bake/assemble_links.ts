@@ -15,13 +15,13 @@
  */
 
 import { K_CS, SpanFlag } from "../pack/grid_types.ts";
-import { NO_TRIANGLE, type OffMeshLink } from "../pack/bnav_types.ts";
-import type { SidecarLinkTable } from "../pack/bnvf_types.ts";
-import { f32Pair, TABLE_VERSION } from "../pack/bnvf_tables.ts";
+import { NO_TRIANGLE, type OffMeshLink } from "../pack/bnav/types.ts";
+import type { SidecarLinkTable } from "../pack/bnvf/types.ts";
+import { f32Pair, TABLE_VERSION } from "../pack/bnvf/tables.ts";
 import type { TileBake } from "./bake_tile.ts";
 import type { ZoneRegions } from "./assemble_regions.ts";
 import { ownerOf, type ZoneTiles } from "./tiles.ts";
-import { BGRD_APRON_CELLS, BGRD_TILE_CELLS } from "../pack/bgrd.ts";
+import { BGRD_APRON_CELLS, BGRD_TILE_CELLS } from "../pack/bgrd/section.ts";
 
 /** Height band around a declared landing height, m [I] (the deck band of snapping, formulas #64). */
 export const LINK_LAND_BAND = 2;

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { OccluderSceneBuilder } from "../pack/ocls_build.ts";
-import type { OccluderScene } from "../pack/ocls_types.ts";
+import { OccluderSceneBuilder } from "../pack/ocls/build.ts";
+import type { OccluderScene } from "../pack/ocls/types.ts";
 
 /** Template quantisation exponent: coordinates are integers · 2^−10 m (≈ 1 mm) [I]. */
 export const OCCLUDER_EXPONENT = -10;

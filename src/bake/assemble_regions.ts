@@ -6,7 +6,7 @@
  */
 
 import { NavscopeError } from "../errors.ts";
-import { BGRD_APRON_CELLS, BGRD_TILE_CELLS } from "../pack/bgrd.ts";
+import { BGRD_APRON_CELLS, BGRD_TILE_CELLS } from "../pack/bgrd/section.ts";
 import { borderIndex, type TileBake, type TileRegions } from "./bake_tile.ts";
 import { ownerOf, type ZoneTiles } from "./tiles.ts";
 

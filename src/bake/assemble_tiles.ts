@@ -8,8 +8,8 @@
  */
 
 import { allocSpanColumns, type SpanColumns } from "../pack/grid_types.ts";
-import type { FieldsTile } from "../pack/bnvf_types.ts";
-import { BGRD_APRON_CELLS, BGRD_TILE_CELLS } from "../pack/bgrd.ts";
+import type { FieldsTile } from "../pack/bnvf/types.ts";
+import { BGRD_APRON_CELLS, BGRD_TILE_CELLS } from "../pack/bgrd/section.ts";
 import type { TileBake } from "./bake_tile.ts";
 import type { ZoneRegions } from "./assemble_regions.ts";
 import { tilesTouchingWindow, type ZoneTiles } from "./tiles.ts";

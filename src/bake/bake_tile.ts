@@ -15,7 +15,7 @@
 import { SpanFlag, STEP_DIRS } from "../pack/grid_types.ts";
 import { RISE_FLAT_MAX, riseOk } from "../grid/rise_ok.ts";
 import { occIndex, type SpanGrid, spanGridFromSorted } from "../grid/span_grid.ts";
-import { BGRD_APRON_CELLS, BGRD_TILE_CELLS, type BgrdTileGeometry } from "../pack/bgrd.ts";
+import { BGRD_APRON_CELLS, BGRD_TILE_CELLS, type BgrdTileGeometry } from "../pack/bgrd/section.ts";
 import {
   kClimb,
   kCrackReach,
@@ -25,7 +25,7 @@ import {
   kEdtWin,
   kHoleMaxCells,
 } from "../grid/constants.ts";
-import { HEIGHT_STEP_INV } from "../pack/bgrd_tile_common.ts";
+import { HEIGHT_STEP_INV } from "../pack/bgrd/tile_common.ts";
 import { buildSortedSpans, type BuiltSpans } from "./build_spans.ts";
 import { csrFromEdges, tarjanScc } from "./components.ts";
 import { clearanceSq } from "./clearance.ts";

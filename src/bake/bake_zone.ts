@@ -6,11 +6,11 @@
  * @module
  */
 
-import type { BgrdTileInput, BgrdZoneInput } from "../pack/bgrd.ts";
+import type { BgrdTileInput, BgrdZoneInput } from "../pack/bgrd/section.ts";
 import { type EncodedGridZone, type EncodedTile, encodeGridTile } from "./assemble_bgrd.ts";
-import type { FieldsTile, ZoneFields } from "../pack/bnvf_types.ts";
+import type { FieldsTile, ZoneFields } from "../pack/bnvf/types.ts";
 import { lazyFieldsTiles, type PackedFieldsTile, packFieldsTile } from "./assemble_fields.ts";
-import { buildComponentGraphs, buildWallTable } from "../pack/bnvf.ts";
+import { buildComponentGraphs, buildWallTable } from "../pack/bnvf/sidecar.ts";
 import {
   bakeTile,
   type SpanCache,

@@ -12,7 +12,7 @@ import {
   BGRD_TILE_CELLS,
   type BgrdTileGeometry,
   standardTileLayout,
-} from "../pack/bgrd.ts";
+} from "../pack/bgrd/section.ts";
 
 /** A zone's tiles on the global cell grid. */
 export interface ZoneTiles {

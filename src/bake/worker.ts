@@ -13,7 +13,7 @@
 /// <reference lib="deno.worker" />
 
 import { NavscopeError } from "../errors.ts";
-import type { BgrdTileGeometry } from "../pack/bgrd.ts";
+import type { BgrdTileGeometry } from "../pack/bgrd/section.ts";
 import { bakeTile, tileBuffers, tileRegions, type ZoneMesh } from "./bake_tile.ts";
 
 let mesh: ZoneMesh | null = null;

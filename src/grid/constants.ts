@@ -6,7 +6,7 @@
  * @module
  */
 
-import { RUNTIME_CONSTANTS as C } from "../pack/bnvf_constants.ts";
+import { RUNTIME_CONSTANTS as C } from "../pack/bnvf/constants.ts";
 
 /** Cell side, px (spec 约定: kCS). */
 export const kCS = C.kCS;

@@ -3,7 +3,7 @@
  * is the article's, cited next to it; reconstructed ones carry the formulas.md entry number.
  * @module
  */
-import { RUNTIME_CONSTANTS } from "../pack/bnvf_constants.ts";
+import { RUNTIME_CONSTANTS } from "../pack/bnvf/constants.ts";
 
 /** Walkable whitelist: a triangle whose surface flags AND this mask is 0 is unwalkable (BSRF). */
 export const WALKABLE_MASK: number = RUNTIME_CONSTANTS.kWalkableMask;

@@ -14,15 +14,10 @@ import { collectWallEdges } from "../bake/walls.ts";
 import { clearancePx } from "../grid/clearance_decode.ts";
 import { kCS, kMcHBand } from "../grid/constants.ts";
 import { markFaces, occIndex, type SpanGrid, spanGridFromSorted } from "../grid/span_grid.ts";
-import { zoneRange } from "../pack/bnvf_tables.ts";
-import {
-  applyOpenCells,
-  finalStepBits,
-  mergeFields,
-  SEG_MEDIAL_BIT,
-} from "../pack/fields_merge.ts";
+import { zoneRange } from "../pack/bnvf/tables.ts";
+import { applyOpenCells, finalStepBits, mergeFields, SEG_MEDIAL_BIT } from "../pack/bnvf/merge.ts";
 import { type SpanColumns, SpanFlag } from "../pack/grid_types.ts";
-import { K_FLOOR_BAND, type NoGoTable, pointInRings } from "../pack/nogo.ts";
+import { K_FLOOR_BAND, type NoGoTable, pointInRings } from "../pack/nogo/table.ts";
 import { tilesMeeting } from "./grid_access.ts";
 import { type DecodedTile, decodeMergedTile } from "./tile_decode.ts";
 import { reachDomain } from "./reach_domain.ts";

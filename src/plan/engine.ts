@@ -11,15 +11,15 @@
 import { NavscopeError } from "../errors.ts";
 import { readMaybeGzip } from "../codec/file.ts";
 import { kCS } from "../grid/constants.ts";
-import { type BgrdSection, parseBgrd } from "../pack/bgrd.ts";
-import { decodeMainPack } from "../pack/bnav_codec.ts";
-import type { MainPack } from "../pack/bnav_types.ts";
-import { loadSidecarFile, type SidecarPack } from "../pack/bnvf.ts";
+import { type BgrdSection, parseBgrd } from "../pack/bgrd/section.ts";
+import { decodeMainPack } from "../pack/bnav/codec.ts";
+import type { MainPack } from "../pack/bnav/types.ts";
+import { loadSidecarFile, type SidecarPack } from "../pack/bnvf/sidecar.ts";
 import { SpanFlag } from "../pack/grid_types.ts";
-import { emptyNoGoTable, loadNoGoTable, type NoGoTable } from "../pack/nogo.ts";
-import { sidecarExpectations } from "../pack/pack_set.ts";
-import { assertNoGoMatchesPack } from "../pack/pack_binding.ts";
-import { pairSidecars, sidecarStatus } from "../pack/pairing.ts";
+import { emptyNoGoTable, loadNoGoTable, type NoGoTable } from "../pack/nogo/table.ts";
+import { sidecarExpectations } from "../pack/set/pack_set.ts";
+import { assertNoGoMatchesPack } from "../pack/set/binding.ts";
+import { pairSidecars, sidecarStatus } from "../pack/set/pairing.ts";
 import { PlanContext } from "./context.ts";
 import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
 import { boxAround } from "./grid_patch.ts";
@@ -136,7 +136,7 @@ export class Engine {
         try {
           this.noGo = await loadNoGoTable(nogo);
           // A table that names none of this pack's zones (or draws only outside them) is
-          // another world's: refused like an unreadable one (src/pack/pack_binding.ts).
+          // another world's: refused like an unreadable one (src/pack/set/binding.ts).
           assertNoGoMatchesPack(
             this.noGo,
             load.pack.zones.map((z) => ({ name: z.name, width: z.width, height: z.height })),

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { type BgrdSection, type BgrdTileEntry, decodeBgrdTile } from "../pack/bgrd.ts";
+import { type BgrdSection, type BgrdTileEntry, decodeBgrdTile } from "../pack/bgrd/section.ts";
 import type { SpanColumns } from "../pack/grid_types.ts";
 import { NavscopeError } from "../errors.ts";
-import { checkTileIds } from "../pack/bgrd_guard.ts";
+import { checkTileIds } from "../pack/bgrd/guard.ts";
 import type { CellRect } from "./window_tiers.ts";
 
 /** The owned rectangle of a tile in global cells, inclusive. */
@@ -31,7 +31,7 @@ export function tilesMeeting(section: BgrdSection, zone: number, r: CellRect): n
 
 /**
  * Decodes one tile and runs the format-fidelity guard on it (region ids within the zone's
- * `global_regions`; src/pack/bgrd_guard.ts): a dictionary read the wrong way shows up here as an
+ * `global_regions`; src/pack/bgrd/guard.ts): a dictionary read the wrong way shows up here as an
  * error naming file, zone, tile and record, never as silently merged regions.
  */
 export function decodeTileChecked(

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { applyOpenCells } from "../pack/fields_merge.ts";
+import { applyOpenCells } from "../pack/bnvf/merge.ts";
 import type { ZoneState } from "./zone_state.ts";
 import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
 import type { CellRect } from "./window_tiers.ts";

@@ -9,7 +9,7 @@
 
 import { closestOnTriangle, triangleHeight } from "../mesh/geom.ts";
 import { type SnapHit, snapPoint } from "../mesh/snap.ts";
-import { inAuthorNoGo, type NoGoTable } from "../pack/nogo.ts";
+import { inAuthorNoGo, type NoGoTable } from "../pack/nogo/table.ts";
 import { kCS } from "../grid/constants.ts";
 import { cFixed } from "./format.ts";
 import type { PlanContext } from "./context.ts";

@@ -7,7 +7,7 @@
  */
 
 import type { SpanGrid } from "../grid/span_grid.ts";
-import type { ComponentGraphs } from "../pack/bnvf_types.ts";
+import type { ComponentGraphs } from "../pack/bnvf/types.ts";
 import type { WindowLinks } from "./build_window.ts";
 import { PlanFailure } from "./types.ts";
 

@@ -23,7 +23,7 @@ import {
   sameRect,
   type TierWindow,
 } from "./window_tiers.ts";
-import type { NoGoTable } from "../pack/nogo.ts";
+import type { NoGoTable } from "../pack/nogo/table.ts";
 import { kCS } from "../grid/constants.ts";
 import { cFixed } from "./format.ts";
 import type { ZoneState } from "./zone_state.ts";

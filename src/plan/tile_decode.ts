@@ -8,9 +8,9 @@
  */
 
 import { NavscopeError } from "../errors.ts";
-import { type BgrdSection, parseBgrd } from "../pack/bgrd.ts";
-import { openSidecar, readFieldsTile, type SidecarPack } from "../pack/bnvf.ts";
-import { applyOpenCells, mergeFields } from "../pack/fields_merge.ts";
+import { type BgrdSection, parseBgrd } from "../pack/bgrd/section.ts";
+import { openSidecar, readFieldsTile, type SidecarPack } from "../pack/bnvf/sidecar.ts";
+import { applyOpenCells, mergeFields } from "../pack/bnvf/merge.ts";
 import type { SpanColumns } from "../pack/grid_types.ts";
 import { decodeTileChecked } from "./grid_access.ts";
 import { PlanFailure } from "./types.ts";

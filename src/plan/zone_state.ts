@@ -9,10 +9,10 @@
 import { NavscopeError } from "../errors.ts";
 import { buildTriangleBuckets, type TriangleBuckets } from "../mesh/snap.ts";
 import { cleanZone, type ZoneClean } from "../mesh/zone_clean.ts";
-import type { BgrdSection } from "../pack/bgrd.ts";
-import type { MainPack, ZoneRecord } from "../pack/bnav_types.ts";
-import { readComponentGraphs, readWallTable, type SidecarPack } from "../pack/bnvf.ts";
-import type { ComponentGraphs, WallTable } from "../pack/bnvf_types.ts";
+import type { BgrdSection } from "../pack/bgrd/section.ts";
+import type { MainPack, ZoneRecord } from "../pack/bnav/types.ts";
+import { readComponentGraphs, readWallTable, type SidecarPack } from "../pack/bnvf/sidecar.ts";
+import type { ComponentGraphs, WallTable } from "../pack/bnvf/types.ts";
 import { decodeTileChecked, isOwned } from "./grid_access.ts";
 import { PlanFailure } from "./types.ts";
 

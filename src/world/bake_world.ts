@@ -21,11 +21,11 @@ import {
   type OffMeshLink,
   ZONE_FLAG_TIER,
   type ZoneRecord,
-} from "../pack/bnav.ts";
-import { readFront } from "../pack/bnav_codec.ts";
-import { type BgrdZoneInput, parseBgrd } from "../pack/bgrd.ts";
+} from "../pack/bnav/mod.ts";
+import { readFront } from "../pack/bnav/codec.ts";
+import { type BgrdZoneInput, parseBgrd } from "../pack/bgrd/section.ts";
 import { type EncodedGridZone, writeBgrdSection } from "../bake/assemble_bgrd.ts";
-import { summarizeBgrd } from "../pack/bgrd_summary.ts";
+import { summarizeBgrd } from "../pack/bgrd/summary.ts";
 import {
   buildOpenTable,
   FIELDS_RULES_VERSION,
@@ -33,10 +33,10 @@ import {
   RUNTIME_FCON,
   type SidecarModel,
   type ZoneFields,
-} from "../pack/bnvf.ts";
-import { encodeOccluderPack, type OccluderScene } from "../pack/ocls.ts";
-import { encodeNoGoTable, type NoGoPolygonSpec, noGoTableFromSpec } from "../pack/nogo.ts";
-import { pairSidecars } from "../pack/pairing.ts";
+} from "../pack/bnvf/sidecar.ts";
+import { encodeOccluderPack, type OccluderScene } from "../pack/ocls/pack.ts";
+import { encodeNoGoTable, type NoGoPolygonSpec, noGoTableFromSpec } from "../pack/nogo/table.ts";
+import { pairSidecars } from "../pack/set/pairing.ts";
 import {
   buildTriangleBuckets,
   cleanZone,
@@ -591,7 +591,7 @@ function concatI32(parts: Int32Array[]): Int32Array {
   return out;
 }
 
-/** Output file names in `dir` for base name `base` (names per src/pack/pairing.ts). */
+/** Output file names in `dir` for base name `base` (names per src/pack/set/pairing.ts). */
 export function bakeOutputPaths(
   dir: string,
   base = "base",

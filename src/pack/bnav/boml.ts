@@ -1,0 +1,189 @@
+/**
+ * BOML, the baked off-mesh link table (spec 数据包 › 面属性与离网连接). Header, 16 bytes:
+ * `tag "BOML", u16 version, u16 record length, u32 count, u32 reserved`.
+ *
+ * Reconciliation: format-notes describes the older v1 (80-byte records); the spec says #5844
+ * raised it to v2 with 88-byte records, adding a direction-bits byte (bit 0: start→end walkable,
+ * bit 1: end→start walkable) and the triangles under the two ends. We read both and write v2.
+ * Neither source gives field offsets, so the record layout below is reconstructed from the
+ * field list and from FLNK, which copies these fields (format-notes FLNK: zone u16, kind u8,
+ * is_ext/bidirectional/area i32, link_type u16, direction u8, radius and cost_modifier f32):
+ *
+ * ```
+ *  0 u16 zone        2 u8 kind        3 u8 reserved
+ *  4 i32 is_ext      8 i32 bidirectional   12 i32 area
+ * 16 u16 link_type  18 u8 direction  19 u8 reserved
+ * 20 f32 radius     24 f32 cost_modifier
+ * 28 f32 points[12]  four points × (x, y, z)
+ * 76 u8 dir_bits (v2; reserved in v1)  77 u8[3] reserved
+ * 80 u32 start_tri  84 u32 end_tri  (v2 only; pack-global, 0xFFFFFFFF = none)
+ * ```
+ *
+ * v1 (MaaEnd builds before #5844) and v2 are told apart by the header's version and record
+ * length; any other pair is an error. v1 records get `dirBits = bidirectional ? 3 : 1` here and
+ * {@link NO_TRIANGLE} ends; the pack loaders then fill the ends by snapping the end points to
+ * the decoded zone mesh as the baker does (boml_ends.ts). Reserved bytes are ignored on read and
+ * written as 0.
+ * @module
+ */
+import { ByteReader, ByteWriter } from "../../codec/bytes.ts";
+import { type ErrorLocation, NavscopeError } from "../../errors.ts";
+import { NO_TRIANGLE, type OffMeshLink } from "./types.ts";
+
+/** BOML version written by the encoder. */
+export const BOML_VERSION = 2;
+/** BOML header size. */
+export const BOML_HEADER_SIZE = 16;
+/** Record size per BOML version (index = version). */
+export const BOML_RECORD_SIZE: Readonly<Record<number, number>> = { 1: 80, 2: 88 };
+/** Version from which records carry direction bits and end triangles (#5844). */
+export const BOML_DIR_BITS_SINCE = 2;
+
+/** Encodes off-mesh links as a BOML v2 section; validates field ranges. */
+export function encodeBoml(links: readonly OffMeshLink[], where: ErrorLocation): Uint8Array {
+  const rec = BOML_RECORD_SIZE[BOML_VERSION];
+  const w = new ByteWriter(BOML_HEADER_SIZE + rec * links.length);
+  w.tag("BOML").u16(BOML_VERSION).u16(rec).u32(links.length).u32(0);
+  links.forEach((l, i) => {
+    checkLink(l, i, where);
+    w.u16(l.zone).u8(l.kind).u8(0).i32(l.isExt).i32(l.bidirectional).i32(l.area);
+    w.u16(l.linkType).u8(l.direction).u8(0).f32(l.radius).f32(l.costModifier);
+    for (let j = 0; j < 12; j++) w.f32(l.points[j]);
+    w.u8(l.dirBits).zeros(3).u32(l.startTriangle).u32(l.endTriangle);
+  });
+  return w.finish();
+}
+
+function checkLink(l: OffMeshLink, i: number, where: ErrorLocation): void {
+  const ranges: [string, number, number, number][] = [
+    ["zone", l.zone, 0, 0xffff],
+    ["kind", l.kind, 0, 0xff],
+    ["isExt", l.isExt, -0x80000000, 0x7fffffff],
+    ["bidirectional", l.bidirectional, -0x80000000, 0x7fffffff],
+    ["area", l.area, -0x80000000, 0x7fffffff],
+    ["linkType", l.linkType, 0, 0xffff],
+    ["direction", l.direction, 0, 0xff],
+    ["dirBits", l.dirBits, 0, 0xff],
+    ["startTriangle", l.startTriangle, 0, 0xffffffff],
+    ["endTriangle", l.endTriangle, 0, 0xffffffff],
+  ];
+  for (const [name, v, lo, hi] of ranges) {
+    if (!Number.isInteger(v) || v < lo || v > hi) {
+      throw new NavscopeError("bad_value", `off-mesh link ${i}: ${name} = ${v}`, {
+        ...where,
+        section: "BOML",
+      }, `an integer in [${lo}, ${hi}]`);
+    }
+  }
+  if (l.points.length !== 12) {
+    throw new NavscopeError("bad_value", `off-mesh link ${i} has ${l.points.length} coordinates`, {
+      ...where,
+      section: "BOML",
+    }, "12 (four points × x, y, z)");
+  }
+}
+
+/** Parsed BOML header. */
+export interface BomlHeader {
+  /** Version (1 or 2). */
+  version: number;
+  /** Record length. */
+  recordSize: number;
+  /** Record count. */
+  count: number;
+}
+
+/** Reads and validates the BOML header; the records must fill the section exactly. */
+export function readBomlHeader(bytes: Uint8Array, base: number, where: ErrorLocation): BomlHeader {
+  const r = new ByteReader(bytes, { ...where, section: "BOML" }, base);
+  r.need(BOML_HEADER_SIZE, "BOML header");
+  const tag = r.tag();
+  if (tag !== "BOML") {
+    throw r.error("bad_magic", `section tag is ${JSON.stringify(tag)}`, '"BOML"', 0);
+  }
+  const version = r.u16();
+  const expectRec = BOML_RECORD_SIZE[version];
+  if (expectRec === undefined) throw r.error("bad_version", `BOML version ${version}`, "1 or 2", 4);
+  const recordSize = r.u16();
+  if (recordSize !== expectRec) {
+    throw r.error("bad_value", `BOML v${version} record length ${recordSize}`, `${expectRec}`, 6);
+  }
+  const count = r.u32();
+  const body = BOML_HEADER_SIZE + recordSize * count;
+  if (bytes.length !== body) {
+    throw new NavscopeError(
+      bytes.length < body ? "truncated" : "stream_length",
+      `BOML section is ${bytes.length} bytes for ${count} records of ${recordSize}`,
+      { ...r.where, offset: base + Math.min(bytes.length, body) },
+      `${body} bytes`,
+    );
+  }
+  return { version, recordSize, count };
+}
+
+/**
+ * Decodes a BOML section. End triangles must be triangles of the pack (`< triangles`) or the
+ * sentinel.
+ */
+export function decodeBoml(
+  bytes: Uint8Array,
+  base: number,
+  triangles: number,
+  where: ErrorLocation,
+): OffMeshLink[] {
+  const h = readBomlHeader(bytes, base, where);
+  const r = new ByteReader(bytes, { ...where, section: "BOML" }, base, BOML_HEADER_SIZE);
+  const out: OffMeshLink[] = [];
+  const v2 = h.version >= BOML_DIR_BITS_SINCE;
+  for (let i = 0; i < h.count; i++) {
+    const at = r.pos;
+    const zone = r.u16();
+    const kind = r.u8();
+    r.u8();
+    const isExt = r.i32();
+    const bidirectional = r.i32();
+    const area = r.i32();
+    const linkType = r.u16();
+    const direction = r.u8();
+    r.u8();
+    const radius = r.f32();
+    const costModifier = r.f32();
+    const points: number[] = [];
+    for (let j = 0; j < 12; j++) points.push(r.f32());
+    let dirBits = bidirectional ? 3 : 1;
+    let startTriangle = NO_TRIANGLE;
+    let endTriangle = NO_TRIANGLE;
+    if (v2) {
+      dirBits = r.u8();
+      r.take(3);
+      startTriangle = r.u32();
+      endTriangle = r.u32();
+      for (const t of [startTriangle, endTriangle]) {
+        if (t !== NO_TRIANGLE && t >= triangles) {
+          throw r.error(
+            "bad_value",
+            `off-mesh link ${i} ends on triangle ${t}`,
+            `a triangle in [0, ${triangles}) or 0xFFFFFFFF`,
+            at + 80,
+          );
+        }
+      }
+    } else r.take(4);
+    out.push({
+      zone,
+      kind,
+      isExt,
+      bidirectional,
+      area,
+      linkType,
+      direction,
+      radius,
+      costModifier,
+      points,
+      dirBits,
+      startTriangle,
+      endTriangle,
+    });
+  }
+  return out;
+}
