@@ -67,6 +67,7 @@ import { occluderScene } from "../bake/assemble_occluders.ts";
 import { encodeSidecarPacked } from "../bake/assemble_fields.ts";
 import { BakeWorkerPool } from "../bake/worker_pool.ts";
 import { nonManifoldEdges } from "../bake/mesh_checks.ts";
+import { BakeContext } from "../bake/context.ts";
 
 /** Options of {@link bakeWorld}. */
 export interface BakeWorldOptions {
@@ -80,6 +81,8 @@ export interface BakeWorldOptions {
   keepGrid?: boolean;
   /** Called as tiles finish (for a progress bar). */
   onProgress?: (p: BakeProgress) => void;
+  /** Stage timer (default: a fresh one); its times become {@link BakeReport.times}. */
+  context?: BakeContext;
 }
 
 /** Progress of a world bake: which zone, and the zone's tile progress. */
@@ -169,6 +172,29 @@ interface ZoneGeom {
   report: ZoneReport;
 }
 
+/** What the zone stages accumulate for the world-wide encode stages. */
+interface WorldParts {
+  verts: Float32Array[];
+  tris: Uint32Array[];
+  neigh: Int32Array[];
+  comp: Uint32Array[];
+  cent: Float32Array[];
+  surf: Uint32Array[];
+  linkTables: LinkTable[];
+  boml: OffMeshLink[];
+  landings: LinkLanding[];
+  gridZones: BgrdZoneInput[];
+  encodedZones: EncodedGridZone[];
+  fieldZones: ZoneFields[];
+  scenes: OccluderScene[];
+  nogo: Map<string, NoGoPolygonSpec[]>;
+  zones: ZoneGeom[];
+  /** Global index of the next zone's first triangle. */
+  firstTri: number;
+  /** Global index of the next zone's first vertex. */
+  vbase: number;
+}
+
 /** Bakes a manifest file in memory. */
 export async function bakeManifestFile(
   path: string,
@@ -177,213 +203,325 @@ export async function bakeManifestFile(
   return bakeWorld(await loadManifest(path), opts);
 }
 
-/** Bakes a parsed manifest in memory. */
+/**
+ * Bakes a parsed manifest in memory: per zone import → clean → grid → links → occluders (plus
+ * its no-go polygons), then the world-wide encodeGrid → encodeMain → encodeFields → encodeOther,
+ * each stage timed through one {@link BakeContext} (`opts.context`, or a fresh one) whose times
+ * are the report's.
+ */
 export async function bakeWorld(
   world: WorldManifest,
   opts: BakeWorldOptions = {},
 ): Promise<BakeArtifacts> {
-  const runner = opts.runner ?? serialRunner;
-  const times: Record<string, number> = {};
-  const lap = (
-    name: string,
-    t0: number,
-  ) => (times[name] = (times[name] ?? 0) + performance.now() - t0);
-  const verts: Float32Array[] = [];
-  const tris: Uint32Array[] = [], neigh: Int32Array[] = [], comp: Uint32Array[] = [];
-  const cent: Float32Array[] = [], surf: Uint32Array[] = [];
-  const linkTables: LinkTable[] = [];
-  const boml: OffMeshLink[] = [];
-  const landings: LinkLanding[] = [];
-  const gridZones: BgrdZoneInput[] = [];
-  const encodedZones: EncodedGridZone[] = [];
-  const fieldZones: ZoneFields[] = [];
-  const scenes: OccluderScene[] = [];
-  const nogo = new Map<string, NoGoPolygonSpec[]>();
-  const zones: ZoneGeom[] = [];
-  let firstTri = 0, vbase = 0;
+  const ctx = opts.context ?? new BakeContext();
+  const parts = emptyParts();
   const gridZoneCount = world.zones.filter((z) => z.parent === undefined).length;
   let gridZoneIndex = 0;
   for (const z of world.zones) {
     if (z.parent !== undefined) {
-      zones.push(tierZone(world, z, firstTri));
+      parts.zones.push(tierZone(world, z, parts.firstTri));
       continue;
     }
-    let t0 = performance.now();
-    const g = await loadZoneGeometry(z);
-    lap("import", t0);
-    t0 = performance.now();
-    const nt = g.triangles.length / 3;
-    const topo = zoneTopology(g.triangles, firstTri);
-    const zc = cleanZone({
-      name: z.name,
-      zoneId: z.id,
-      firstTri,
-      vertices: g.vertices,
-      triangles: g.triangles,
-      surfaceFlags: g.surfaceFlags,
-      neighbours: topo.neighbours,
-      links: topo.links,
-      file: z.meshes[0]?.file,
-    });
-    const nm = nonManifoldEdges(g.triangles, g.vertices.length / 3);
-    if (opts.strictManifold !== false && nm.count > 0) {
-      const [va, vb] = nm.first!;
-      const at = (v: number) =>
-        `(${g.vertices[3 * v]}, ${g.vertices[3 * v + 1]}, ${g.vertices[3 * v + 2]})`;
-      throw new NavscopeError(
-        "bad_value",
-        `non-manifold mesh: ${nm.count} edges are shared by more than two triangles, e.g. ${
-          at(va)
-        }–${at(vb)} (u px, v px, h m)`,
-        { zone: z.name, file: z.meshes.map((m) => m.file).join(", ") },
-        "each edge shared by at most two triangles (pass --lenient to cut such edges and bake anyway)",
-      );
-    }
-    const rec = triangleRecords(
-      g.vertices,
-      g.triangles,
-      meshNeighbours(g.triangles),
-      zc.component,
-      firstTri,
+    const g = await ctx.timeAsync("import", () => loadZoneGeometry(z));
+    const zm = ctx.time("clean", () => cleanStage(z, g, parts, opts));
+    const warnings = importWarnings(z, g, zm);
+    const zb = await ctx.timeAsync(
+      "grid",
+      () => gridStage(z, g, zm.zc, opts, { zoneIndex: gridZoneIndex++, zones: gridZoneCount }),
     );
-    for (let k = 0; k < rec.vertex.length; k++) rec.vertex[k] += vbase;
-    verts.push(g.vertices);
-    tris.push(rec.vertex), neigh.push(rec.neighbour), comp.push(rec.component);
-    cent.push(rec.centroid), surf.push(g.surfaceFlags);
-    linkTables.push(topo.links);
-    lap("clean", t0);
-    const warnings: string[] = [];
-    g.meshStats.forEach((s, i) => {
-      const d = s.degenerateIndex + s.degenerateArea;
-      if (d > 0) warnings.push(`${z.meshes[i].file}: ${d} degenerate triangles dropped`);
-    });
-    if (nm.count > 0) warnings.push(`${nm.count} non-manifold edges cut by zone cleaning`);
-    const outside = trianglesOutside(g.vertices, zc.tris, zc.walkable, z.originPx, z.sizePx);
-    if (outside > 0) {
-      warnings.push(
-        `${outside} walkable triangles reach outside the zone rectangle (origin_px ${
-          JSON.stringify(z.originPx)
-        }, size_px ${JSON.stringify(z.sizePx)}); the grid is baked inside it only`,
-      );
-    }
-    t0 = performance.now();
-    const zb = await bakeZone(
-      z.name,
-      {
-        verts: g.vertices,
-        tris: zc.tris,
-        walkable: zc.walkable,
-        boundary: zc.boundary,
-      },
-      [z.originPx[0], z.originPx[1], z.sizePx[0], z.sizePx[1]],
-      runner,
-      opts.keepGrid,
-      opts.onProgress &&
-        ((p) =>
-          opts.onProgress!({ ...p, zone: z.name, zoneIndex: gridZoneIndex, zones: gridZoneCount })),
-    );
-    gridZoneIndex++;
-    lap("grid", t0);
-    if (zb.stats.records === 0) {
-      throw new NavscopeError(
-        "bad_value",
-        `the zone bakes to no grid records: no walkable surface lies inside its rectangle ` +
-          `(origin_px ${JSON.stringify(z.originPx)}, size_px ${JSON.stringify(z.sizePx)}; ` +
-          `the walkable mesh spans ${walkableBox(g.vertices, zc.tris, zc.walkable)})`,
-        { file: z.manifest ?? world.file, section: `$.zones[${z.id - 1}]`, zone: z.name },
-        "origin_px/size_px covering the mesh (px after px_per_m, m_per_unit and offset_px)",
-      );
-    }
-    for (const [k, v] of Object.entries(zb.stats.times)) {
-      times[`grid.${k}`] = (times[`grid.${k}`] ?? 0) + v;
-    }
-    if (zb.stats.unmatchedEdges > 0) {
-      warnings.push(
-        `${zb.stats.unmatchedEdges} component-graph edges matched no span across tiles`,
-      );
-    }
-    if (zb.grid) gridZones.push(zb.grid);
-    encodedZones.push(zb.encoded);
-    fieldZones.push(zb.fields);
-    t0 = performance.now();
-    const buckets = buildTriangleBuckets(zc);
-    let kept = 0, dropped = 0;
-    z.offMeshLinks.forEach((l, i) => {
-      const ha = snapPoint(zc, buckets, l.a[0], l.a[1], { deckY: l.a[2] });
-      const hb = snapPoint(zc, buckets, l.b[0], l.b[1], { deckY: l.b[2] });
-      if (ha === null || hb === null) {
-        dropped++;
-        const end = ha === null ? `a ${JSON.stringify(l.a)}` : `b ${JSON.stringify(l.b)}`;
-        warnings.push(
-          `off-mesh link ${i}: end ${end} is off the mesh (no walkable triangle within 16 px); dropped`,
-        );
-        return;
-      }
-      kept++;
-      const link = bomlRecord(z.id, l, firstTri + ha.tri, firstTri + hb.tri);
-      landings.push({
-        bomlIndex: boml.length,
-        zone: z.id,
-        link,
-        sides: [
-          landingSide(zb.layout, zb.tiles, zb.regions, l.a),
-          landingSide(zb.layout, zb.tiles, zb.regions, l.b),
-        ],
-      });
-      boml.push(link);
-    });
-    lap("links", t0);
-    t0 = performance.now();
-    const occ = await loadZoneOccluders(z);
-    const scene = occluderScene(z.name, occ, z.affine);
-    if (scene) scenes.push(scene);
-    lap("occluders", t0);
-    if (z.noGo.length > 0) {
-      nogo.set(
-        z.name,
-        z.noGo.map((p) => ({
-          name: p.name,
-          rings: p.rings,
-          ...(p.floorY === undefined ? {} : { floor: p.floorY }),
-        })),
-      );
-    }
-    const nComp = new Set(zc.component).size;
-    zones.push({
-      record: {
-        id: z.id,
-        flags: 0,
-        name: z.name,
-        firstTriangle: firstTri,
-        triangleCount: nt,
-        componentCount: nComp,
-        width: Math.fround(z.sizePx[0]),
-        height: Math.fround(z.sizePx[1]),
-        affine: f32Affine(z.affine),
-        floorY: Math.fround(z.floorY),
-      },
-      report: {
-        name: z.name,
-        id: z.id,
-        tier: false,
-        triangles: nt,
-        walkable: zc.stats.walkable,
-        components: nComp,
-        islandTriangles: zc.stats.islandTriangles,
-        links: { kept, dropped },
-        grid: zb.stats,
-        warnings,
-        meshes: g.meshStats.map((st, i) => ({
-          file: z.meshes[i].file,
-          triangles: st.triangles,
-          ignoredLines: st.ignoredLines,
-        })),
-      },
-    });
-    firstTri += nt;
-    vbase += g.vertices.length / 3;
+    checkGridRecords(world, z, g, zm.zc, zb);
+    ctx.addAll("grid.", zb.stats.times);
+    collectGrid(zb, parts, warnings);
+    const links = ctx.time("links", () => linksStage(z, zm.zc, zb, parts, warnings));
+    await ctx.timeAsync("occluders", () => occludersStage(z, parts));
+    collectNoGo(z, parts);
+    parts.zones.push(zoneEntry(z, g, zm.zc, zb, links, warnings, parts.firstTri));
+    parts.firstTri += g.triangles.length / 3;
+    parts.vbase += g.vertices.length / 3;
   }
-  if (linkTables.every((l) => l.source.length === 0)) {
+  checkTriangleLinks(world, parts);
+  const gridBytes = ctx.time("encodeGrid", () => writeBgrdSection(parts.encodedZones));
+  const mainOut = ctx.time("encodeMain", () => encodeMainStage(world, parts, gridBytes));
+  const fields = ctx.time("encodeFields", () => encodeFieldsStage(parts, mainOut));
+  const other = ctx.time("encodeOther", () => ({
+    occluderBytes: encodeOccluderPack(parts.scenes),
+    nogoText: encodeNoGoTable(noGoTableFromSpec(parts.nogo)),
+  }));
+  return {
+    main: mainOut.main,
+    mainBytes: mainOut.bytes,
+    sidecar: fields.sidecar,
+    sidecarBytes: fields.bytes,
+    occluders: parts.scenes,
+    occluderBytes: other.occluderBytes,
+    nogoText: other.nogoText,
+    gridZones: parts.gridZones,
+    report: bakeReport(world, parts, gridBytes, fields.bytes, ctx),
+  };
+}
+
+function emptyParts(): WorldParts {
+  return {
+    verts: [],
+    tris: [],
+    neigh: [],
+    comp: [],
+    cent: [],
+    surf: [],
+    linkTables: [],
+    boml: [],
+    landings: [],
+    gridZones: [],
+    encodedZones: [],
+    fieldZones: [],
+    scenes: [],
+    nogo: new Map(),
+    zones: [],
+    firstTri: 0,
+    vbase: 0,
+  };
+}
+
+type ZoneGeometry = Awaited<ReturnType<typeof loadZoneGeometry>>;
+type ZoneCleaned = ReturnType<typeof cleanZone>;
+type ZoneGrid = Awaited<ReturnType<typeof bakeZone>>;
+
+/** Stage "clean": topology, zone cleaning, the manifold check, the zone's triangle records. */
+function cleanStage(
+  z: ZoneSpec,
+  g: ZoneGeometry,
+  parts: WorldParts,
+  opts: BakeWorldOptions,
+): { zc: ZoneCleaned; nonManifold: number } {
+  const firstTri = parts.firstTri;
+  const topo = zoneTopology(g.triangles, firstTri);
+  const zc = cleanZone({
+    name: z.name,
+    zoneId: z.id,
+    firstTri,
+    vertices: g.vertices,
+    triangles: g.triangles,
+    surfaceFlags: g.surfaceFlags,
+    neighbours: topo.neighbours,
+    links: topo.links,
+    file: z.meshes[0]?.file,
+  });
+  const nm = nonManifoldEdges(g.triangles, g.vertices.length / 3);
+  if (opts.strictManifold !== false && nm.count > 0) {
+    const [va, vb] = nm.first!;
+    const at = (v: number) =>
+      `(${g.vertices[3 * v]}, ${g.vertices[3 * v + 1]}, ${g.vertices[3 * v + 2]})`;
+    throw new NavscopeError(
+      "bad_value",
+      `non-manifold mesh: ${nm.count} edges are shared by more than two triangles, e.g. ${at(va)}–${
+        at(vb)
+      } (u px, v px, h m)`,
+      { zone: z.name, file: z.meshes.map((m) => m.file).join(", ") },
+      "each edge shared by at most two triangles (pass --lenient to cut such edges and bake anyway)",
+    );
+  }
+  const rec = triangleRecords(
+    g.vertices,
+    g.triangles,
+    meshNeighbours(g.triangles),
+    zc.component,
+    firstTri,
+  );
+  for (let k = 0; k < rec.vertex.length; k++) rec.vertex[k] += parts.vbase;
+  parts.verts.push(g.vertices);
+  parts.tris.push(rec.vertex), parts.neigh.push(rec.neighbour), parts.comp.push(rec.component);
+  parts.cent.push(rec.centroid), parts.surf.push(g.surfaceFlags);
+  parts.linkTables.push(topo.links);
+  return { zc, nonManifold: nm.count };
+}
+
+/** Import and cleaning warnings: degenerate triangles, cut edges, triangles outside the zone. */
+function importWarnings(
+  z: ZoneSpec,
+  g: ZoneGeometry,
+  zm: { zc: ZoneCleaned; nonManifold: number },
+): string[] {
+  const warnings: string[] = [];
+  g.meshStats.forEach((s, i) => {
+    const d = s.degenerateIndex + s.degenerateArea;
+    if (d > 0) warnings.push(`${z.meshes[i].file}: ${d} degenerate triangles dropped`);
+  });
+  if (zm.nonManifold > 0) {
+    warnings.push(`${zm.nonManifold} non-manifold edges cut by zone cleaning`);
+  }
+  const outside = trianglesOutside(g.vertices, zm.zc.tris, zm.zc.walkable, z.originPx, z.sizePx);
+  if (outside > 0) {
+    warnings.push(
+      `${outside} walkable triangles reach outside the zone rectangle (origin_px ${
+        JSON.stringify(z.originPx)
+      }, size_px ${JSON.stringify(z.sizePx)}); the grid is baked inside it only`,
+    );
+  }
+  return warnings;
+}
+
+/** Stage "grid": the zone's tiles (src/bake/bake_zone.ts; tile stage times in `stats.times`). */
+function gridStage(
+  z: ZoneSpec,
+  g: ZoneGeometry,
+  zc: ZoneCleaned,
+  opts: BakeWorldOptions,
+  at: { zoneIndex: number; zones: number },
+): Promise<ZoneGrid> {
+  return bakeZone(
+    z.name,
+    {
+      verts: g.vertices,
+      tris: zc.tris,
+      walkable: zc.walkable,
+      boundary: zc.boundary,
+    },
+    [z.originPx[0], z.originPx[1], z.sizePx[0], z.sizePx[1]],
+    opts.runner ?? serialRunner,
+    opts.keepGrid,
+    opts.onProgress &&
+      ((p) => opts.onProgress!({ ...p, zone: z.name, zoneIndex: at.zoneIndex, zones: at.zones })),
+  );
+}
+
+/** A zone whose grid has no record is an error (its rectangle misses the walkable mesh). */
+function checkGridRecords(
+  world: WorldManifest,
+  z: ZoneSpec,
+  g: ZoneGeometry,
+  zc: ZoneCleaned,
+  zb: ZoneGrid,
+): void {
+  if (zb.stats.records === 0) {
+    throw new NavscopeError(
+      "bad_value",
+      `the zone bakes to no grid records: no walkable surface lies inside its rectangle ` +
+        `(origin_px ${JSON.stringify(z.originPx)}, size_px ${JSON.stringify(z.sizePx)}; ` +
+        `the walkable mesh spans ${walkableBox(g.vertices, zc.tris, zc.walkable)})`,
+      { file: z.manifest ?? world.file, section: `$.zones[${z.id - 1}]`, zone: z.name },
+      "origin_px/size_px covering the mesh (px after px_per_m, m_per_unit and offset_px)",
+    );
+  }
+}
+
+/** Keeps the zone's grid, encoded BGRD zone and fields. */
+function collectGrid(zb: ZoneGrid, parts: WorldParts, warnings: string[]): void {
+  if (zb.stats.unmatchedEdges > 0) {
+    warnings.push(
+      `${zb.stats.unmatchedEdges} component-graph edges matched no span across tiles`,
+    );
+  }
+  if (zb.grid) parts.gridZones.push(zb.grid);
+  parts.encodedZones.push(zb.encoded);
+  parts.fieldZones.push(zb.fields);
+}
+
+/** Stage "links": off-mesh links snapped to the mesh (BOML records) and their grid landings. */
+function linksStage(
+  z: ZoneSpec,
+  zc: ZoneCleaned,
+  zb: ZoneGrid,
+  parts: WorldParts,
+  warnings: string[],
+): { kept: number; dropped: number } {
+  const buckets = buildTriangleBuckets(zc);
+  let kept = 0, dropped = 0;
+  z.offMeshLinks.forEach((l, i) => {
+    const ha = snapPoint(zc, buckets, l.a[0], l.a[1], { deckY: l.a[2] });
+    const hb = snapPoint(zc, buckets, l.b[0], l.b[1], { deckY: l.b[2] });
+    if (ha === null || hb === null) {
+      dropped++;
+      const end = ha === null ? `a ${JSON.stringify(l.a)}` : `b ${JSON.stringify(l.b)}`;
+      warnings.push(
+        `off-mesh link ${i}: end ${end} is off the mesh (no walkable triangle within 16 px); dropped`,
+      );
+      return;
+    }
+    kept++;
+    const link = bomlRecord(z.id, l, parts.firstTri + ha.tri, parts.firstTri + hb.tri);
+    parts.landings.push({
+      bomlIndex: parts.boml.length,
+      zone: z.id,
+      link,
+      sides: [
+        landingSide(zb.layout, zb.tiles, zb.regions, l.a),
+        landingSide(zb.layout, zb.tiles, zb.regions, l.b),
+      ],
+    });
+    parts.boml.push(link);
+  });
+  return { kept, dropped };
+}
+
+/** Stage "occluders": the zone's occluder meshes as an OCLS scene. */
+async function occludersStage(z: ZoneSpec, parts: WorldParts): Promise<void> {
+  const occ = await loadZoneOccluders(z);
+  const scene = occluderScene(z.name, occ, z.affine);
+  if (scene) parts.scenes.push(scene);
+}
+
+/** The zone's author no-go polygons. */
+function collectNoGo(z: ZoneSpec, parts: WorldParts): void {
+  if (z.noGo.length > 0) {
+    parts.nogo.set(
+      z.name,
+      z.noGo.map((p) => ({
+        name: p.name,
+        rings: p.rings,
+        ...(p.floorY === undefined ? {} : { floor: p.floorY }),
+      })),
+    );
+  }
+}
+
+/** The zone's main-pack record and report row. */
+function zoneEntry(
+  z: ZoneSpec,
+  g: ZoneGeometry,
+  zc: ZoneCleaned,
+  zb: ZoneGrid,
+  links: { kept: number; dropped: number },
+  warnings: string[],
+  firstTri: number,
+): ZoneGeom {
+  const nt = g.triangles.length / 3;
+  const nComp = new Set(zc.component).size;
+  return {
+    record: {
+      id: z.id,
+      flags: 0,
+      name: z.name,
+      firstTriangle: firstTri,
+      triangleCount: nt,
+      componentCount: nComp,
+      width: Math.fround(z.sizePx[0]),
+      height: Math.fround(z.sizePx[1]),
+      affine: f32Affine(z.affine),
+      floorY: Math.fround(z.floorY),
+    },
+    report: {
+      name: z.name,
+      id: z.id,
+      tier: false,
+      triangles: nt,
+      walkable: zc.stats.walkable,
+      components: nComp,
+      islandTriangles: zc.stats.islandTriangles,
+      links,
+      grid: zb.stats,
+      warnings,
+      meshes: g.meshStats.map((st, i) => ({
+        file: z.meshes[i].file,
+        triangles: st.triangles,
+        ignoredLines: st.ignoredLines,
+      })),
+    },
+  };
+}
+
+/** A world without a single shared edge would give a pack without triangle links. */
+function checkTriangleLinks(world: WorldManifest, parts: WorldParts): void {
+  if (parts.linkTables.every((l) => l.source.length === 0)) {
     throw new NavscopeError(
       "bad_value",
       "no two triangles of the world share an edge, so the pack would have no triangle links",
@@ -391,51 +529,65 @@ export async function bakeWorld(
       "meshes whose triangles share edges (welded vertices)",
     );
   }
-  let t0 = performance.now();
-  const gridBytes = writeBgrdSection(encodedZones);
-  lap("encodeGrid", t0);
-  t0 = performance.now();
+}
+
+/** Stage "encodeMain": the main pack model and bytes, and the hashes the sidecar pairs with. */
+function encodeMainStage(
+  world: WorldManifest,
+  parts: WorldParts,
+  gridBytes: Uint8Array,
+): { main: MainPack; bytes: Uint8Array; buildHash: bigint; fileFnv: bigint } {
   const main: MainPack = {
     flags: 0,
-    zones: zones.map((z) => z.record),
-    vertices: concatF32(verts),
+    zones: parts.zones.map((z) => z.record),
+    vertices: concatF32(parts.verts),
     triangles: {
-      vertices: concatU32(tris),
-      neighbours: concatI32(neigh),
-      component: concatU32(comp),
-      centroid: concatF32(cent),
+      vertices: concatU32(parts.tris),
+      neighbours: concatI32(parts.neigh),
+      component: concatU32(parts.comp),
+      centroid: concatF32(parts.cent),
     },
-    links: mergeLinkTables(linkTables),
+    links: mergeLinkTables(parts.linkTables),
     surfaces: (() => {
-      const flags = concatU32(surf);
+      const flags = concatU32(parts.surf);
       return { area: new Uint8Array(flags.length), polyType: new Uint8Array(flags.length), flags };
     })(),
-    offMeshLinks: boml,
+    offMeshLinks: parts.boml,
     grid: gridBytes,
     extraSections: [],
   };
-  const mainBytes = encodeMainPack(main, { file: `${world.name}.nav` });
-  const buildHash = readFront(mainBytes, {}).header.buildHash;
-  const fileFnv = fnv1a64(mainBytes);
-  lap("encodeMain", t0);
-  t0 = performance.now();
-  const opens = landingOpens(landings);
+  const bytes = encodeMainPack(main, { file: `${world.name}.nav` });
+  const buildHash = readFront(bytes, {}).header.buildHash;
+  return { main, bytes, buildHash, fileFnv: fnv1a64(bytes) };
+}
+
+/** Stage "encodeFields": the fields sidecar, paired with the main pack. */
+function encodeFieldsStage(
+  parts: WorldParts,
+  main: { buildHash: bigint; fileFnv: bigint },
+): { sidecar: SidecarModel; bytes: Uint8Array } {
+  const opens = landingOpens(parts.landings);
   const sidecar: SidecarModel = {
     flags: 0,
-    buildHash,
-    fileFnv,
+    buildHash: main.buildHash,
+    fileFnv: main.fileFnv,
     rules: FIELDS_RULES_VERSION,
     fcon: RUNTIME_FCON,
-    zones: fieldZones,
-    links: landings.length > 0 ? linkTable(landings) : null,
+    zones: parts.fieldZones,
+    links: parts.landings.length > 0 ? linkTable(parts.landings) : null,
     opens: opens.length > 0 ? buildOpenTable(opens) : null,
   };
-  const sidecarBytes = encodeSidecarPacked(sidecar);
-  lap("encodeFields", t0);
-  t0 = performance.now();
-  const occluderBytes = encodeOccluderPack(scenes);
-  const nogoText = encodeNoGoTable(noGoTableFromSpec(nogo));
-  lap("encodeOther", t0);
+  return { sidecar, bytes: encodeSidecarPacked(sidecar) };
+}
+
+/** The bake report: zones, bytes per record of BGRD and the sidecar, the context's times. */
+function bakeReport(
+  world: WorldManifest,
+  parts: WorldParts,
+  gridBytes: Uint8Array,
+  sidecarBytes: Uint8Array,
+  ctx: BakeContext,
+): BakeReport {
   const gsum = summarizeBgrd(parseBgrd(gridBytes));
   const records = gsum.total.records;
   const gridBytesPerRecord: Record<string, number> = { ...gsum.total.bytesPerRecord };
@@ -447,28 +599,18 @@ export async function bakeWorld(
   for (const sec of sc.sections) fieldsBytesPerRecord[sec.tag] = per(sec.length);
   fieldsBytesPerRecord.total = per(sidecarBytes.length);
   let warnings = 0;
-  for (const z of zones) warnings += z.report.warnings.length;
+  for (const z of parts.zones) warnings += z.report.warnings.length;
   return {
-    main,
-    mainBytes,
-    sidecar,
-    sidecarBytes,
-    occluders: scenes,
-    occluderBytes,
-    nogoText,
-    gridZones,
-    report: {
-      manifest: world.file,
-      world: world.name,
-      workers: 1,
-      zones: zones.map((z) => z.report),
-      files: [],
-      gridBytesPerRecord,
-      fieldsBytesPerRecord,
-      records,
-      times,
-      warnings,
-    },
+    manifest: world.file,
+    world: world.name,
+    workers: 1,
+    zones: parts.zones.map((z) => z.report),
+    files: [],
+    gridBytesPerRecord,
+    fieldsBytesPerRecord,
+    records,
+    times: ctx.times,
+    warnings,
   };
 }
 
@@ -674,6 +816,7 @@ export async function bakeToDirectory(
   const world = await loadManifest(manifestPath);
   const n = Math.max(1, Math.floor(opts.workers ?? navigator.hardwareConcurrency ?? 1));
   const pool = n > 1 ? new BakeWorkerPool(n) : null;
+  const ctx = new BakeContext();
   let a: BakeArtifacts;
   try {
     a = await bakeWorld(world, {
@@ -682,13 +825,12 @@ export async function bakeToDirectory(
       strictManifold: opts.strictManifold,
       keepGrid: opts.keepGrid,
       onProgress: opts.onProgress,
+      context: ctx,
     });
   } finally {
     pool?.close();
   }
-  const t0 = performance.now();
-  a.report.files = await writeBakeOutputs(a, outDir, opts.base);
-  a.report.times.write = performance.now() - t0;
+  a.report.files = await ctx.timeAsync("write", () => writeBakeOutputs(a, outDir, opts.base));
   a.report.workers = n;
   return a;
 }
