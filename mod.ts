@@ -1,117 +1,153 @@
 /**
- * navscope — the public library API. Commands in `commands/` are thin shells over these exports.
+ * navscope — the public library API. Every command in `commands/` is a thin shell over work that
+ * is exported here, grouped by what a user does:
+ *
+ * - **Packs**: open, decode and inspect a main pack (BNAV), its grid section and tiles (BGRD), the
+ *   fields sidecar (BNVF), the occluder pack (OCLS) and the author no-go table; check a pack set.
+ * - **Worlds and baking**: read a world manifest and its OBJ meshes, generate a procedural world,
+ *   bake a manifest into packs.
+ * - **Planning**: open an engine on a pack, plan legs and leg batteries.
+ * - **Run logs and analytics**: parse logs, classify failures, tier and timing statistics.
+ * - **Pictures**: top-down PNG/SVG of a baked zone.
+ *
+ * Internals — the bake operators (`src/bake/*.ts`), the grid rules (`src/grid/*.ts`), tile and
+ * stream codecs (`src/pack/bgrd/tile_v3.ts`, …), mesh cleaning helpers (`src/mesh/*.ts`) and the
+ * test-data generators (`src/testing/`) — are not re-exported; import them by path.
  * @module
  */
-export * from "./src/errors.ts";
-export * from "./src/version.ts";
-export * from "./src/codec/mod.ts";
-export * from "./src/rng.ts";
 
-export * from "./src/pack/bnav/mod.ts";
-export * from "./src/pack/bgrd/section.ts";
-export * from "./src/pack/bgrd/summary.ts";
-export * from "./src/pack/bgrd/guard.ts";
-export { BgrdScratch, Predictor } from "./src/pack/bgrd/streams.ts";
-export { type TileContext } from "./src/pack/bgrd/tile_common.ts";
+// ── Errors, version, files ───────────────────────────────────────────────────────────────────
+export { type ErrorCode, type ErrorLocation, formatMessage, NavscopeError } from "./src/errors.ts";
+export { NAVSCOPE_VERSION } from "./src/version.ts";
+export { gunzip, gzip, isGzip, readMaybeGzip, writeFileAtomic } from "./src/codec/mod.ts";
+
+// ── Packs: BNAV main pack (src/pack/bnav/) ───────────────────────────────────────────────────
 export {
-  decodeTileV3,
-  encodeTileV3,
-  V3_STREAM_NAMES,
-  type V3EncodeOptions,
-  V3Field,
-} from "./src/pack/bgrd/tile_v3.ts";
-export { decodeTileV2, encodeTileV2 } from "./src/pack/bgrd/tile_v2.ts";
-export { OccupancyIndex, popcount32 } from "./src/pack/bgrd/occupancy.ts";
-// pack: fields sidecar, occluder pack, no-go table, pairing
-export * from "./src/pack/grid_types.ts";
-export * from "./src/pack/bnvf/sidecar.ts";
-export * from "./src/pack/bnvf/merge.ts";
-export * from "./src/pack/ocls/pack.ts";
-export { OccluderSceneBuilder, smallestThree } from "./src/pack/ocls/build.ts";
-export { forEachOccluderTriangle, occluderWorldTriangles } from "./src/pack/ocls/geometry.ts";
-export { buildOccluderIndex, type OccluderIndex } from "./src/pack/ocls/occluder_index.ts";
-export * from "./src/pack/ocls/drop_blocked.ts";
-export * from "./src/pack/nogo/table.ts";
-export * from "./src/pack/set/pairing.ts";
+  type ChunkSummary,
+  decodeMainPack,
+  type DecodeOptions,
+  describeMainPack,
+  encodeMainPack,
+  type EncodeOptions,
+  loadZone,
+  loadZoneFile,
+  type MainPack,
+  type MainPackHeader,
+  type MainPackLoad,
+  type MainPackSummary,
+  type OffMeshLink,
+  readMainPackFile,
+  sliceZone,
+  type TriangleColumns,
+  validatePack,
+  type ZoneLoad,
+  type ZoneRecord,
+  type ZoneSlice,
+  type ZoneSummary,
+} from "./src/pack/bnav/mod.ts";
 
-// mesh and world
-export * from "./src/mesh/mod.ts";
-export * from "./src/world/mod.ts";
-
-// grid rules and bake operators
-export * as gridConstants from "./src/grid/constants.ts";
+// ── Packs: BGRD grid section and tiles (src/pack/bgrd/) ──────────────────────────────────────
 export {
-  markFaces,
-  occIndex,
-  type SpanGrid,
-  spanGridFromColumns,
-  spanGridFromSorted,
-  spanRange,
-} from "./src/grid/span_grid.ts";
-export {
-  dropSeamBlocked,
-  type FallGate,
-  levelAt,
-  rasterFace,
-  riseOk,
-  stepDownOk,
-} from "./src/grid/rise_ok.ts";
-export { type DropBlocked, type FallGateSetup, makeFallGate } from "./src/grid/fall_gate.ts";
-export { digitalLineCells, lineEndCell, walkDigitalLine } from "./src/grid/digital_line.ts";
-export { clearancePx, decodeClearanceColumn } from "./src/grid/clearance_decode.ts";
-export { type BakeWindow, SampleBuffer } from "./src/bake/samples.ts";
-export { rasterize, type RasterMesh } from "./src/bake/rasterize.ts";
-export { appendSeamBridge } from "./src/bake/seam_bridge.ts";
-export { buildSpans, type BuiltSpans } from "./src/bake/build_spans.ts";
-export { collectWallEdges, stampWalls, type WallEdges, wallsAtLayer } from "./src/bake/walls.ts";
-export { labelRegions } from "./src/bake/regions.ts";
-export { closeCracks, fillHoles } from "./src/bake/morphology.ts";
-export { regionFlags } from "./src/bake/flags.ts";
-export { clearanceSq } from "./src/bake/clearance.ts";
-export { medialAxis, nearestSource } from "./src/bake/medial.ts";
-export { stepBans } from "./src/bake/step_bans.ts";
-export { facadeSegments } from "./src/bake/facade.ts";
-export { componentDag, regionComponents, tarjanScc } from "./src/bake/components.ts";
-export { sealedClearance } from "./src/bake/sealed_clearance.ts";
-export { wallKeepTable } from "./src/bake/wall_keep.ts";
-export { bakeWindow, type WindowBake } from "./src/bake/bake_window.ts";
+  type BgrdSection,
+  type BgrdSummary,
+  bgrdSummaryRows,
+  type BgrdTileEntry,
+  type BgrdZoneEntry,
+  checkGridIds,
+  checkTileIds,
+  decodeBgrd,
+  decodeBgrdTile,
+  encodeBgrd,
+  findBgrdZone,
+  OccupancyIndex,
+  parseBgrd,
+  summarizeBgrd,
+} from "./src/pack/bgrd/mod.ts";
+export { type SpanColumns, SpanFlag } from "./src/pack/grid_types.ts";
 
-// logs: run-log records, navscope plan line, streaming parser
-export type * from "./src/logs/types.ts";
+// ── Packs: BNVF fields sidecar (src/pack/bnvf/) ──────────────────────────────────────────────
 export {
-  emptyPlanRecord,
-  formatPlanLine,
-  parsePlanLine,
-  PLAN_KEYS,
-  PLAN_MESSAGE,
-  type PlanLineOptions,
-  planRecordFromFields,
-} from "./src/logs/plan_line.ts";
-export { formatTimestamp, parseLooseTimestamp, parseTimestamp } from "./src/logs/line.ts";
+  type ComponentGraphs,
+  decodeSidecar,
+  encodeSidecar,
+  type FieldsTile,
+  formatSidecarSummary,
+  loadSidecarFile,
+  mergeFields,
+  openSidecar,
+  readComponentGraphs,
+  readFieldsTile,
+  readWallTable,
+  readZoneFields,
+  type SidecarExpectations,
+  type SidecarModel,
+  type SidecarPack,
+  sidecarPathFor,
+  type SidecarSummary,
+  summarizeSidecar,
+  type WallTable,
+  type ZoneFields,
+} from "./src/pack/bnvf/mod.ts";
+
+// ── Packs: OCLS occluder pack (src/pack/ocls/) ───────────────────────────────────────────────
 export {
-  collectLogs,
-  expandInputs,
-  type LogStream,
-  parseLogReadable,
-  parseLogs,
-} from "./src/logs/reader.ts";
+  buildOccluderIndex,
+  decodeOccluderPack,
+  decodeOccluderPackAll,
+  dropBlocked,
+  encodeOccluderPack,
+  loadOccluderScene,
+  type OccluderIndex,
+  type OccluderScene,
+  OccluderSceneBuilder,
+  summarizeOccluderPack,
+} from "./src/pack/ocls/mod.ts";
+
+// ── Packs: author no-go table (src/pack/nogo/) ───────────────────────────────────────────────
 export {
-  emptyReport,
-  LogLineProcessor,
-  parseLogText,
-  type ParseOptions,
-} from "./src/logs/parser.ts";
-export { LegPairer } from "./src/logs/pairer.ts";
-export { MESSAGES, navmeshZoneOf, routeTargets } from "./src/logs/messages.ts";
+  emptyNoGoTable,
+  encodeNoGoTable,
+  inAuthorNoGo,
+  loadNoGoTable,
+  type NoGoTable,
+  type NoGoZone,
+  parseNoGoTable,
+} from "./src/pack/nogo/mod.ts";
 
-// analyze: failure classification, statistics
-export * from "./src/analyze/mod.ts";
+// ── Packs: pack sets — pairing, binding, the engine's load rules (src/pack/set/) ─────────────
+export {
+  checkNoGoAgainstPack,
+  checkOccluderAgainstPack,
+  inspectPackSet,
+  type PackSetReport,
+  pairSidecars,
+  type SidecarPaths,
+  sidecarStatus,
+} from "./src/pack/set/mod.ts";
 
-// pack set (engine load rules) for inspect
-export * from "./src/pack/set/binding.ts";
-export * from "./src/pack/set/pack_set.ts";
+// ── Worlds: manifest, OBJ import, zone cleaning and snapping ─────────────────────────────────
+export {
+  importObj,
+  loadManifest,
+  loadZoneGeometry,
+  loadZoneOccluders,
+  parseManifest,
+  parseObj,
+  readObj,
+  validateManifest,
+  type WorldManifest,
+  type ZoneGeometry,
+  type ZoneSpec,
+} from "./src/world/mod.ts";
+export {
+  buildTriangleBuckets,
+  cleanZone,
+  type SnapHit,
+  snapPoint,
+  type ZoneClean,
+} from "./src/mesh/mod.ts";
 
-// worlds: generator, landmarks, leg batteries, real meshes
+// ── Worlds: procedural generator, landmarks, leg batteries, real meshes ──────────────────────
 export {
   type GeneratedWorld,
   generateWorld,
@@ -144,59 +180,29 @@ export {
   REAL_MESHES,
   realMesh,
   realMeshManifest,
+  realMeshSourceDir,
   type RealMeshSpec,
   realMeshWorldFiles,
   recastTestLegs,
 } from "./src/world/real_meshes.ts";
 
-// pictures
-export {
-  CellClass,
-  drawOverlays,
-  type Overlay,
-  paintRaster,
-  rasterizeZone,
-  worldPng,
-  worldSvg,
-  type ZoneRaster,
-} from "./reports/render_world.ts";
-export { Canvas, crc32, encodePng } from "./reports/svg_png.ts";
-
-// world baker: manifest → packs
+// ── Baking: manifest → packs (src/world/bake_world.ts over src/bake/) ────────────────────────
 export {
   type BakeArtifacts,
   bakeManifestFile,
   bakeOutputPaths,
+  type BakeProgress,
   type BakeReport,
   bakeToDirectory,
   type BakeToDirectoryOptions,
   bakeWorld,
   type BakeWorldOptions,
-  FSPN_FIELDS,
-  fspnStreamBytes,
   writeBakeOutputs,
   type ZoneReport,
 } from "./src/world/bake_world.ts";
-export {
-  bakeZone,
-  serialRunner,
-  type TileRunner,
-  type ZoneBake,
-  type ZoneBakeStats,
-} from "./src/bake/bake_zone.ts";
-export {
-  bakeTile,
-  TILE_STAGES,
-  type TileBake,
-  type TileRegions,
-  tileRegions,
-  type ZoneMesh,
-} from "./src/bake/bake_tile.ts";
-export { BakeWorkerPool } from "./src/bake/worker_pool.ts";
-export { ownerOf, type ZoneTiles, zoneTiles } from "./src/bake/tiles.ts";
-export { nonManifoldEdges } from "./src/bake/mesh_checks.ts";
+export { BakeContext } from "./src/bake/context.ts";
 
-// planner: engine, plan requests/results, window tiers, buildWindow; batteries and plan lines
+// ── Planning: engine, requests and results, window tiers, buildWindow; batteries ─────────────
 export * from "./src/plan/mod.ts";
 export {
   type BatteryRow,
@@ -205,3 +211,34 @@ export {
   summarizeBattery,
 } from "./src/analyze/battery.ts";
 export { planRecordFromResult, type RecordContext } from "./src/logs/from_plan.ts";
+
+// ── Run logs: records, the navscope plan line, streaming parser ──────────────────────────────
+export type * from "./src/logs/types.ts";
+export {
+  emptyPlanRecord,
+  formatPlanLine,
+  parsePlanLine,
+  PLAN_KEYS,
+  PLAN_MESSAGE,
+  type PlanLineOptions,
+  planRecordFromFields,
+} from "./src/logs/plan_line.ts";
+export {
+  collectLogs,
+  expandInputs,
+  type LogStream,
+  parseLogReadable,
+  parseLogs,
+} from "./src/logs/reader.ts";
+export {
+  emptyReport,
+  LogLineProcessor,
+  parseLogText,
+  type ParseOptions,
+} from "./src/logs/parser.ts";
+
+// ── Analytics: failure classification, tier and timing statistics ────────────────────────────
+export * from "./src/analyze/mod.ts";
+
+// ── Pictures ─────────────────────────────────────────────────────────────────────────────────
+export { rasterizeZone, worldPng, worldSvg, type ZoneRaster } from "./reports/render_world.ts";
