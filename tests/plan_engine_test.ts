@@ -47,10 +47,10 @@ const CASES: Array<[string, string, RegExp, Partial<PlanRequest>?]> = [
     /^从起点走不到终点 \(端点在可走面上, 可达区距 起 0\.0px \/ 终 20\.2px\)$/,
   ],
   ["tier_deck", "zone_not_found", /^区没有预烘格图 \(map01lv001\)$/],
-  // A zero-length leg whose tentative tier fails never grows its window: levels are skipped to
-  // the full-region window, which is larger than this plan's kMaxCells.
-  ["bridge_under", "region_too_large", /^类过大 \(2009×2009 格\)$/, {
-    overrides: { maxCells: 1_000_000 },
+  // The plateau's region is small: its first window is the full-region window (129 × 129
+  // cells), larger than this plan's kMaxCells.
+  ["link_oneway_back", "region_too_large", /^类过大 \(129×129 格\)$/, {
+    overrides: { maxCells: 10_000 },
   }],
 ];
 

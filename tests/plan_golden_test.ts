@@ -2,9 +2,11 @@
  * Golden routes (tests/fixtures/oracle, vendored from MaaEnd's C++ planner on frozen copies of the
  * example packs): for every `comparable` leg, compare navscope's plan field by field. The test
  * prints, per world and field, how many comparable legs match, and fails on any mismatch in the
- * fields the implemented stages own (Planner I): the class of every pre-check failure, the snap
- * distances, and the final window of every leg the reference finished at tier 0. The other
- * fields are counted (they belong to the search and post-processing stages still to come).
+ * fields the implemented stages own: Planner I — the class of every pre-check failure, the snap
+ * distances, the final window of every leg the reference finished at tier 0; Planner II (search)
+ * — the outcome class, the final tier, the tier notes, the final window and the warnings of
+ * every comparable leg. The topology cell count and the taut chain (geometry pass) are counted,
+ * not asserted yet: see the issue notes (the Lazy Theta* chain still differs on some legs).
  */
 import { assertEquals } from "./assert.ts";
 import { openEngine } from "../src/plan/engine.ts";
@@ -12,6 +14,14 @@ import { legRequest } from "../src/plan/battery.ts";
 import { parseLegs } from "../src/world/legs.ts";
 
 const WORLDS = ["dungeon", "nav_test", "proto_level", "tower_big", "city_small"];
+
+/**
+ * Known differences, each against the spec's text: on the two steep-ramp legs the reference also
+ * reports `walk 断开→退回 core` although no core retry found a path; the spec records that warning
+ * only on success (求解器 step 3: "成功就记一条告警"), which 20 other comparable legs confirm.
+ * Listed here so the test fails on any other difference — and when one of these is fixed.
+ */
+const KNOWN = new Set(["city_small/slope_65_up: warnings", "city_small/slope_75_up: warnings"]);
 const dir = (w: string) => new URL(`./fixtures/oracle/${w}/`, import.meta.url).pathname;
 
 interface Ref {
@@ -28,10 +38,13 @@ interface Ref {
   snap_goal: number;
   comparable: boolean;
   error: string;
+  warnings: string[];
+  n_topology_cells: number;
+  taut_points: [number, number][];
 }
 
 for (const w of WORLDS) {
-  Deno.test(`golden routes: ${w} (Planner I fields)`, async () => {
+  Deno.test(`golden routes: ${w} (Planner I and search fields)`, async () => {
     const d = dir(w);
     const legs = parseLegs(await Deno.readTextFile(d + "legs.json"), d + "legs.json");
     const refs: Ref[] = (await Deno.readTextFile(d + "reference.jsonl")).trim().split("\n").map((
@@ -39,8 +52,22 @@ for (const w of WORLDS) {
     ) => JSON.parse(l));
     assertEquals(refs.length, legs.length, "one reference row per leg");
     const engine = await openEngine(d + "base.nav.gz");
-    const count = { legs: 0, class: 0, precheck: 0, precheckOk: 0, snap: 0, tier0: 0, tier0Ok: 0 };
-    const fails: string[] = [];
+    const count = {
+      legs: 0,
+      class: 0,
+      precheck: 0,
+      precheckOk: 0,
+      snap: 0,
+      tier0: 0,
+      tier0Ok: 0,
+      tier: 0,
+      notes: 0,
+      window: 0,
+      warnings: 0,
+      topology: 0,
+      taut: 0,
+    };
+    const fails: string[] = [], known: string[] = [];
     for (let i = 0; i < legs.length; i++) {
       const leg = legs[i], ref = refs[i];
       assertEquals(ref.id, leg.id);
@@ -49,6 +76,32 @@ for (const w of WORLDS) {
       const r = await engine.plan(legRequest(leg));
       const cls = r.ok ? "ok" : r.error;
       if (cls === ref.ref_class) count.class++;
+      else fails.push(`${leg.id}: outcome ${cls} ≠ ${ref.ref_class}`);
+      const d = r.debug;
+      const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+      const built = ref.nx > 0;
+      if (!built || d.tier === ref.tier) count.tier++;
+      else fails.push(`${leg.id}: tier ${d.tier} ≠ ${ref.tier}`);
+      if (same(d.tierNotes, ref.tier_notes)) count.notes++;
+      else {fails.push(
+          `${leg.id}: tier notes ${same(d.tierNotes, [])} ${d.tierNotes} ≠ ${ref.tier_notes}`,
+        );}
+      if (!built || same([d.x0, d.y0, d.nx, d.ny], [ref.x0, ref.y0, ref.nx, ref.ny])) {
+        count.window++;
+      } else {fails.push(
+          `${leg.id}: window ${[d.x0, d.y0, d.nx, d.ny]} ≠ ${[ref.x0, ref.y0, ref.nx, ref.ny]}`,
+        );}
+      if (same(r.warnings, ref.warnings)) count.warnings++;
+      else if (!KNOWN.has(`${w}/${leg.id}: warnings`)) {
+        fails.push(`${leg.id}: warnings ${r.warnings} ≠ ${ref.warnings}`);
+      } else known.push(`${w}/${leg.id}: warnings`);
+      if (!ref.ok || d.topologyCells === ref.n_topology_cells) count.topology++;
+      const t = d.tautPoints, T = ref.taut_points;
+      if (
+        !ref.ok ||
+        (t.length === T.length &&
+          t.every((p, k) => Math.abs(p[0] - T[k][0]) <= 1e-6 && Math.abs(p[1] - T[k][1]) <= 1e-6))
+      ) count.taut++;
       // A pre-check failure: the reference built no window.
       if (!ref.ok && ref.nx === 0) {
         count.precheck++;
@@ -71,8 +124,11 @@ for (const w of WORLDS) {
     console.log(
       `${w}: ${count.legs} comparable legs; outcome class ${count.class}/${count.legs}; ` +
         `pre-check failures ${count.precheckOk}/${count.precheck}; snap ${count.snap}/${count.legs}; ` +
-        `tier-0 window ${count.tier0Ok}/${count.tier0}`,
+        `tier-0 window ${count.tier0Ok}/${count.tier0}; tier ${count.tier}, tier notes ${count.notes}, ` +
+        `final window ${count.window}, warnings ${count.warnings}, topology cells ${count.topology}, ` +
+        `taut chain ${count.taut} (of ${count.legs})`,
     );
     assertEquals(fails, [], `mismatches on ${w}`);
+    assertEquals(known, [...KNOWN].filter((k) => k.startsWith(`${w}/`)), "known differences");
   });
 }

@@ -15,7 +15,7 @@ import { clearancePx } from "../grid/clearance_decode.ts";
 import { kCS, kMcHBand } from "../grid/constants.ts";
 import { markFaces, occIndex, type SpanGrid, spanGridFromSorted } from "../grid/span_grid.ts";
 import { zoneRange } from "../pack/bnvf/tables.ts";
-import { applyOpenCells, finalStepBits, mergeFields, SEG_MEDIAL_BIT } from "../pack/bnvf/merge.ts";
+import { finalStepBits, SEG_MEDIAL_BIT } from "../pack/bnvf/merge.ts";
 import { type SpanColumns, SpanFlag } from "../pack/grid_types.ts";
 import { K_FLOOR_BAND, type NoGoTable, pointInRings } from "../pack/nogo/table.ts";
 import { tilesMeeting } from "./grid_access.ts";

@@ -265,8 +265,9 @@ export class Engine {
       const tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool());
       const w = tr.window, sp = w.spans;
       const points = tr.route.points;
-      const clearance = [...tr.route.spans].map((s) => w.dist[sp.cell[s]]);
-      const heights = [...tr.route.spans].map((s) => sp.h[s]);
+      const clearance = [...tr.route.cells].map((c) => w.dist[c]);
+      const spans = tr.route.spans;
+      const heights = spans ? [...spans].map((s) => sp.h[s]) : [];
       const debug = ctx.finish();
       return {
         ok: true,

@@ -1,36 +1,68 @@
 /**
- * routeWindow (spec 两段搜索): the search inside one window. This is Planner I's version: the
- * walk mask, the anchor cells, the start span and goal set (掩膜与吸附锚点), and the baseline's
- * solver chain (求解器 steps 2–4: SpanAstar on walk, core in non-tentative windows, the cost check
- * against limit2, the early-abandon threshold). The topology and geometry passes (Planner II)
- * come behind the same interface; until then the baseline's per-cell path is the route.
- *
- * Escalation reasons use the spec's names (放大窗口的原因 / maaend-runlogs.md §2).
+ * routeWindow (spec 两段搜索): the search inside one window — walk mask, anchor cells, start span
+ * and goal set (掩膜与吸附锚点); the solver with its fallback chain (求解器); the baseline (基线);
+ * endpoint access paths and link chains (端点接入); the topology pass on the channel mask with
+ * multw (拓扑层); the corridor band, open area and the geometry pass as Lazy Theta* (几何层);
+ * and the goal-sealed check (收尾检查). Every escalation exit uses the spec's reason name
+ * (放大窗口的原因 / maaend-runlogs.md §2); the result carries the geometry pass's parent chain
+ * (taut chain), the topology cells and the warnings.
  * @module
  */
 
 import { kCS } from "../grid/constants.ts";
-import { cFixed } from "./format.ts";
+import type { FallGate } from "../grid/rise_ok.ts";
 import { spanRangeOf, type WindowGrid } from "./build_window.ts";
-import { SpanSearch } from "./search/span_astar.ts";
+import { cFixed } from "./format.ts";
+import { AccessSearch, kLinkChainCost } from "./search/access.ts";
+import { corridor } from "./search/corridor.ts";
+import { costAstar } from "./search/cost_astar.ts";
+import { linked } from "./search/linked.ts";
+import {
+  kClrPref,
+  kMultHi,
+  kMultLo,
+  kMultwHi,
+  kMultwLo,
+  priceField,
+} from "./search/price_field.ts";
+import { type SpanPath, SpanSearch, type ThetaOptions } from "./search/span_astar.ts";
+import { Visibility } from "./visibility/visibility.ts";
 import { PlanFailure, type Pt } from "./types.ts";
-import { endpointCell, trustLimit, trustLimit2, type WindowKind } from "./window_tiers.ts";
+import {
+  endpointCell,
+  kTrustMargin,
+  trustLimit,
+  trustLimit2,
+  type WindowKind,
+} from "./window_tiers.ts";
 
 /** Deck height band of anchors and goal sets, m. */
 const kDeckBand = 2;
 
-/** Escalation reasons (spec names). */
+/** Escalation reasons (spec names, maaend-runlogs.md §2). */
 export const Reason = {
+  EdgeNear: "端点离窗边不足",
   SnapEdge: "吸附距离碰边",
+  AccessNone: "接入链接不通",
+  AccessEdge: "接入链碰边",
+  MaskSplit: "掩膜内两端不连通",
   WalkBroken: "walk 断开",
   SearchEdge: "搜索碰边",
+  CellLevel: "层不连通",
+  BaselineNone: "基线不通",
+  ChannelNone: "通道未接通",
+  CorridorEdge: "走廊碰边",
+  CorridorNone: "走廊内几何不通",
   DeckBlocked: "目标附近没有未封堵的声明面",
 } as const;
 
-/** Warnings (spec names). */
+/** Warnings (spec names), in the order a result lists them. */
 export const Warning = {
+  ChannelRetry: "通道未接通, 退到全图亏欠计价",
   WalkToCore: "walk 断开→退回 core",
+  CellFallback: "层不连通→退回格级",
 } as const;
+const WARNING_ORDER: string[] = [Warning.ChannelRetry, Warning.WalkToCore, Warning.CellFallback];
 
 /** Inputs of routeWindow besides the window. */
 export interface RouteInput {
@@ -46,130 +78,418 @@ export interface RouteInput {
   startDeckY: number | null;
   /** Declared goal deck. */
   goalDeckY: number | null;
+  /** Collider check of ledge drops (null: drops pass). */
+  gate?: FallGate | null;
+}
+
+/** A successful route. */
+export interface RouteOk {
+  /** Status. */
+  status: "ok";
+  /** The final per-cell path (topology path, or the baseline's) as spans; null for cells. */
+  spans: Int32Array | null;
+  /** Per-cell path as window cells (always). */
+  cells: Int32Array;
+  /** Geometry pass parent chain as spans (empty when the geometry pass fell back). */
+  chain: Int32Array;
+  /** Cost of the final search (cells). */
+  cost: number;
+  /** Distance raw start → start anchor, px. */
+  snapStart: number;
+  /** Distance raw goal → goal anchor, px. */
+  snapGoal: number;
+  /** The goal cell is in the walk mask but not in the baseline's reach set (终点被隔开). */
+  goalSealed: boolean;
+  /** Warnings, in the spec's order. */
+  warnings: string[];
+  /** Topology (per-cell) path, px cell centres. */
+  points: Pt[];
+  /** Geometry chain, px cell centres. */
+  tautPoints: Pt[];
+  /** Cells of the topology path (or the baseline's when the topology pass fell back). */
+  topologyCells: number;
+  /** Stage time of the topology part (walk mask … topology pass), ms. */
+  topologyMs: number;
+  /** Stage time of the geometry part (corridor + geometry pass), ms. */
+  geometryMs: number;
 }
 
 /** What routeWindow returns. */
-export type RouteOutcome =
-  | { status: "escalate"; reason: string }
-  | {
-    status: "ok";
-    /** Span path. */
-    spans: Int32Array;
-    /** Path cost (cells). */
-    cost: number;
-    /** Distance raw start → start anchor, px. */
-    snapStart: number;
-    /** Distance raw goal → goal anchor, px. */
-    snapGoal: number;
-    /** The goal cell is in the walk mask but not reachable from the start (终点被隔开). */
-    goalSealed: boolean;
-    /** Warnings of the search. */
-    warnings: string[];
-    /** Per-cell path, px (cell centres). */
-    points: Pt[];
-  };
+export type RouteOutcome = { status: "escalate"; reason: string } | RouteOk;
+
+class Escalate {
+  constructor(readonly reason: string) {}
+}
 
 interface Anchor {
   cell: number;
   dist: number;
 }
 
+/** A path found by solve: spans (span level) or cells (cell-level fallback). */
+interface Solved {
+  spans: Int32Array | null;
+  cells: Int32Array;
+  chain: Int32Array | null;
+  cost: number;
+  /** The mask the search used (the baseline's reach set). */
+  mask: Uint8Array;
+  spanLevel: boolean;
+}
+
 /** Runs the search in a built window. Throws PlanFailure for a failure in the window. */
 export function routeWindow(w: WindowGrid, inp: RouteInput): RouteOutcome {
-  const tentative = inp.kind === "tentative"; // bounded and strict (放大窗口的原因)
-  const nx = w.nx, ny = w.ny, ncell = nx * ny, sp = w.spans;
-  const walk = new Uint8Array(ncell);
-  let any = false;
-  for (let c = 0; c < ncell; c++) {
-    if (w.core[c] && w.lay[c]) walk[c] = 1, any = true;
+  try {
+    return new Router(w, inp).route();
+  } catch (e) {
+    if (e instanceof Escalate) return { status: "escalate", reason: e.reason };
+    throw e;
   }
-  if (!any) throw new PlanFailure("walk_mask_empty", "walk 掩膜为空");
-  const nsp = sp.h.length;
-  const usable = new Uint8Array(nsp);
-  for (let s = 0; s < nsp; s++) usable[s] = w.vis3[s] & w.reach[s];
-  // cw3: walk cells holding at least one reachable span.
-  const cw3 = new Uint8Array(ncell);
-  for (let s = 0; s < nsp; s++) if (usable[s] && walk[sp.cell[s]]) cw3[sp.cell[s]] = 1;
-  const sCell: [number, number] = [
-    endpointCell(inp.start[0], w.x0),
-    endpointCell(inp.start[1], w.y0),
-  ];
-  const gCell: [number, number] = [
-    endpointCell(inp.goal[0], w.x0),
-    endpointCell(inp.goal[1], w.y0),
-  ];
-  const limit = trustLimit(nx, ny, sCell, gCell);
-  const limit2 = trustLimit2(nx, ny, sCell, gCell);
-  const sa = inp.startDeckY !== null
-    ? deckAnchor(w, usable, walk, sCell, inp.startDeckY)
-    : nearestCell(cw3, nx, ny, sCell);
-  const ga = inp.goalDeckY !== null
-    ? deckAnchor(w, usable, walk, gCell, inp.goalDeckY)
-    : nearestCell(cw3, nx, ny, gCell);
-  if (!ga && inp.goalDeckY !== null) {
-    if (tentative) return { status: "escalate", reason: Reason.DeckBlocked };
-    throw new PlanFailure("target_deck_unreachable", Reason.DeckBlocked);
+}
+
+class Router {
+  readonly tentative: boolean;
+  readonly nx: number;
+  readonly ny: number;
+  readonly walk: Uint8Array;
+  readonly usable: Uint8Array;
+  readonly cw3: Uint8Array;
+  readonly limit: number;
+  readonly limit2: number;
+  readonly sCell: [number, number];
+  readonly gCell: [number, number];
+  sa!: Anchor;
+  ga!: Anchor;
+  startSpan = -1;
+  goalSet!: Uint8Array;
+  readonly search: SpanSearch;
+  readonly warnings = new Set<string>();
+  readonly all: Uint8Array;
+
+  constructor(readonly w: WindowGrid, readonly inp: RouteInput) {
+    this.tentative = inp.kind === "tentative"; // bounded and strict (放大窗口的原因)
+    this.nx = w.nx;
+    this.ny = w.ny;
+    const ncell = w.nx * w.ny, sp = w.spans, nsp = sp.h.length;
+    this.walk = new Uint8Array(ncell);
+    let any = false;
+    for (let c = 0; c < ncell; c++) if (w.core[c] && w.lay[c]) (this.walk[c] = 1), (any = true);
+    if (!any) throw new PlanFailure("walk_mask_empty", "walk 掩膜为空");
+    this.usable = new Uint8Array(nsp);
+    for (let s = 0; s < nsp; s++) this.usable[s] = w.vis3[s] & w.reach[s];
+    this.cw3 = this.cellsWithUsable(this.walk);
+    this.sCell = [endpointCell(inp.start[0], w.x0), endpointCell(inp.start[1], w.y0)];
+    this.gCell = [endpointCell(inp.goal[0], w.x0), endpointCell(inp.goal[1], w.y0)];
+    this.limit = trustLimit(w.nx, w.ny, this.sCell, this.gCell);
+    this.limit2 = trustLimit2(w.nx, w.ny, this.sCell, this.gCell);
+    this.search = new SpanSearch(w);
+    this.all = new Uint8Array(ncell).fill(1);
   }
-  if (!sa || !ga) throw new PlanFailure("walk_mask_empty", "窗口里没有可吸附的格");
-  if (tentative && (sa.dist / kCS >= limit || ga.dist / kCS >= limit)) {
-    return { status: "escalate", reason: Reason.SnapEdge };
-  }
-  const startSpan = pickSpan(w, usable, sa.cell, inp.startDeckY, inp.h0);
-  const goalSet = new Uint8Array(nsp);
-  markGoalSet(w, usable, ga.cell, inp.goalDeckY, goalSet);
-  const warnings: string[] = [];
-  const snapSum = (sa.dist + ga.dist) / kCS;
-  let path: { spans: Int32Array; cost: number } | null;
-  if (sa.cell === ga.cell && startSpan >= 0 && (goalSet[startSpan] || inp.goalDeckY === null)) {
-    path = { spans: Int32Array.of(startSpan), cost: 0 };
-  } else {
-    const search = new SpanSearch(w);
-    const abandonAt = tentative ? limit2 - snapSum : Infinity;
-    path = search.run({
-      mask: walk,
-      usable,
-      start: startSpan,
-      goal: goalSet,
-      goalCell: ga.cell,
-      abandonAt,
-    });
-    if (!path) {
-      if (tentative) return { status: "escalate", reason: Reason.WalkBroken };
-      const core = w.core;
-      path = search.run({ mask: core, usable, start: startSpan, goal: goalSet, goalCell: ga.cell });
-      if (path) warnings.push(Warning.WalkToCore);
+
+  /** Cells of `mask` holding at least one usable span. */
+  cellsWithUsable(mask: Uint8Array): Uint8Array {
+    const out = new Uint8Array(mask.length), sp = this.w.spans;
+    for (let s = 0; s < sp.h.length; s++) {
+      if (this.usable[s] && mask[sp.cell[s]]) out[sp.cell[s]] = 1;
     }
-    if (!path) {
+    return out;
+  }
+
+  route(): RouteOk {
+    const t0 = performance.now();
+    const { w, inp } = this;
+    if (this.tentative && this.limit <= 0) throw new Escalate(Reason.EdgeNear);
+    this.pickAnchors(this.cw3);
+    if (this.tentative && (this.sa.dist / kCS >= this.limit || this.ga.dist / kCS >= this.limit)) {
+      throw new Escalate(Reason.SnapEdge);
+    }
+    // Baseline: the whole window, unit price, may fall back to cells (基线).
+    const base = this.solve(this.all, null, undefined, true);
+    if (!base) {
+      if (this.tentative) throw new Escalate(Reason.BaselineNone);
       if (inp.goalDeckY !== null) {
-        throw new PlanFailure(
-          "target_deck_unreachable",
-          deckMessage(w, usable, ga.cell, inp.goalDeckY),
-        );
+        throw new PlanFailure("target_deck_unreachable", this.deckMessage(inp.goalDeckY));
       }
       throw new PlanFailure("route_disconnected", "不连通");
     }
+    const baseReach = base.spanLevel ? this.cellsWithUsable(base.mask) : base.mask;
+    // The topology pass runs after a cell-level baseline too (on the re-picked anchors); when it
+    // finds nothing the baseline's path stands.
+    const topo = this.topology(base);
+    const final: Solved = topo ?? base;
+    const topologyCells = (topo ?? base).cells.length;
+    const t1 = performance.now();
+    let chain: Int32Array | null = null;
+    if (topo && topo.spans) {
+      const geo = this.geometry(topo);
+      if (geo && geo.chain) chain = geo.chain;
+    }
+    const t2 = performance.now();
+    const gc = this.gCell[1] * this.nx + this.gCell[0];
+    const inWin = this.gCell[0] >= 0 && this.gCell[1] >= 0 && this.gCell[0] < this.nx &&
+      this.gCell[1] < this.ny;
+    const goalSealed = inWin && this.walk[gc] === 1 && baseReach[gc] === 0;
+    const center = (c: number): Pt => [
+      (w.x0 + (c % this.nx) + 0.5) * kCS,
+      (w.y0 + ((c / this.nx) | 0) + 0.5) * kCS,
+    ];
+    return {
+      status: "ok",
+      spans: final.spans,
+      cells: final.cells,
+      chain: chain ?? new Int32Array(0),
+      cost: final.cost,
+      snapStart: this.sa.dist,
+      snapGoal: this.ga.dist,
+      goalSealed,
+      warnings: WARNING_ORDER.filter((x) => this.warnings.has(x)),
+      points: [...final.cells].map(center),
+      // Without a parent chain the per-cell path is what string pulling starts from.
+      tautPoints: chain
+        ? [...chain].map((s) => center(w.spans.cell[s]))
+        : [...final.cells].map(center),
+      topologyCells,
+      topologyMs: t1 - t0,
+      geometryMs: t2 - t1,
+    };
   }
-  if (tentative && path.cost + snapSum >= limit2) {
-    return { status: "escalate", reason: Reason.SearchEdge };
+
+  /** Anchor cells, start span and goal set (掩膜与吸附锚点) on the cells of `m`. */
+  pickAnchors(m: Uint8Array): void {
+    const { w, inp } = this;
+    const sa = inp.startDeckY !== null
+      ? this.deckAnchor(m, this.sCell, inp.startDeckY)
+      : nearestCell(m, this.nx, this.ny, this.sCell);
+    const ga = inp.goalDeckY !== null
+      ? this.deckAnchor(m, this.gCell, inp.goalDeckY)
+      : nearestCell(m, this.nx, this.ny, this.gCell);
+    if (!ga && inp.goalDeckY !== null) {
+      if (this.tentative) throw new Escalate(Reason.DeckBlocked);
+      throw new PlanFailure("target_deck_unreachable", Reason.DeckBlocked);
+    }
+    if (!sa || !ga) throw new PlanFailure("walk_mask_empty", "窗口里没有可吸附的格");
+    this.setAnchors(sa, ga);
   }
-  const gc = gCell[1] * nx + gCell[0];
-  const goalSealed = gCell[0] >= 0 && gCell[1] >= 0 && gCell[0] < nx && gCell[1] < ny &&
-    walk[gc] === 1 && cw3[gc] === 0;
-  const points: Pt[] = [];
-  for (const s of path.spans) {
-    const c = sp.cell[s];
-    points.push([(w.x0 + (c % nx) + 0.5) * kCS, (w.y0 + ((c / nx) | 0) + 0.5) * kCS]);
+
+  /** Sets the anchors and derives the start span and the goal set from them. */
+  setAnchors(sa: Anchor, ga: Anchor): void {
+    const { w, inp } = this;
+    this.sa = sa;
+    this.ga = ga;
+    this.startSpan = pickSpan(w, this.usable, sa.cell, inp.startDeckY, inp.h0);
+    this.goalSet = new Uint8Array(w.spans.h.length);
+    markGoalSet(w, this.usable, ga.cell, inp.goalDeckY, this.goalSet);
   }
-  return {
-    status: "ok",
-    spans: path.spans,
-    cost: path.cost,
-    snapStart: sa.dist,
-    snapGoal: ga.dist,
-    goalSealed,
-    warnings,
-    points,
-  };
+
+  /**
+   * solve (求解器): the connectivity check (not for the baseline), SpanAstar on walk ∧ lim, core
+   * ∧ lim outside tentative windows, the cost check against limit2, and for the baseline only
+   * the cell-level CostAstar on re-picked anchors.
+   */
+  solve(
+    lim: Uint8Array,
+    price: Float32Array | null,
+    theta: ThetaOptions | undefined,
+    baseline: boolean,
+    early = true,
+  ): Solved | null {
+    const { w, inp } = this, ncell = w.nx * w.ny;
+    const coreLim = and(w.core, lim, ncell);
+    if (!baseline && !linked(w, coreLim, this.sa.cell, this.ga.cell)) {
+      if (this.tentative) throw new Escalate(Reason.MaskSplit);
+      return null;
+    }
+    const snapSum = (this.sa.dist + this.ga.dist) / kCS;
+    if (this.sa.cell === this.ga.cell && this.startSpan >= 0) {
+      const s = inp.goalDeckY === null ? this.startSpan : this.goalSpan();
+      if (s >= 0) {
+        return {
+          spans: Int32Array.of(s),
+          cells: Int32Array.of(this.sa.cell),
+          chain: Int32Array.of(s),
+          cost: 0,
+          mask: and(this.walk, lim, ncell),
+          spanLevel: true,
+        };
+      }
+    }
+    const walkLim = and(this.walk, lim, ncell);
+    const abandonAt = this.tentative && early ? this.limit2 - snapSum : Infinity;
+    const run = (mask: Uint8Array, abandon: number) =>
+      this.startSpan < 0 ? null : this.search.run({
+        mask,
+        usable: this.usable,
+        price,
+        start: this.startSpan,
+        goal: this.goalSet,
+        goalCell: this.ga.cell,
+        abandonAt: abandon,
+        theta,
+        gate: inp.gate ?? null,
+      });
+    let p: SpanPath | null = run(walkLim, abandonAt);
+    let mask = walkLim;
+    if (!p) {
+      if (this.tentative) throw new Escalate(Reason.WalkBroken);
+      p = run(coreLim, Infinity);
+      mask = coreLim;
+      if (p) this.warnings.add(Warning.WalkToCore); // 成功就记一条告警 (求解器 step 3)
+    }
+    if (p) {
+      if (this.tentative && p.cost + snapSum >= this.limit2) throw new Escalate(Reason.SearchEdge);
+      const cells = Int32Array.from(p.spans, (s) => w.spans.cell[s]);
+      return { spans: p.spans, cells, chain: p.chain ?? null, cost: p.cost, mask, spanLevel: true };
+    }
+    // Cell-level fallback (求解器 step 5).
+    if (inp.goalDeckY !== null || inp.startDeckY !== null || !baseline) return null;
+    if (this.tentative) throw new Escalate(Reason.CellLevel);
+    for (const m of [walkLim, coreLim]) {
+      const sa = nearestCell(m, this.nx, this.ny, this.sCell);
+      const ga = nearestCell(m, this.nx, this.ny, this.gCell);
+      if (!sa || !ga) continue;
+      const r = costAstar(w, m, sa.cell, ga.cell);
+      if (r) {
+        // Re-picked anchors count from here on (access, checks, the 8-px judgement).
+        this.setAnchors(sa, ga);
+        this.warnings.add(Warning.CellFallback);
+        return {
+          spans: null,
+          cells: r.cells,
+          chain: null,
+          cost: r.cost,
+          mask: m,
+          spanLevel: false,
+        };
+      }
+    }
+    return null;
+  }
+
+  goalSpan(): number {
+    for (let s = 0; s < this.goalSet.length; s++) if (this.goalSet[s]) return s;
+    return -1;
+  }
+
+  /**
+   * Topology pass (拓扑层): limw = clearance ≥ kClrPref ∪ medial ∪ access paths ∪ link chains of
+   * the links the baseline used; multw; the whole window with a warning when the channel fails;
+   * null → the baseline's path stands.
+   */
+  topology(base: Solved): Solved | null {
+    const { w } = this, ncell = w.nx * w.ny, dist = w.dist;
+    const limw = new Uint8Array(ncell);
+    for (let c = 0; c < ncell; c++) if (dist[c] >= kClrPref || w.medial[c]) limw[c] = 1;
+    const chan0 = new Uint8Array(ncell);
+    for (let c = 0; c < ncell; c++) if (this.cw3[c] && dist[c] >= kClrPref) chan0[c] = 1;
+    const acc = new AccessSearch(w.nx, w.ny);
+    const limwTarget = and(limw, this.cw3, ncell);
+    for (const a of [this.sa, this.ga]) {
+      let r = acc.run(this.cw3, dist, chan0, a.cell);
+      if (r.kind === "none") {
+        if (this.tentative) throw new Escalate(Reason.AccessNone);
+        r = acc.run(this.cw3, dist, limwTarget, a.cell);
+      }
+      if (r.kind === "path") {
+        if (this.tentative && r.cost / 100 >= this.limit) throw new Escalate(Reason.AccessEdge);
+        for (const c of r.cells) limw[c] = 1;
+      }
+    }
+    const chains = (links: Iterable<number>) => {
+      for (const i of links) {
+        for (const s of [w.links.fromSpan[i], w.links.toSpan[i]]) {
+          const r = acc.run(this.cw3, dist, chan0, w.spans.cell[s], kLinkChainCost);
+          if (r.kind === "path") { for (const c of r.cells) limw[c] = 1; }
+        }
+      }
+    };
+    chains(this.linksUsed(base));
+    const multw = priceField(dist, kMultwLo, kMultwHi);
+    let p = this.solve(limw, multw, undefined, false);
+    if (!p && w.links.n > 0 && !linked(w, and(w.core, limw, ncell), this.sa.cell, this.ga.cell)) {
+      chains(Array.from({ length: w.links.n }, (_, i) => i));
+      p = this.solve(limw, multw, undefined, false);
+    }
+    if (p) return p;
+    if (this.tentative) throw new Escalate(Reason.ChannelNone);
+    p = this.solve(this.all, multw, undefined, false);
+    this.warnings.add(Warning.ChannelRetry);
+    return p;
+  }
+
+  /** Indices of the window links whose two spans follow each other on the baseline path. */
+  linksUsed(base: Solved): number[] {
+    const out: number[] = [];
+    const spans: Int32Array | null = base.spans;
+    if (!spans) return out;
+    const L = this.w.links;
+    for (let k = 1; k < spans.length; k++) {
+      const a: number = spans[k - 1], b: number = spans[k];
+      for (let q = this.search.linkStart[a]; q < this.search.linkStart[a + 1]; q++) {
+        const i = this.search.linkOrder[q];
+        if (L.toSpan[i] === b) {
+          out.push(i);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Geometry pass (几何层): the corridor band from the topology cells, the open area, Lazy
+   * Theta* on limw ∧ band with mult and vis; outside tentative windows limw without the band;
+   * null → the topology path stands.
+   */
+  geometry(topo: Solved): Solved | null {
+    const { w } = this, ncell = w.nx * w.ny, nx = w.nx, ny = w.ny;
+    const cor = corridor(w.dist, nx, ny, topo.cells);
+    if (this.tentative) {
+      const m = kTrustMargin;
+      for (let c = 0; c < ncell; c++) {
+        if (!cor.band[c]) continue;
+        const x = c % nx, y = (c / nx) | 0;
+        if (x < m || y < m || x >= nx - m || y >= ny - m) throw new Escalate(Reason.CorridorEdge);
+      }
+    }
+    const limw = topo.mask; // the channel the topology pass used
+    const mult = priceField(w.dist, kMultLo, kMultHi);
+    const vis = new Visibility(w, null, cor.solidc);
+    const theta = { vis };
+    const p = this.solve(and(limw, cor.band, ncell), mult, theta, false, false);
+    if (p) return p;
+    if (this.tentative) throw new Escalate(Reason.CorridorNone);
+    return this.solve(limw, mult, theta, false, false);
+  }
+
+  deckAnchor(m: Uint8Array, p: [number, number], deck: number): Anchor | null {
+    const sp = this.w.spans, nx = this.nx;
+    let best = -1, bd = Infinity, bh = Infinity;
+    for (let s = 0; s < sp.h.length; s++) {
+      if (!this.usable[s] || !m[sp.cell[s]]) continue;
+      const dh = Math.abs(sp.h[s] - deck);
+      if (!(dh <= kDeckBand)) continue;
+      const c = sp.cell[s], dx = (c % nx) - p[0], dy = ((c / nx) | 0) - p[1];
+      const d = dx * dx + dy * dy;
+      if (d < bd || (d === bd && dh < bh)) (bd = d), (bh = dh), (best = c);
+    }
+    return best < 0 ? null : { cell: best, dist: Math.sqrt(bd) * kCS };
+  }
+
+  /** `目标面不可达 (声明 %.2f, 终点格里的面 无|[h, …])` (maaend-runlogs.md §2). */
+  deckMessage(deck: number): string {
+    const [a, b] = spanRangeOf(this.w.spans, this.ga.cell);
+    const hs: string[] = [];
+    for (let s = a; s < b; s++) if (this.usable[s]) hs.push(cFixed(this.w.spans.h[s], 2));
+    return `目标面不可达 (声明 ${cFixed(deck, 2)}, 终点格里的面 ${
+      hs.length ? `[${hs.join(", ")}]` : "无"
+    })`;
+  }
+}
+
+function and(a: Uint8Array, b: Uint8Array, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let c = 0; c < n; c++) out[c] = a[c] & b[c];
+  return out;
 }
 
 /** nearestCell: the mask cell with the smallest squared cell distance, row-major first. */
@@ -180,29 +500,8 @@ function nearestCell(mask: Uint8Array, nx: number, ny: number, p: [number, numbe
     for (let x = 0; x < nx; x++) {
       if (!mask[y * nx + x]) continue;
       const dx = x - p[0], d = dx * dx + dy * dy;
-      if (d < bd) bd = d, best = y * nx + x;
+      if (d < bd) (bd = d), (best = y * nx + x);
     }
-  }
-  return best < 0 ? null : { cell: best, dist: Math.sqrt(bd) * kCS };
-}
-
-/** Deck anchor: usable spans in walk cells within 2 m of the deck, by (Δ², |Δh|), index order. */
-function deckAnchor(
-  w: WindowGrid,
-  usable: Uint8Array,
-  walk: Uint8Array,
-  p: [number, number],
-  deck: number,
-): Anchor | null {
-  const sp = w.spans, nx = w.nx;
-  let best = -1, bd = Infinity, bh = Infinity;
-  for (let s = 0; s < sp.h.length; s++) {
-    if (!usable[s] || !walk[sp.cell[s]]) continue;
-    const dh = Math.abs(sp.h[s] - deck);
-    if (!(dh <= kDeckBand)) continue;
-    const c = sp.cell[s], dx = (c % nx) - p[0], dy = ((c / nx) | 0) - p[1];
-    const d = dx * dx + dy * dy;
-    if (d < bd || (d === bd && dh < bh)) bd = d, bh = dh, best = c;
   }
   return best < 0 ? null : { cell: best, dist: Math.sqrt(bd) * kCS };
 }
@@ -224,7 +523,7 @@ function pickSpan(
       ? Math.abs(w.spans.h[s] - deck)
       : Math.abs(Math.fround(w.spans.h[s] - hf));
     if (deck !== null && !(d <= kDeckBand)) continue;
-    if (d < bd) bd = d, best = s;
+    if (d < bd) (bd = d), (best = s);
   }
   return best;
 }
@@ -246,17 +545,7 @@ function markGoalSet(
   for (let s = a; s < b; s++) {
     if (!usable[s]) continue;
     const d = Math.abs(w.spans.h[s] - deck);
-    if (d <= kDeckBand && d < bd) bd = d, best = s;
+    if (d <= kDeckBand && d < bd) (bd = d), (best = s);
   }
   if (best >= 0) out[best] = 1;
-}
-
-/** `目标面不可达 (声明 %.2f, 终点格里的面 无|[h, …])` (maaend-runlogs.md §2). */
-function deckMessage(w: WindowGrid, usable: Uint8Array, cell: number, deck: number): string {
-  const [a, b] = spanRangeOf(w.spans, cell);
-  const hs: string[] = [];
-  for (let s = a; s < b; s++) if (usable[s]) hs.push(cFixed(w.spans.h[s], 2));
-  return `目标面不可达 (声明 ${cFixed(deck, 2)}, 终点格里的面 ${
-    hs.length ? `[${hs.join(", ")}]` : "无"
-  })`;
 }

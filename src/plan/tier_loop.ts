@@ -175,6 +175,10 @@ export async function runTiers(
       continue;
     }
     finishTimes(ctx, trace);
+    ctx.debug.timing.topology = out.topologyMs;
+    ctx.debug.timing.geometry = out.geometryMs;
+    dbg.tautPoints = out.tautPoints;
+    dbg.topologyCells = out.topologyCells;
     dbg.snapStart = out.snapStart;
     dbg.snapGoal = out.snapGoal;
     dbg.topologyPoints = out.points;

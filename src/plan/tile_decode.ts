@@ -106,7 +106,7 @@ export class TileDecodePool {
     src: Omit<TileSource, "section" | "sidecar" | "file"> & { records: (t: number) => number },
     tiles: readonly number[],
   ): Promise<DecodedTile[]> {
-    const order = tiles.map((t, i) => i).sort((a, b) =>
+    const order = tiles.map((_, i) => i).sort((a, b) =>
       src.records(tiles[b]) - src.records(tiles[a]) || a - b
     );
     const out: DecodedTile[] = new Array(tiles.length);

@@ -164,8 +164,10 @@ export interface PlanDebug {
   warnings: string[];
   /** Per-cell path of the search (px, cell centres). */
   topologyPoints: Pt[];
-  /** Geometry pass chain (empty until Planner II). */
+  /** Geometry pass parent chain (taut chain), px cell centres; empty when it fell back. */
   tautPoints: Pt[];
+  /** Cells of the topology pass's path (the baseline's when the topology pass fell back). */
+  topologyCells: number;
   /** After string pull. */
   pulledPoints: Pt[];
   /** After assemble. */
@@ -237,6 +239,7 @@ export function emptyDebug(): PlanDebug {
     warnings: [],
     topologyPoints: [],
     tautPoints: [],
+    topologyCells: 0,
     pulledPoints: [],
     assembledPoints: [],
     unlandableLinks: 0,

@@ -450,6 +450,15 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "plateau_oneway",
   ], "the one-way link cannot be used back; the moat leaves no ground to drop onto");
   add(
+    "plateau_region_too_large",
+    P("plateau_oneway"),
+    P("plateau_oneway", "away"),
+    "region_too_large",
+    ["plateau_oneway"],
+    "as link_oneway_back with kMaxCells = 10 000: the plateau's region is small, so its first window is the full-region window, which is over this leg's kMaxCells (窗口分档 › 椭圆档位 step 2)",
+    { overrides: { max_cells: 10_000 } },
+  );
+  add(
     "link_twoway_up",
     P("plateau_twoway", "away"),
     P("plateau_twoway"),
@@ -517,15 +526,6 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     ["bridge", "street_inner"],
     "deck → street below in the same columns",
     { start_deck_y: 6, goal_deck_y: 0 },
-  );
-  add(
-    "bridge_under_region_too_large",
-    P("bridge", "deck"),
-    P("bridge", "under"),
-    "region_too_large",
-    ["bridge", "street_inner"],
-    "as bridge_under with kMaxCells = 1 M: a zero-length leg whose tentative tier fails never grows its window, so levels are skipped to the full-region window (椭圆档位 step 1), which is over this leg's kMaxCells",
-    { start_deck_y: 6, goal_deck_y: 0, overrides: { max_cells: 1_000_000 } },
   );
   add(
     "bridge_beside_deck",

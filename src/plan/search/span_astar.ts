@@ -1,31 +1,48 @@
 /**
- * SpanAstar with the unit price (spec 两段搜索 › 求解器 / 基线): A* over the window's spans, 8
- * neighbours, a diagonal only when both orthogonal cells are in the mask (no corner cutting),
- * step bans, RiseOk, and the off-mesh links. The price is 1 everywhere, so a step costs
- * `f32(w·0.5) ⊗ (1 ⊕ 1)` (1 orthogonal, 1.41421354 diagonal, formulas.md #98/#106); the heuristic
- * is the Euclidean cell distance to the goal cell. Ties pop by span index. Updates need an
- * improvement of more than 1e-12; stale entries (f > g + h + 1e-9) are skipped.
+ * SpanAstar (spec 两段搜索 › 求解器, 拓扑层, 几何层, Lazy Theta*): A* over the window's spans with
+ * 8 neighbours, no corner cutting (a diagonal needs both orthogonal cells in the mask), step bans,
+ * RiseOk (with the FallGate) and the off-mesh links. A step costs
+ * `f32(w·0.5) ⊗ (m(u) ⊕ m(v))` (formulas.md #106; unit price: 1 and 1.41421354), a link
+ * `f32(max(c,1)) ⊗ f32(hypot)`; the heuristic is the Euclidean cell distance to the goal cell.
+ * Ties pop by span index. Updates need an improvement of more than 1e-12; stale entries
+ * (f > g + h + 1e-9) are skipped.
  *
- * This is Planner I's search: the baseline of routeWindow. The topology and geometry passes of
- * Planner II reuse it with other masks and prices.
+ * With `theta` the search runs as Lazy Theta* (formulas.md #111–#113): chords to the grandparent
+ * only where both prices are 1, none over drops or links, the line of sight checked on pop with a
+ * reparent from closed neighbours, and closed spans never relaxed (#6214).
  * @module
  */
 
-import { riseOk } from "../../grid/rise_ok.ts";
+import { kClimb } from "../../grid/constants.ts";
+import { type FallGate, riseOk } from "../../grid/rise_ok.ts";
 import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
+import type { Visibility } from "../visibility/visibility.ts";
 import { KeyIdHeap } from "./heap.ts";
 
-const DIAG = Math.fround(Math.fround(Math.SQRT2 * 0.5) * Math.fround(2));
-const DX = [1, 0, -1, 0, 1, -1, -1, 1];
-const DY = [0, 1, 0, -1, 1, 1, -1, -1];
+/** Orthogonal step weight as f32(w·0.5). */
+const HALF_ORTH = Math.fround(0.5);
+/** Diagonal step weight as f32(√2·0.5). */
+const HALF_DIAG = Math.fround(Math.SQRT2 * 0.5);
+/** Neighbour order: the four orthogonal steps, then the diagonals. */
+export const DX = [1, 0, -1, 0, 1, -1, -1, 1];
+/** Neighbour order, y. */
+export const DY = [0, 1, 0, -1, 1, 1, -1, -1];
 
 /** Result of one search. */
 export interface SpanPath {
-  /** Spans from start to goal. */
+  /** Spans from start to goal (cell steps; for Lazy Theta* the chain's spans, see `chain`). */
   spans: Int32Array;
   /** Cost of the goal. */
   cost: number;
+  /** Lazy Theta*: the parent chain from start to goal (span indices). */
+  chain?: Int32Array;
+}
+
+/** Lazy Theta* inputs. */
+export interface ThetaOptions {
+  /** The line-of-sight view (vis). */
+  vis: Visibility;
 }
 
 /** Search options. */
@@ -34,6 +51,8 @@ export interface SpanSearchOptions {
   mask: Uint8Array;
   /** Usable spans (region ∧ reach domain). */
   usable: Uint8Array;
+  /** Per-cell price (f32), or null for the unit price. */
+  price: Float32Array | null;
   /** Start span. */
   start: number;
   /** Goal spans (1 = goal). */
@@ -42,16 +61,24 @@ export interface SpanSearchOptions {
   goalCell: number;
   /** Abandon when a popped f reaches this (early abandon); Infinity for none. */
   abandonAt?: number;
+  /** Run as Lazy Theta*. */
+  theta?: ThetaOptions;
+  /** Collider check of ledge drops (FallGate), or null. */
+  gate?: FallGate | null;
 }
 
 /** Reusable work buffers of a window's searches. */
 export class SpanSearch {
   private readonly g: Float64Array;
   private readonly parent: Int32Array;
+  private readonly step: Int32Array;
+  private readonly jump: Uint8Array;
   private readonly closed: Uint8Array;
   private readonly heap = new KeyIdHeap(4096);
-  private readonly linkStart: Int32Array;
-  private readonly linkOrder: Int32Array;
+  /** Links in CSR by source span (table order kept within a source). */
+  readonly linkStart: Int32Array;
+  /** Link indices in CSR order. */
+  readonly linkOrder: Int32Array;
   /** Set when the last search stopped by the abandon threshold. */
   abandoned = false;
 
@@ -59,8 +86,9 @@ export class SpanSearch {
     const n = win.spans.h.length;
     this.g = new Float64Array(n);
     this.parent = new Int32Array(n);
+    this.step = new Int32Array(n);
+    this.jump = new Uint8Array(n);
     this.closed = new Uint8Array(n);
-    // Links in CSR by source span, table order kept within a source.
     const L = win.links;
     this.linkStart = new Int32Array(n + 1);
     for (let i = 0; i < L.n; i++) this.linkStart[L.fromSpan[i] + 1]++;
@@ -73,7 +101,8 @@ export class SpanSearch {
   /** Runs one search; null when the goal cannot be reached (or the search was abandoned). */
   run(o: SpanSearchOptions): SpanPath | null {
     const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny;
-    const { g, parent, closed, heap } = this;
+    const { g, parent, step, jump, closed, heap } = this;
+    const price = o.price, theta = o.theta, gate = o.gate ?? null;
     g.fill(Infinity);
     closed.fill(0);
     heap.clear();
@@ -83,9 +112,12 @@ export class SpanSearch {
       const dx = (c % nx) - gx, dy = ((c / nx) | 0) - gy;
       return Math.sqrt(dx * dx + dy * dy);
     };
+    const m = (c: number) => (price === null ? 1 : price[c]);
     const abandonAt = o.abandonAt ?? Infinity;
     g[o.start] = 0;
     parent[o.start] = -1;
+    step[o.start] = -1;
+    jump[o.start] = 0;
     heap.push(hOf(sp.cell[o.start]), o.start);
     while (heap.size > 0) {
       const f = heap.topKey(), u = heap.topId();
@@ -93,13 +125,15 @@ export class SpanSearch {
       if (closed[u]) continue;
       const cu = sp.cell[u];
       if (f > g[u] + hOf(cu) + 1e-9) continue;
-      if (o.goal[u]) return { spans: this.trace(u), cost: g[u] };
+      if (theta && parent[u] >= 0 && !jump[u]) this.checkSight(u, o);
+      if (o.goal[u]) return this.result(u, theta !== undefined);
       if (f >= abandonAt) {
         this.abandoned = true;
         return null;
       }
       closed[u] = 1;
-      const x = cu % nx, y = (cu / nx) | 0, hu = sp.h[u];
+      const x = cu % nx, y = (cu / nx) | 0, hu = sp.h[u], mu = m(cu);
+      const pu = parent[u];
       for (let k = 0; k < 8; k++) {
         const dx = DX[k], dy = DY[k];
         const bx = x + dx, by = y + dy;
@@ -110,14 +144,26 @@ export class SpanSearch {
         if (stepBanned(w.steps, cu, cb, dx, dy)) continue;
         const j = occIndex(sp, cb);
         if (j < 0) continue;
-        const step = k < 4 ? 1 : DIAG;
+        const mb = m(cb);
+        const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
         for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
           if (!o.usable[v] || closed[v]) continue;
-          if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v])) continue;
-          const nd = g[u] + step;
+          if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
+          const drop = sp.h[v] - hu < -kClimb;
+          let np = u, nd = g[u] + cost;
+          if (theta && pu >= 0 && !jump[u] && !drop && mb <= 1) {
+            const cp = sp.cell[pu];
+            if (m(cp) <= 1) {
+              const ex = bx - (cp % nx), ey = by - ((cp / nx) | 0);
+              const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
+              if (cd < nd - 1e-12) np = pu, nd = cd;
+            }
+          }
           if (nd < g[v] - 1e-12) {
             g[v] = nd;
-            parent[v] = u;
+            parent[v] = np;
+            step[v] = u;
+            jump[v] = drop ? 1 : 0;
             heap.push(nd + hOf(cb), v);
           }
         }
@@ -129,6 +175,8 @@ export class SpanSearch {
         if (nd < g[v] - 1e-12) {
           g[v] = nd;
           parent[v] = u;
+          step[v] = u;
+          jump[v] = 1;
           heap.push(nd + hOf(sp.cell[v]), v);
         }
       }
@@ -136,10 +184,55 @@ export class SpanSearch {
     return null;
   }
 
-  private trace(u: number): Int32Array {
-    const out: number[] = [];
-    for (let s = u; s >= 0; s = this.parent[s]) out.push(s);
-    return Int32Array.from(out.reverse());
+  /**
+   * Lazy Theta*'s SetVertex (formulas.md #113): when u does not see its parent, take the closed
+   * usable 8-neighbour w (corner cut, step ban w → u and RiseOk w → u as in the expansion) with
+   * the smallest `g(w) + w_step·0.5·double(m(w) ⊕ m(u))`.
+   */
+  private checkSight(u: number, o: SpanSearchOptions): void {
+    const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny, p = this.parent[u];
+    const cu = sp.cell[u], cp = sp.cell[p];
+    const ux = cu % nx, uy = (cu / nx) | 0, px = cp % nx, py = (cp / nx) | 0;
+    const X = (x: number) => (w.x0 + x + 0.5) * 0.25, Y = (y: number) => (w.y0 + y + 0.5) * 0.25;
+    if (o.theta!.vis.ok(X(px), Y(py), X(ux), Y(uy), sp.h[p], sp.h[u])) return;
+    const price = o.price, m = (c: number) => (price === null ? 1 : price[c]);
+    let best = Infinity, bw = -1, bs = -1;
+    for (let k = 0; k < 8; k++) {
+      // w sits at u − (dx, dy): the step w → u goes along (dx, dy).
+      const dx = DX[k], dy = DY[k];
+      const wx = ux - dx, wy = uy - dy;
+      if (wx < 0 || wy < 0 || wx >= nx || wy >= ny) continue;
+      const cw = wy * nx + wx;
+      if (!o.mask[cw]) continue;
+      if (k >= 4 && (!o.mask[wy * nx + ux] || !o.mask[uy * nx + wx])) continue;
+      if (stepBanned(w.steps, cw, cu, dx, dy)) continue;
+      const j = occIndex(sp, cw);
+      if (j < 0) continue;
+      const ws = k < 4 ? 1 : Math.SQRT2;
+      for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
+        if (!this.closed[s] || !o.usable[s]) continue;
+        if (!riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], o.gate ?? null)) continue;
+        const c = this.g[s] + ws * 0.5 * Math.fround(m(cw) + m(cu));
+        if (c < best - 1e-12) best = c, bw = s, bs = s;
+      }
+    }
+    if (bw >= 0) {
+      this.g[u] = best;
+      this.parent[u] = bw;
+      this.step[u] = bs;
+    }
+  }
+
+  private result(u: number, theta: boolean): SpanPath {
+    const cells: number[] = [];
+    for (let s = u; s >= 0; s = this.step[s]) cells.push(s);
+    const out: SpanPath = { spans: Int32Array.from(cells.reverse()), cost: this.g[u] };
+    if (theta) {
+      const chain: number[] = [];
+      for (let s = u; s >= 0; s = this.parent[s]) chain.push(s);
+      out.chain = Int32Array.from(chain.reverse());
+    }
+    return out;
   }
 }
 

@@ -1,0 +1,49 @@
+/**
+ * The corridor band and the open area of the geometry pass (spec 两段搜索 › 几何层,
+ * formulas.md #107–#109): a feature transform from the topology path's cells (the bake's
+ * NearestSource sweeps), the half-width `W(c) = d(seed(c))`, the band
+ * `((Δx·kCS)² + (Δy·kCS)² ≤ W(c)²) ∨ seed(c)`, and the open area
+ * `solidc(c) ⇔ d(c) ≥ max(kClrPref + kGeoMargin, 0.8·W(c))` with kGeoMargin = 0.
+ * @module
+ */
+
+import { nearestSource } from "../../bake/medial.ts";
+import { kCS } from "../../grid/constants.ts";
+import { kClrPref } from "./price_field.ts";
+
+/** kChordFrac: the open-area threshold as a fraction of the corridor half-width. */
+export const kChordFrac = 0.8;
+/** kGeoMargin: extra corner margin, px. */
+export const kGeoMargin = 0;
+
+/** Band and open area of a window. */
+export interface Corridor {
+  /** 1 = in the corridor band. */
+  band: Uint8Array;
+  /** 1 = open area (solidc). */
+  solidc: Uint8Array;
+}
+
+/** The corridor of the seed cells `path` over clearance `dist`. */
+export function corridor(
+  dist: Float32Array,
+  nx: number,
+  ny: number,
+  path: ArrayLike<number>,
+): Corridor {
+  const n = nx * ny;
+  const seed = new Uint8Array(n);
+  for (let i = 0; i < path.length; i++) seed[path[i]] = 1;
+  const src = nearestSource(seed, nx, ny);
+  const band = new Uint8Array(n), solidc = new Uint8Array(n);
+  const floor = kClrPref + kGeoMargin;
+  for (let c = 0; c < n; c++) {
+    const s = src[c];
+    if (s < 0) continue;
+    const W = dist[s];
+    const dx = ((c % nx) - (s % nx)) * kCS, dy = (((c / nx) | 0) - ((s / nx) | 0)) * kCS;
+    if (seed[c] || dx * dx + dy * dy <= W * W) band[c] = 1;
+    if (dist[c] >= Math.max(floor, kChordFrac * W)) solidc[c] = 1;
+  }
+  return { band, solidc };
+}
