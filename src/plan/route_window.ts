@@ -256,7 +256,7 @@ class Router {
 
   /** Anchor cells, start span and goal set (掩膜与吸附锚点) on the cells of `m`. */
   pickAnchors(m: Uint8Array): void {
-    const { w, inp } = this;
+    const { inp } = this;
     const sa = inp.startDeckY !== null
       ? this.deckAnchor(m, this.sCell, inp.startDeckY)
       : nearestCell(m, this.nx, this.ny, this.sCell);
