@@ -36,6 +36,7 @@ export {
   type MainPackLoad,
   type MainPackSummary,
   type OffMeshLink,
+  type OffMeshLinkEnds,
   readMainPackFile,
   sliceZone,
   type TriangleColumns,
@@ -142,6 +143,7 @@ export {
 export {
   buildTriangleBuckets,
   cleanZone,
+  resolveLinkEnds,
   type SnapHit,
   snapPoint,
   type ZoneClean,

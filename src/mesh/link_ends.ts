@@ -1,15 +1,24 @@
 /**
  * End triangles of BOML v1 links (issue 8). v1 records (MaaEnd builds before #5844) carry no
- * end triangles; the loader fills them in the way the baker chooses them for v2 records: each
- * end point (x px, y px, h m) is snapped to its zone's cleaned mesh with {@link snapPoint}
- * (8 then 16 px, deck key on the point's height), and an end that does not snap keeps
- * {@link NO_TRIANGLE}. The zone mesh is cleaned once per zone, only for v1 packs.
+ * end triangles, and the pack decoder leaves them at {@link NO_TRIANGLE} (its load says
+ * `offMeshLinkEnds: "v1-unresolved"`). {@link resolveLinkEnds} fills them in the way the baker
+ * chooses them for v2 records: each end point (x px, y px, h m) is snapped to its zone's cleaned
+ * mesh with {@link snapPoint} (8 then 16 px, deck key on the point's height), and an end that
+ * does not snap keeps {@link NO_TRIANGLE}. The zone mesh is cleaned once per zone, only for v1
+ * packs.
  * @module
  */
-import { NavscopeError } from "../../errors.ts";
-import { buildTriangleBuckets, snapPoint, type TriangleBuckets } from "../../mesh/snap.ts";
-import { cleanZone, type ZoneClean } from "../../mesh/zone_clean.ts";
-import { NO_TRIANGLE, type OffMeshLink, ZONE_FLAG_TIER, type ZoneRecord } from "./types.ts";
+import { NavscopeError } from "../errors.ts";
+import { buildTriangleBuckets, snapPoint, type TriangleBuckets } from "./snap.ts";
+import { cleanZone, type ZoneClean } from "./zone_clean.ts";
+import type { OffMeshLinkEnds } from "../pack/bnav/codec.ts";
+import {
+  type MainPack,
+  NO_TRIANGLE,
+  type OffMeshLink,
+  ZONE_FLAG_TIER,
+  type ZoneRecord,
+} from "../pack/bnav/types.ts";
 
 /** The parts of a (whole or sliced) main pack that snapping reads. */
 export interface LinkEndMesh {
@@ -21,6 +30,23 @@ export interface LinkEndMesh {
   triangles: { vertices: Uint32Array };
   /** BSRF surface flags per triangle of this pack, or null (all walkable). */
   surfaces: { flags: Uint32Array } | null;
+}
+
+/**
+ * Fills the end triangles of a whole-pack or zone load whose BOML section is v1
+ * (`offMeshLinkEnds === "v1-unresolved"`), in place, and marks the load `"v1-snapped"`. A load
+ * whose ends are stored (v2, or no BOML) or already snapped is left alone. `triangleBase` is
+ * taken from a zone load (0 for a whole pack).
+ */
+export function resolveLinkEnds(
+  load: { pack: MainPack; offMeshLinkEnds: OffMeshLinkEnds; triangleBase?: number },
+  file?: string,
+): void {
+  if (load.offMeshLinkEnds !== "v1-unresolved") return;
+  if (load.pack.offMeshLinks) {
+    snapV1LinkEnds(load.pack.offMeshLinks, load.pack, load.triangleBase ?? 0, file);
+  }
+  load.offMeshLinkEnds = "v1-snapped";
 }
 
 /**

@@ -13,3 +13,4 @@ export * from "./vertices.ts";
 export * from "./zone_clean.ts";
 export * from "./snap.ts";
 export * from "./records.ts";
+export * from "./link_ends.ts";

@@ -60,7 +60,6 @@ import {
 } from "./types.ts";
 import { checkZoneRanges, decodeZoneRecords, encodeZoneTable } from "./zones.ts";
 import { BOML_DIR_BITS_SINCE, decodeBoml, encodeBoml, readBomlHeader } from "./boml.ts";
-import { snapV1LinkEnds } from "./boml_ends.ts";
 import { decodeBsrf, encodeBsrf } from "./bsrf.ts";
 
 /** Options for {@link encodeMainPack}. */
@@ -93,7 +92,16 @@ export interface MainPackLoad {
   fileFnv?: bigint;
   /** Things a loader should tell but that do not stop the load (unknown section tags). */
   warnings: string[];
+  /**
+   * Where the off-mesh links' end triangles stand: `"stored"` (BOML v2, or no BOML), or
+   * `"v1-unresolved"` (BOML v1 stores none: they are {@link NO_TRIANGLE} until the mesh layer's
+   * `resolveLinkEnds` snaps them as the baker does, which marks the load `"v1-snapped"`).
+   */
+  offMeshLinkEnds: OffMeshLinkEnds;
 }
+
+/** See {@link MainPackLoad.offMeshLinkEnds}. */
+export type OffMeshLinkEnds = "stored" | "v1-unresolved" | "v1-snapped";
 
 // ---------------------------------------------------------------------------------------------
 // Encoding
@@ -400,27 +408,18 @@ export function decodeMainPack(bytes: Uint8Array, opts: DecodeOptions = {}): Mai
     links: geo.links,
     ...decodeSideSections(bytes, front, where),
   };
-  fillV1LinkEnds(bytes, front, pack, 0, where);
   return finishLoad(bytes, pack, front, opts);
 }
 
 /**
- * A BOML v1 section stores no end triangles: fill them by snapping the end points to the
- * decoded mesh as the baker does ({@link snapV1LinkEnds}). `triangleBase` is the global index
- * of `pack`'s triangle 0 (a zone slice's first triangle). No-op for v2 or without BOML.
+ * A BOML v1 section stores no end triangles: the decoder leaves them at {@link NO_TRIANGLE} and
+ * says so (`"v1-unresolved"`); the mesh layer's `resolveLinkEnds` snaps them.
  */
-export function fillV1LinkEnds(
-  bytes: Uint8Array,
-  front: PackFront,
-  pack: MainPack,
-  triangleBase: number,
-  where: ErrorLocation,
-): void {
+function linkEndsOf(bytes: Uint8Array, front: PackFront, where: ErrorLocation): OffMeshLinkEnds {
   const s = front.known.get("BOML");
-  if (!s || !pack.offMeshLinks) return;
+  if (!s) return "stored";
   const h = readBomlHeader(bytes.subarray(s.offset, s.offset + s.size), s.offset, where);
-  if (h.version >= BOML_DIR_BITS_SINCE) return;
-  snapV1LinkEnds(pack.offMeshLinks, pack, triangleBase, where.file);
+  return h.version >= BOML_DIR_BITS_SINCE ? "stored" : "v1-unresolved";
 }
 
 /**
@@ -448,6 +447,7 @@ export function finishLoad(
     sections: front.sections,
     gridSection: g ? { offset: g.offset, size: g.size } : null,
     warnings: front.warnings,
+    offMeshLinkEnds: linkEndsOf(bytes, front, { file: opts.file ?? "<memory>" }),
   };
   if (opts.fileFnv) out.fileFnv = new Fnv1a64().update(bytes).digest();
   return out;

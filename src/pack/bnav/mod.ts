@@ -35,6 +35,7 @@ export {
   encodeMainPack,
   type EncodeOptions,
   type MainPackLoad,
+  type OffMeshLinkEnds,
   readMainPackFile,
   validatePack,
 } from "./codec.ts";

@@ -18,7 +18,6 @@ import { type ErrorLocation, NavscopeError } from "../../errors.ts";
 import { chunkRange, decodeLinkChunk, decodeTriangleChunk, decodeVertexChunk } from "./bgeo.ts";
 import {
   type DecodeOptions,
-  fillV1LinkEnds,
   finishLoad,
   type MainPackLoad,
   type PackFront,
@@ -103,7 +102,6 @@ export function loadZone(
     grid: bgrd ? bgrd.b.slice() : null,
     extraSections: rawSections(bytes, front.extra),
   };
-  fillV1LinkEnds(bytes, front, pack, lo, where);
   const { pack: _p, ...facts } = finishLoad(bytes, pack, front, opts);
   return { ...facts, pack, zone, triangleBase: lo, vertexBase: geo.vertexBase };
 }
