@@ -28,6 +28,7 @@ import { cellOf, kPickRadius } from "./region_pick.ts";
 import { polylineLength, runTiers } from "./tier_loop.ts";
 import { PlanFailure, type PlanRequest, type PlanResult, type Pt } from "./types.ts";
 import { ZoneState } from "./zone_state.ts";
+import { loadOccluderScene } from "../pack/ocls/pack.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./tile_decode.ts";
 
 /** Options of {@link openEngine}. */
@@ -262,7 +263,11 @@ export class Engine {
       if (this.error) throw this.error;
       const zs = this.zone(req.zone);
       const setup = runPrechecks(ctx, zs, req, this.noGo);
-      const tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool());
+      // Colliders for ledge drops (spec 台沿下落); a missing or unreadable pack lets drops pass.
+      const occ = this.info.occluder
+        ? (await loadOccluderScene(this.info.occluder, zs.name)).scene
+        : null;
+      const tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ);
       const w = tr.window, sp = w.spans;
       const points = tr.route.points;
       const clearance = [...tr.route.cells].map((c) => w.dist[c]);

@@ -9,6 +9,8 @@
 
 import { buildWindow, type WindowGrid, windowTiles } from "./build_window.ts";
 import type { TileDecodePool } from "./tile_decode.ts";
+import { fallGateCaches, windowFallGate } from "./fall_gate_setup.ts";
+import type { OccluderScene } from "../pack/ocls/types.ts";
 import type { PlanContext } from "./context.ts";
 import type { PlanSetup } from "./prechecks.ts";
 import { type RouteOutcome, routeWindow } from "./route_window.ts";
@@ -51,7 +53,9 @@ export async function runTiers(
   req: PlanRequest,
   noGo: NoGoTable,
   pool: TileDecodePool | null = null,
+  occluders: OccluderScene | null = null,
 ): Promise<TierResult> {
+  const gateCaches = fallGateCaches();
   const leg = {
     sx: setup.start[0],
     sy: setup.start[1],
@@ -154,6 +158,7 @@ export async function runTiers(
         h0: setup.h0,
         startDeckY: req.startDeckY ?? null,
         goalDeckY: req.goalDeckY ?? null,
+        gate: windowFallGate(zs, occluders, win, gateCaches),
       });
     } catch (e) {
       trace.searchMs = performance.now() - t1;
