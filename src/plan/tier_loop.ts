@@ -65,6 +65,7 @@ export async function runTiers(
     snapY: setup.startSnap.y,
   };
   const region = regionRect(setup.regionBox);
+  ctx.debug.regionRect = [region.x0, region.y0, region.nx, region.ny];
   const full: TierWindow = { kind: "full", rect: region, cost: 0, segmentCapped: false };
   const maxCells = req.overrides?.maxCells ?? kMaxCells;
   const forced = req.overrides?.window;

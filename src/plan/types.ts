@@ -160,6 +160,8 @@ export interface PlanDebug {
   coreGoal: number | null;
   /** Region the search ran in (−1 before region pick). */
   region: number;
+  /** The region rectangle (the full window), global cells `[x0, y0, nx, ny]`; null before. */
+  regionRect: [number, number, number, number] | null;
   /** Search warnings (also in the result's warnings). */
   warnings: string[];
   /** Per-cell path of the search (px, cell centres). */
@@ -236,6 +238,7 @@ export function emptyDebug(): PlanDebug {
     coreStart: null,
     coreGoal: null,
     region: -1,
+    regionRect: null,
     warnings: [],
     topologyPoints: [],
     tautPoints: [],

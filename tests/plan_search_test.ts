@@ -1,0 +1,164 @@
+/**
+ * Planner II invariants and the spec's worked examples (两段搜索, 视线): the digital line's
+ * direction-dependent rounding, the open/closed intervals of the blocker intersection, contour
+ * edges at a diagonal pinch, the layer oracle's bands, the access path's bottleneck tie-break;
+ * on the golden-route packs an independent route checker (steps re-judged with the grid rules,
+ * not the search), Tentative-equals-Full, and determinism.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { digitalLineCells } from "../src/grid/digital_line.ts";
+import { riseOk } from "../src/grid/rise_ok.ts";
+import { occIndex, spanGridFromColumns } from "../src/grid/span_grid.ts";
+import { BlockerSegments, contourSegments } from "../src/plan/visibility/blockers.ts";
+import { layerWalk } from "../src/plan/visibility/layer_oracle.ts";
+import { AccessSearch } from "../src/plan/search/access.ts";
+import { openEngine } from "../src/plan/engine.ts";
+import { legRequest } from "../src/plan/battery.ts";
+import { parseLegs } from "../src/world/legs.ts";
+import type { PlanResult } from "../src/plan/types.ts";
+
+Deno.test("digital line: a half-cell tie rounds to even, so p → q and q → p differ", () => {
+  assertEquals([...digitalLineCells(0, 0, 2, 1)], [0, 0, 1, 0, 2, 1]);
+  assertEquals([...digitalLineCells(2, 1, 0, 0)], [2, 1, 1, 1, 0, 0]);
+});
+
+Deno.test("blockers: a 45° chord through the shared corner of two edges hits; a chord ending on one does not", () => {
+  // Two cell edges meeting at (1, 1): a horizontal one ending there, a vertical one starting there.
+  const b = new BlockerSegments(Float64Array.of(0, 1, 1, 1, 1, 1, 1, 2));
+  assert(b.hits(0, 0, 2, 2), "the corner counts (segment interval widened by ε)");
+  // A chord that ends exactly on the horizontal edge: touching the wall is allowed (t = 1 is open).
+  const c = new BlockerSegments(Float64Array.of(0, 1, 2, 1));
+  assert(!c.hits(1, 0, 1, 1), "ends on the segment");
+  assert(c.hits(1, 0, 1, 1.5), "crosses it");
+  // Parallel and collinear chords never hit.
+  assert(!c.hits(0, 1, 2, 1));
+});
+
+Deno.test("contours: two mask cells touching at a corner give two closed 4-edge outlines", () => {
+  const mask = Uint8Array.of(1, 0, 0, 1); // 2 × 2, cells (0,0) and (1,1)
+  const out: number[] = [];
+  contourSegments(mask, 2, 2, 0, 0, out);
+  assertEquals(out.length / 4, 8);
+  // Every segment is one 0.25-px cell edge, with the mask cell on its left (y up).
+  for (let i = 0; i < out.length; i += 4) {
+    const dx = out[i + 2] - out[i], dy = out[i + 3] - out[i + 1];
+    assertEquals(Math.abs(dx) + Math.abs(dy), 0.25);
+  }
+});
+
+Deno.test("layer oracle: the band is [c − 3, c + UpAllow(w) + 1]; empty columns widen w", () => {
+  // Columns along x: 10.0 | 10.2 and 6.0 | empty | 11.6 | 11.9
+  const g = spanGridFromColumns(5, 1, [[10], [6, 10.2], [], [11.6], [11.9]]);
+  const cells = [0, 0, 1, 0, 2, 0, 3, 0, 4, 0];
+  // 6.0 is more than 3 below 10.0: dropped; 10.2 kept.
+  assertEquals(layerWalk(g, cells.slice(0, 4), 10)!.map((v) => Math.fround(v)), [
+    Math.fround(10.2),
+  ]);
+  // After the empty column, w = 2: up = max(0.5, 0.5) + 1 = 1.5, and 11.6 − 10.2 = 1.4 passes.
+  assertEquals(layerWalk(g, cells.slice(0, 8), 10)!.length, 1);
+  // A 1.6 rise over w = 2 fails.
+  const g2 = spanGridFromColumns(4, 1, [[10], [], [11.6], [11.6]]);
+  assertEquals(layerWalk(g2, [0, 0, 1, 0, 2, 0], 10), null);
+  // w = 3 (two empty columns): up = 0.75 + 1 = 1.75 lets it through.
+  const g3 = spanGridFromColumns(4, 1, [[10], [], [], [11.6]]);
+  assertEquals(layerWalk(g3, [0, 0, 1, 0, 2, 0, 3, 0], 10)!.length, 1);
+});
+
+Deno.test("access: of two equally long paths into the channel the one with the higher bottleneck wins", () => {
+  // 5 × 3 walkable cells; the channel is the top-right cell; the start is bottom-left (0,0).
+  // Left route via (0,1),(1,2)…, right route via (1,0),(2,1)…: both cost 2 diagonals + orthogonals.
+  const nx = 3, ny = 3;
+  const mask = new Uint8Array(nx * ny).fill(1);
+  const dist = Float32Array.from([0.5, 0.5, 0.5, 0.25, 0.5, 0.5, 0.5, 0.5, 2]);
+  const target = new Uint8Array(nx * ny);
+  target[8] = 1;
+  const r = new AccessSearch(nx, ny).run(mask, dist, target, 0);
+  assert(r.kind === "path");
+  // The straight diagonal (0,0) → (1,1) → (2,2) has bottleneck 0.5 and cost 282: the shortest.
+  assertEquals([...r.cells], [0, 4, 8]);
+  assertEquals(r.cost, 282);
+  // Block the centre: two routes of cost 341 remain, through (1,0) (bottleneck 0.5) or through
+  // (0,1) (bottleneck 0.25): the higher bottleneck wins.
+  mask[4] = 0;
+  const s = new AccessSearch(nx, ny).run(mask, dist, target, 0);
+  assert(s.kind === "path");
+  assertEquals(s.cost, 100 + 141 + 100);
+  assert(!s.cells.includes(3), `avoids the 0.25 cell: ${[...s.cells]}`);
+});
+
+const DIR = new URL("./fixtures/oracle/nav_test/", import.meta.url).pathname;
+const legs = parseLegs(await Deno.readTextFile(DIR + "legs.json"), "legs.json").filter((l) =>
+  l.expected === "ok"
+);
+
+function stable(r: PlanResult): unknown {
+  return {
+    points: r.points,
+    taut: r.debug.tautPoints,
+    notes: r.debug.tierNotes,
+    tier: r.debug.tier,
+  };
+}
+
+Deno.test("route checker: every step of each route is a legal cell step by the grid rules", async () => {
+  const engine = await openEngine(DIR + "base.nav.gz");
+  let steps = 0;
+  for (const leg of legs) {
+    const r = await engine.plan(legRequest(leg));
+    assert(r.ok, leg.id);
+    const pts = r.points, hs = r.heights;
+    for (let k = 1; k < pts.length; k++) {
+      const dx = Math.round((pts[k][0] - pts[k - 1][0]) / 0.25);
+      const dy = Math.round((pts[k][1] - pts[k - 1][1]) / 0.25);
+      // One 8-neighbour step per point (no off-mesh links in this world).
+      assert(Math.max(Math.abs(dx), Math.abs(dy)) === 1, `${leg.id}: step ${dx},${dy} at ${k}`);
+      steps++;
+    }
+    // Heights: each step passes RiseOk on a two-column grid rebuilt from the route alone.
+    for (let k = 1; k < hs.length; k++) {
+      const dx = Math.round((pts[k][0] - pts[k - 1][0]) / 0.25);
+      const dy = Math.round((pts[k][1] - pts[k - 1][1]) / 0.25);
+      const g = spanGridFromColumns(
+        3,
+        3,
+        Array.from(
+          { length: 9 },
+          (_, c) => c === 4 ? [hs[k - 1]] : c === (1 + dy) * 3 + (1 + dx) ? [hs[k]] : [],
+        ),
+      );
+      assert(occIndex(g, 4) >= 0);
+      assert(riseOk(g, 1, 1, hs[k - 1], dx, dy, hs[k]), `${leg.id}: rise at ${k}`);
+    }
+  }
+  assert(steps > 1000, `${steps} steps checked`);
+});
+
+Deno.test("Tentative equals Full: a leg accepted in a tentative window gives the same route in the full window", async () => {
+  const city = new URL("./fixtures/oracle/city_small/", import.meta.url).pathname;
+  const engine = await openEngine(city + "base.nav.gz");
+  const all = parseLegs(await Deno.readTextFile(city + "legs.json"), "legs.json");
+  let n = 0;
+  for (const id of ["plaza_cross", "kerb_up", "hole_single_cross"]) {
+    const leg = all.find((l) => l.id === id)!;
+    const a = await engine.plan(legRequest(leg));
+    assertEquals([a.ok, a.debug.kind], [true, "tentative"], id);
+    const b = await engine.plan({ ...legRequest(leg), overrides: { window: a.debug.regionRect! } });
+    assertEquals(b.debug.kind, "full");
+    assertEquals(b.points, a.points, `${id}: topology cells`);
+    assertEquals(b.debug.tautPoints, a.debug.tautPoints, `${id}: taut chain`);
+    n++;
+  }
+  assertEquals(n, 3);
+});
+
+Deno.test("search: repeated plans and 1 vs 2 workers are identical", async () => {
+  const a = await openEngine(DIR + "base.nav.gz");
+  const b = await openEngine(DIR + "base.nav.gz", { workers: 2 });
+  for (const leg of legs.slice(0, 4)) {
+    const x = await a.plan(legRequest(leg)), y = await a.plan(legRequest(leg));
+    const z = await b.plan(legRequest(leg));
+    assertEquals(stable(y), stable(x));
+    assertEquals(stable(z), stable(x));
+  }
+  b.close();
+});
