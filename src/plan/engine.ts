@@ -13,7 +13,7 @@ import { readMaybeGzip } from "../codec/file.ts";
 import { kCS } from "../grid/constants.ts";
 import { type BgrdSection, parseBgrd } from "../pack/bgrd/section.ts";
 import { decodeMainPack } from "../pack/bnav/codec.ts";
-import type { MainPack } from "../pack/bnav/types.ts";
+import type { MainPack, OffMeshLink } from "../pack/bnav/types.ts";
 import { loadSidecarFile, type SidecarPack } from "../pack/bnvf/sidecar.ts";
 import { SpanFlag } from "../pack/grid_types.ts";
 import { emptyNoGoTable, loadNoGoTable, type NoGoTable } from "../pack/nogo/table.ts";
@@ -213,6 +213,28 @@ export class Engine {
     });
   }
 
+  /**
+   * The zone as the engine keeps it (cleaned mesh, snap buckets, grid and sidecar views), loaded
+   * through the same LRU cache and lock as a plan; for the triangle-mesh planner and tools.
+   * Throws the load error, or a {@link PlanFailure} `zone_not_found`.
+   */
+  zoneState(name: string): Promise<ZoneState> {
+    return this.serial(() => {
+      if (this.error) throw this.error;
+      return this.zone(name);
+    });
+  }
+
+  /** The main pack's BOML off-mesh links (pack-global end triangles), or null. */
+  offMeshLinks(): readonly OffMeshLink[] | null {
+    return this.pack?.offMeshLinks ?? null;
+  }
+
+  /** The author no-go table in force (empty when none). */
+  noGoTable(): NoGoTable {
+    return this.noGo;
+  }
+
   /** Releases the caches and stops the decode workers; later calls fail. */
   close(): void {
     this.closed = true;
@@ -268,11 +290,10 @@ export class Engine {
         ? (await loadOccluderScene(this.info.occluder, zs.name)).scene
         : null;
       const tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ);
-      const w = tr.window, sp = w.spans;
-      const points = tr.route.points;
-      const clearance = [...tr.route.cells].map((c) => w.dist[c]);
-      const spans = tr.route.spans;
-      const heights = spans ? [...spans].map((s) => sp.h[s]) : [];
+      const post = tr.route.post;
+      const points = post.points;
+      const clearance = post.clearance;
+      const heights = post.heights;
       const debug = ctx.finish();
       return {
         ok: true,
@@ -281,7 +302,7 @@ export class Engine {
         points,
         clearance,
         heights,
-        waypoints: points.length > 0 ? [points.length - 1] : [],
+        waypoints: post.waypoints,
         drops: [],
         length: polylineLength(points),
         noGo: false,

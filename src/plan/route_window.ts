@@ -27,6 +27,7 @@ import {
 } from "./search/price_field.ts";
 import { type SpanPath, SpanSearch, type ThetaOptions } from "./search/span_astar.ts";
 import { Visibility } from "./visibility/visibility.ts";
+import { postProcess, type PostResult } from "./post/post_process.ts";
 import { PlanFailure, type Pt } from "./types.ts";
 import {
   endpointCell,
@@ -112,6 +113,8 @@ export interface RouteOk {
   topologyMs: number;
   /** Stage time of the geometry part (corridor + geometry pass), ms. */
   geometryMs: number;
+  /** Post-processing (string pull, assemble, lift corners, heights, clearance, waypoints). */
+  post: PostResult;
 }
 
 /** What routeWindow returns. */
@@ -164,6 +167,10 @@ class Router {
   goalSet!: Uint8Array;
   readonly search: SpanSearch;
   readonly warnings = new Set<string>();
+  /** Cells of the two endpoint access paths (they join the route mask, 拉直的输入). */
+  readonly accessCells: number[] = [];
+  /** The open area of the geometry pass (null when it did not run). */
+  solidc: Uint8Array | null = null;
   readonly all: Uint8Array;
 
   constructor(readonly w: WindowGrid, readonly inp: RouteInput) {
@@ -220,11 +227,21 @@ class Router {
     const topologyCells = (topo ?? base).cells.length;
     const t1 = performance.now();
     let chain: Int32Array | null = null;
+    let last: Solved = final;
     if (topo && topo.spans) {
       const geo = this.geometry(topo);
-      if (geo && geo.chain) chain = geo.chain;
+      if (geo && geo.chain && geo.chain.length >= 2) (chain = geo.chain), (last = geo);
     }
     const t2 = performance.now();
+    const post = postProcess(w, {
+      start: inp.start,
+      goal: inp.goal,
+      chain,
+      path: final,
+      lastMask: last.mask,
+      solidc: this.solidc,
+      accessCells: this.accessCells,
+    });
     const gc = this.gCell[1] * this.nx + this.gCell[0];
     const inWin = this.gCell[0] >= 0 && this.gCell[1] >= 0 && this.gCell[0] < this.nx &&
       this.gCell[1] < this.ny;
@@ -251,6 +268,7 @@ class Router {
       topologyCells,
       topologyMs: t1 - t0,
       geometryMs: t2 - t1,
+      post,
     };
   }
 
@@ -391,7 +409,7 @@ class Router {
       }
       if (r.kind === "path") {
         if (this.tentative && r.cost / 100 >= this.limit) throw new Escalate(Reason.AccessEdge);
-        for (const c of r.cells) limw[c] = 1;
+        for (const c of r.cells) (limw[c] = 1), this.accessCells.push(c);
       }
     }
     const chains = (links: Iterable<number>) => {
@@ -443,6 +461,7 @@ class Router {
   geometry(topo: Solved): Solved | null {
     const { w } = this, ncell = w.nx * w.ny, nx = w.nx, ny = w.ny;
     const cor = corridor(w.dist, nx, ny, topo.cells);
+    this.solidc = cor.solidc;
     if (this.tentative) {
       const m = kTrustMargin;
       for (let c = 0; c < ncell; c++) {

@@ -184,6 +184,11 @@ export async function runTiers(
     ctx.debug.timing.topology = out.topologyMs;
     ctx.debug.timing.geometry = out.geometryMs;
     dbg.tautPoints = out.tautPoints;
+    dbg.pulledPoints = out.post.pulled;
+    dbg.assembledPoints = out.post.assembled;
+    ctx.debug.timing.pull = out.post.pullMs;
+    ctx.debug.timing.assemble = out.post.assembleMs;
+    ctx.debug.timing.lift = out.post.liftMs;
     dbg.topologyCells = out.topologyCells;
     dbg.snapStart = out.snapStart;
     dbg.snapGoal = out.snapGoal;

@@ -23,6 +23,8 @@ export class Visibility {
     readonly win: WindowGrid,
     readonly blockers: BlockerSegments | null,
     readonly on: Uint8Array | null,
+    /** Which of the facade-step and layer checks run (拉直的输入: some inputs skip them). */
+    readonly checks: { steps: boolean; layer: boolean } = { steps: true, layer: true },
   ) {
     this.ox = win.x0 * kCS;
     this.oy = win.y0 * kCS;
@@ -32,10 +34,17 @@ export class Visibility {
   ok(px: number, py: number, qx: number, qy: number, hp: number, hq: number): boolean {
     if (this.blockers && this.blockers.hits(px, py, qx, qy)) return false;
     if (this.on && !this.onMask(px, py, qx, qy)) return false;
+    if (!this.checks.steps && !this.checks.layer) return true;
     const n = this.line(px, py, qx, qy);
-    if (this.crossesStep(n)) return false;
+    if (this.checks.steps && this.crossesStep(n)) return false;
+    if (!this.checks.layer) return true;
     const hs = layerWalk(this.win.spans, this.cells.subarray(0, 2 * n), hp);
     return hs !== null && reachesHeight(hs, hq);
+  }
+
+  /** Does the chord cross a banned facade step (crossesStep) ? */
+  crossesFacade(px: number, py: number, qx: number, qy: number): boolean {
+    return this.crossesStep(this.line(px, py, qx, qy));
   }
 
   /** The heights a chord from p at height h may end on (null: it changes layer). */

@@ -1,0 +1,213 @@
+/**
+ * Post-processing (spec 后处理): the string-pull input (parent chain, span-level per-cell path, or
+ * cell-level path, 拉直的输入) with its route mask tm and view, StringPull, assemble, LiftCorners,
+ * the search heights, the per-point clearance and the waypoints. Each stage is timed.
+ * @module
+ */
+
+import { kCS } from "../../grid/constants.ts";
+import { walkDigitalLine } from "../../grid/digital_line.ts";
+import type { WindowGrid } from "../build_window.ts";
+import type { Pt } from "../types.ts";
+import { BlockerSegments, contourSegments } from "../visibility/blockers.ts";
+import { Visibility } from "../visibility/visibility.ts";
+import { assemble } from "./assemble.ts";
+import { liftCorners } from "./lift_corners.ts";
+import { stringPull } from "./string_pull.ts";
+
+/** What post-processing starts from. */
+export interface PostInput {
+  /** Raw start, px. */
+  start: Pt;
+  /** Raw goal, px. */
+  goal: Pt;
+  /** The geometry pass's parent chain (spans, ≥ 2), or null. */
+  chain: Int32Array | null;
+  /** The final per-cell path: spans (span level) or null (cell level), and its cells. */
+  path: { spans: Int32Array | null; cells: Int32Array };
+  /** The mask of the final solve. */
+  lastMask: Uint8Array;
+  /** The geometry pass's open area (null when it did not run). */
+  solidc: Uint8Array | null;
+  /** Cells of the endpoint access paths. */
+  accessCells: readonly number[];
+}
+
+/** Post-processing output. */
+export interface PostResult {
+  /** After string pull, px. */
+  pulled: Pt[];
+  /** After assemble, px. */
+  assembled: Pt[];
+  /** Final points (after lift corners), px. */
+  points: Pt[];
+  /** Search heights per final point (empty when they cannot be matched). */
+  heights: number[];
+  /** Clearance per final point, px (cell clamped into the window). */
+  clearance: number[];
+  /** Waypoint indices (the last point always). */
+  waypoints: number[];
+  /** Corners LiftCorners moved. */
+  lifted: number;
+  /** Stage times, ms. */
+  pullMs: number;
+  /** Assemble time, ms. */
+  assembleMs: number;
+  /** Lift time, ms. */
+  liftMs: number;
+}
+
+/**
+ * The cells of the geometry pass's per-cell path (formulas.md #114): each chord of the parent
+ * chain expanded along its digital line, a cell equal to the last output cell skipped; an
+ * off-mesh link keeps just its two ends (no ground between them). Only the cells are needed here
+ * (the route mask); the span per cell follows the interpolated height in the spec.
+ */
+export function expandChain(w: WindowGrid, chain: Int32Array): number[] {
+  const sp = w.spans, nx = w.nx, out: number[] = [];
+  const push = (c: number) => {
+    if (out.length === 0 || out[out.length - 1] !== c) out.push(c);
+  };
+  for (let k = 1; k < chain.length; k++) {
+    const a = chain[k - 1], b = chain[k];
+    const ca = sp.cell[a], cb = sp.cell[b];
+    if (isLinkStep(w, a, b)) {
+      push(ca), push(cb);
+      continue;
+    }
+    const ax = ca % nx, ay = (ca / nx) | 0, bx = cb % nx, by = (cb / nx) | 0;
+    walkDigitalLine(ax, ay, bx, by, (x, y) => push(y * nx + x));
+  }
+  if (chain.length === 1) push(sp.cell[chain[0]]);
+  return out;
+}
+
+function isLinkStep(w: WindowGrid, a: number, b: number): boolean {
+  for (let i = 0; i < w.links.n; i++) {
+    if (w.links.fromSpan[i] === a && w.links.toSpan[i] === b) return true;
+  }
+  return false;
+}
+
+/** The route mask tm (拉直的输入): solidc ∪ access, ∩ the final mask, ∪ the path's 3×3 ∩ mask. */
+export function routeMask(w: WindowGrid, inp: PostInput, cells: ArrayLike<number>): Uint8Array {
+  const n = w.nx * w.ny, tm = new Uint8Array(n), m = inp.lastMask;
+  if (inp.solidc) { for (let c = 0; c < n; c++) tm[c] = inp.solidc[c]; }
+  for (const c of inp.accessCells) tm[c] = 1;
+  for (let c = 0; c < n; c++) tm[c] &= m[c];
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i];
+    const x = c % w.nx, y = (c / w.nx) | 0;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const bx = x + dx, by = y + dy;
+        if (bx < 0 || by < 0 || bx >= w.nx || by >= w.ny) continue;
+        const b = by * w.nx + bx;
+        if (m[b]) tm[b] = 1;
+      }
+    }
+  }
+  return tm;
+}
+
+/** Blocker segments of the pull views: core contours, kept walls, facade segments. */
+export function pullBlockers(w: WindowGrid): BlockerSegments {
+  const seg: number[] = [];
+  contourSegments(w.core, w.nx, w.ny, w.x0, w.y0, seg);
+  for (let i = 0; i < w.blockers.length; i++) seg.push(w.blockers[i]);
+  return new BlockerSegments(Float64Array.from(seg));
+}
+
+/** Runs the post-processing steps. */
+export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
+  const t0 = performance.now();
+  const sp = w.spans;
+  const centre = (c: number): Pt => [
+    (w.x0 + (c % w.nx) + 0.5) * kCS,
+    (w.y0 + ((c / w.nx) | 0) + 0.5) * kCS,
+  ];
+  // 拉直的输入: three kinds.
+  const kind = inp.chain ? "chain" : inp.path.spans ? "cells" : "cell-level";
+  const spans = inp.chain ?? inp.path.spans;
+  const pts: Pt[] = spans
+    ? [...spans].map((s) => centre(sp.cell[s]))
+    : [...inp.path.cells].map(centre);
+  const hs: number[] | null = spans ? [...spans].map((s) => sp.h[s]) : null;
+  const blockers = pullBlockers(w);
+  const view = kind === "chain"
+    ? new Visibility(w, blockers, routeMask(w, inp, expandChain(w, inp.chain!)))
+    : new Visibility(w, blockers, null, { steps: false, layer: kind === "cells" });
+  const idx = stringPull(
+    pts.length,
+    (i, j) => view.ok(pts[i][0], pts[i][1], pts[j][0], pts[j][1], hs ? hs[i] : 0, hs ? hs[j] : 0),
+  );
+  const pulled = idx.map((k) => pts[k]);
+  const pulledH = hs ? idx.map((k) => hs[k]) : null;
+  const t1 = performance.now();
+  const asm = assemble(inp.start, inp.goal, pulled, kind === "chain");
+  const t2 = performance.now();
+  const points = asm.points.map((p) => [p[0], p[1]] as Pt);
+  let lifted = 0;
+  let heights: number[] = [];
+  if (pulledH && points.length >= 3) {
+    const hard = new Visibility(w, blockers, null);
+    const r = liftCorners(w, points, pulledH[0], hard);
+    lifted = r.moved;
+  }
+  const t3 = performance.now();
+  // Search heights: each middle point matched (forwards) to the pull input's point with the same
+  // coordinates; the ends take the pull input's first and last heights.
+  if (pulledH) heights = searchHeights(w, asm, points, pulledH);
+  const clearance = points.map((p) => pointClearance(w, p));
+  return {
+    pulled,
+    assembled: asm.points,
+    points,
+    heights,
+    clearance,
+    waypoints: points.length ? [points.length - 1] : [],
+    lifted,
+    pullMs: t1 - t0,
+    assembleMs: t2 - t1,
+    liftMs: t3 - t2,
+  };
+}
+
+function searchHeights(
+  w: WindowGrid,
+  asm: { points: Pt[]; from: number[] },
+  final: Pt[],
+  pulledH: number[],
+): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < final.length; k++) {
+    const f = asm.from[k];
+    let h = f >= 0 ? pulledH[f] : k === 0 ? pulledH[0] : pulledH[pulledH.length - 1];
+    const a = asm.points[k], b = final[k];
+    if (a[0] !== b[0] || a[1] !== b[1]) {
+      // A lifted corner: the surface of the new cell within kQH of the old height, nearest.
+      const c = cellOf(w, b);
+      let best = NaN, bd = Infinity;
+      for (let s = 0; s < w.spans.h.length; s++) {
+        if (w.spans.cell[s] !== c || !w.vis3[s]) continue;
+        const d = Math.abs(w.spans.h[s] - h);
+        if (d <= 1.0 && d < bd) (bd = d), (best = w.spans.h[s]);
+      }
+      if (Number.isNaN(best)) return [];
+      h = best;
+    }
+    out.push(h);
+  }
+  return out;
+}
+
+function cellOf(w: WindowGrid, p: Pt): number {
+  const x = Math.min(w.nx - 1, Math.max(0, Math.floor((p[0] - w.x0 * kCS) / kCS)));
+  const y = Math.min(w.ny - 1, Math.max(0, Math.floor((p[1] - w.y0 * kCS) / kCS)));
+  return y * w.nx + x;
+}
+
+/** Per-point clearance (formulas.md #133): the cell clamped into the window, ≤ 12, 0 in no-go. */
+export function pointClearance(w: WindowGrid, p: Pt): number {
+  return w.dist[cellOf(w, p)];
+}
