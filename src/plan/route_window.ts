@@ -28,6 +28,7 @@ import {
 import { type SpanPath, SpanSearch, type ThetaOptions } from "./search/span_astar.ts";
 import { Visibility } from "./visibility/visibility.ts";
 import { postProcess, type PostResult } from "./post/post_process.ts";
+import type { DriveMesh } from "./post/waypoints.ts";
 import { PlanFailure, type Pt } from "./types.ts";
 import {
   endpointCell,
@@ -81,6 +82,8 @@ export interface RouteInput {
   goalDeckY: number | null;
   /** Collider check of ledge drops (null: drops pass). */
   gate?: FallGate | null;
+  /** The zone mesh for the waypoints (null: only the last point is a waypoint). */
+  mesh?: DriveMesh | null;
 }
 
 /** A successful route. */
@@ -241,6 +244,7 @@ class Router {
       lastMask: last.mask,
       solidc: this.solidc,
       accessCells: this.accessCells,
+      mesh: inp.mesh ?? null,
     });
     const gc = this.gCell[1] * this.nx + this.gCell[0];
     const inWin = this.gCell[0] >= 0 && this.gCell[1] >= 0 && this.gCell[0] < this.nx &&

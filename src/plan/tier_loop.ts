@@ -160,6 +160,7 @@ export async function runTiers(
         startDeckY: req.startDeckY ?? null,
         goalDeckY: req.goalDeckY ?? null,
         gate: windowFallGate(zs, occluders, win, gateCaches),
+        mesh: { mesh: zs.mesh, buckets: zs.buckets },
       });
     } catch (e) {
       trace.searchMs = performance.now() - t1;

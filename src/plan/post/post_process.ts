@@ -14,6 +14,7 @@ import { Visibility } from "../visibility/visibility.ts";
 import { assemble } from "./assemble.ts";
 import { liftCorners } from "./lift_corners.ts";
 import { stringPull } from "./string_pull.ts";
+import { type DriveMesh, lineHeights, pullWaypoints } from "./waypoints.ts";
 
 /** What post-processing starts from. */
 export interface PostInput {
@@ -31,6 +32,8 @@ export interface PostInput {
   solidc: Uint8Array | null;
   /** Cells of the endpoint access paths. */
   accessCells: readonly number[];
+  /** The zone mesh, for the waypoints' drivability test (null: no waypoints but the last). */
+  mesh: DriveMesh | null;
 }
 
 /** Post-processing output. */
@@ -134,8 +137,9 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     : [...inp.path.cells].map(centre);
   const hs: number[] | null = spans ? [...spans].map((s) => sp.h[s]) : null;
   const blockers = pullBlockers(w);
+  const tm = kind === "chain" ? routeMask(w, inp, expandChain(w, inp.chain!)) : null;
   const view = kind === "chain"
-    ? new Visibility(w, blockers, routeMask(w, inp, expandChain(w, inp.chain!)))
+    ? new Visibility(w, blockers, tm)
     : new Visibility(w, blockers, null, { steps: false, layer: kind === "cells" });
   const idx = stringPull(
     pts.length,
@@ -159,13 +163,25 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
   // coordinates; the ends take the pull input's first and last heights.
   if (pulledH) heights = searchHeights(w, asm, points, pulledH);
   const clearance = points.map((p) => pointClearance(w, p));
+  // Waypoints (路点): none without a height check (cell-level input); the drivability test and
+  // the pull's blocker segments and route mask otherwise.
+  let waypoints: number[] = points.length ? [points.length - 1] : [];
+  if (pulledH && inp.mesh) {
+    const line = lineHeights(
+      new Visibility(w, null, null, { steps: false, layer: true }),
+      points,
+      pulledH[0],
+    );
+    const wpView = new Visibility(w, blockers, tm, { steps: false, layer: false });
+    waypoints = pullWaypoints(inp.mesh, points, clearance, line, wpView);
+  } else if (!pulledH) waypoints = [];
   return {
     pulled,
     assembled: asm.points,
     points,
     heights,
     clearance,
-    waypoints: points.length ? [points.length - 1] : [],
+    waypoints,
     lifted,
     pullMs: t1 - t0,
     assembleMs: t2 - t1,

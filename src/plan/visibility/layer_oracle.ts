@@ -21,10 +21,10 @@ const NEG_CLIMB = -Math.fround(kClimb);
 export function layerWalk(
   g: SpanGrid,
   cells: ArrayLike<number>,
-  h: number,
+  h: number | readonly number[],
   drop = false,
 ): number[] | null {
-  let cur = [Math.fround(h)];
+  let cur = typeof h === "number" ? [Math.fround(h)] : h.map((v) => Math.fround(v));
   let pcx = NaN, pcy = NaN, lastX = NaN, lastY = NaN;
   for (let k = 0; k < cells.length; k += 2) {
     const x = cells[k], y = cells[k + 1];

@@ -48,7 +48,14 @@ export class Visibility {
   }
 
   /** The heights a chord from p at height h may end on (null: it changes layer). */
-  heightsAlong(px: number, py: number, qx: number, qy: number, h: number, drop = false) {
+  heightsAlong(
+    px: number,
+    py: number,
+    qx: number,
+    qy: number,
+    h: number | readonly number[],
+    drop = false,
+  ): number[] | null {
     const n = this.line(px, py, qx, qy);
     return layerWalk(this.win.spans, this.cells.subarray(0, 2 * n), h, drop);
   }
