@@ -200,3 +200,17 @@ Deno.test("engine: 1, 2 and 4 decode workers give identical plans", async () => 
   assertEquals(runs[1], runs[0]);
   assertEquals(runs[2], runs[0]);
 });
+
+Deno.test("gap: a disc closing the footbridge gives a disconnected leg with its gap across the disc", async () => {
+  const r = await engine.plan(legRequest(leg("footbridge_disc_closed")));
+  assertEquals([r.ok, r.error, r.message], [false, "route_disconnected", "不连通"]);
+  const g = r.debug.gap!;
+  assert(g !== null, "gap located");
+  // The disc is centred at y = 115 with r = 3: one end below it, one above.
+  assert(g.start[1] < 115 - 2.5 && g.goal[1] > 115 + 2.5, JSON.stringify(g));
+  assert(Math.abs(g.distance - Math.hypot(g.goal[0] - g.start[0], g.goal[1] - g.start[1])) < 1e-12);
+  assert(g.distance >= 5.5 && g.distance <= 6.5, `${g.distance}`);
+  // The plan line carries the gap, and classify sees it.
+  const rec = planRecordFromResult(legRequest(leg("footbridge_disc_closed")), r, { packHash: "" });
+  assert(rec.gap !== null && rec.gap.distance === g.distance);
+});

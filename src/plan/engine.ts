@@ -311,6 +311,7 @@ export class Engine {
       };
     } catch (e) {
       if (!(e instanceof PlanFailure)) throw e;
+      if (e.extra.gap) ctx.debug.gap = e.extra.gap;
       const debug = ctx.finish();
       return {
         ok: false,

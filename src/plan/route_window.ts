@@ -28,6 +28,7 @@ import {
 import { type SpanPath, SpanSearch, type ThetaOptions } from "./search/span_astar.ts";
 import { Visibility } from "./visibility/visibility.ts";
 import { postProcess, type PostResult } from "./post/post_process.ts";
+import { locateGap } from "./diagnostics/gap.ts";
 import type { DriveMesh } from "./post/waypoints.ts";
 import { PlanFailure, type Pt } from "./types.ts";
 import {
@@ -174,6 +175,8 @@ class Router {
   readonly accessCells: number[] = [];
   /** The open area of the geometry pass (null when it did not run). */
   solidc: Uint8Array | null = null;
+  /** The topology pass's channel mask limw (null before it is built). */
+  limw: Uint8Array | null = null;
   readonly all: Uint8Array;
 
   constructor(readonly w: WindowGrid, readonly inp: RouteInput) {
@@ -217,10 +220,14 @@ class Router {
     const base = this.solve(this.all, null, undefined, true);
     if (!base) {
       if (this.tentative) throw new Escalate(Reason.BaselineNone);
+      // 断开处: located before the error is written.
+      const goals: number[] = [];
+      for (let s = 0; s < this.goalSet.length; s++) if (this.goalSet[s]) goals.push(s);
+      const gap = locateGap(w, this.usable, this.startSpan, goals, inp.gate ?? null);
       if (inp.goalDeckY !== null) {
-        throw new PlanFailure("target_deck_unreachable", this.deckMessage(inp.goalDeckY));
+        throw new PlanFailure("target_deck_unreachable", this.deckMessage(inp.goalDeckY), { gap });
       }
-      throw new PlanFailure("route_disconnected", "不连通");
+      throw new PlanFailure("route_disconnected", "不连通", { gap });
     }
     const baseReach = base.spanLevel ? this.cellsWithUsable(base.mask) : base.mask;
     // The topology pass runs after a cell-level baseline too (on the re-picked anchors); when it
@@ -425,6 +432,7 @@ class Router {
       }
     };
     chains(this.linksUsed(base));
+    this.limw = limw;
     const multw = priceField(dist, kMultwLo, kMultwHi);
     let p = this.solve(limw, multw, undefined, false);
     if (!p && w.links.n > 0 && !linked(w, and(w.core, limw, ncell), this.sa.cell, this.ga.cell)) {
@@ -474,7 +482,10 @@ class Router {
         if (x < m || y < m || x >= nx - m || y >= ny - m) throw new Escalate(Reason.CorridorEdge);
       }
     }
-    const limw = topo.mask; // the channel the topology pass used
+    // The channel of the topology pass (limw: clearance ≥ kClrPref ∪ medial ∪ access ∪ link
+    // chains), also when the topology pass had to retry on the whole window (几何层 失败: "在 limw
+    // 上重解").
+    const limw = this.limw ?? topo.mask;
     const mult = priceField(w.dist, kMultLo, kMultHi);
     const vis = new Visibility(w, null, cor.solidc);
     const theta = { vis };

@@ -250,6 +250,14 @@ export function emptyDebug(): PlanDebug {
   };
 }
 
+/** What a failure carries besides its code and message. */
+export interface PlanFailureExtra {
+  /** An endpoint is in an author no-go zone. */
+  noGo?: boolean;
+  /** The located gap of a disconnected leg (断开处). */
+  gap?: { start: Pt; goal: Pt; distance: number } | null;
+}
+
 /**
  * A planner failure inside the stages: the code, the spec's message, and whether it is the
  * kind of failure the tier loop catches (buildWindow / routeWindow errors escalate).
@@ -258,8 +266,8 @@ export class PlanFailure extends Error {
   /** Machine code. */
   readonly code: PlanErrorCode;
   /** Extra fields for the result. */
-  readonly extra: { noGo?: boolean };
-  constructor(code: PlanErrorCode, message: string, extra: { noGo?: boolean } = {}) {
+  readonly extra: PlanFailureExtra;
+  constructor(code: PlanErrorCode, message: string, extra: PlanFailureExtra = {}) {
     super(message);
     this.name = "PlanFailure";
     this.code = code;

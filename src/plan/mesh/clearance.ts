@@ -6,7 +6,6 @@
  * @module
  */
 import { kCS } from "../../grid/constants.ts";
-import { percentileSorted } from "../../analyze/percentile.ts";
 import { buildWindow, type WindowGrid } from "../build_window.ts";
 import { PlanContext } from "../context.ts";
 import type { Engine } from "../engine.ts";
@@ -23,7 +22,7 @@ export interface RouteClearance {
   perPoint: number[];
   /** Minimum over samples every kCS/2 along the route, px. */
   min: number;
-  /** 10th percentile (nearest rank) over the same samples, px. */
+  /** 10th percentile (nearest rank, rank ⌈0.1·n⌉ as analyze/percentile.ts) over the same samples, px. */
   p10: number;
   /** Samples taken. */
   samples: number;
@@ -105,7 +104,7 @@ export function routeClearance(w: WindowGrid, points: readonly Pt[]): RouteClear
   return {
     perPoint,
     min: sorted.length ? sorted[0] : NaN,
-    p10: percentileSorted(sorted, 10),
+    p10: sorted.length ? sorted[Math.max(1, Math.ceil(0.1 * sorted.length)) - 1] : NaN,
     samples: sorted.length,
   };
 }

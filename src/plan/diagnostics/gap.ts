@@ -1,0 +1,128 @@
+/**
+ * Gap location (spec 诊断 › 断开处的定位, formulas.md #139): when the baseline finds no route in the
+ * final tier, the nearest pair of cells between the spans the start reaches (ra, a forward flood)
+ * and the spans that reach the goal (rb, a reverse flood judging each step v → u in its own
+ * direction), both on the core mask with the search's expansion rules; a chamfer distance
+ * transform (100 / 141; forward NW, N, NE, W; backward SE, S, SW, E) from rb's cells gives each
+ * cell its nearest rb cell; the ra cell with the smallest distance (lowest index on ties) and its
+ * source are the gap, their centre distance in px the gap distance (0 when the sides overlap).
+ * @module
+ */
+
+import { kCS } from "../../grid/constants.ts";
+import { type FallGate, riseOk } from "../../grid/rise_ok.ts";
+import { occIndex } from "../../grid/span_grid.ts";
+import type { WindowGrid } from "../build_window.ts";
+import { DX, DY, stepBanned } from "../search/span_astar.ts";
+import type { Pt } from "../types.ts";
+
+/** A located gap. */
+export interface Gap {
+  /** Start-side cell centre, px. */
+  start: Pt;
+  /** Goal-side cell centre, px. */
+  goal: Pt;
+  /** Distance between the two centres, px. */
+  distance: number;
+}
+
+/** Floods spans from `seeds` over `mask`; `reverse` judges each step from the new span. */
+function flood(
+  w: WindowGrid,
+  mask: Uint8Array,
+  usable: Uint8Array,
+  seeds: readonly number[],
+  reverse: boolean,
+  gate: FallGate | null,
+): Uint8Array {
+  const sp = w.spans, nx = w.nx, ny = w.ny;
+  const seen = new Uint8Array(sp.h.length);
+  const stack = [...seeds];
+  for (const s of seeds) seen[s] = 1;
+  // Reverse links: target → sources.
+  const back = new Map<number, number[]>(), fwd = new Map<number, number[]>();
+  for (let i = 0; i < w.links.n; i++) {
+    const a = w.links.fromSpan[i], b = w.links.toSpan[i];
+    (fwd.get(a) ?? fwd.set(a, []).get(a)!).push(b);
+    (back.get(b) ?? back.set(b, []).get(b)!).push(a);
+  }
+  while (stack.length > 0) {
+    const u = stack.pop()!;
+    const cu = sp.cell[u], x = cu % nx, y = (cu / nx) | 0;
+    for (let k = 0; k < 8; k++) {
+      const dx = DX[k], dy = DY[k], bx = x + dx, by = y + dy;
+      if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
+      const cb = by * nx + bx;
+      if (!mask[cb]) continue;
+      if (k >= 4 && (!mask[y * nx + bx] || !mask[by * nx + x])) continue;
+      const j = occIndex(sp, cb);
+      if (j < 0) continue;
+      for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
+        if (seen[v] || !usable[v]) continue;
+        const ok = reverse
+          ? !stepBanned(w.steps, cb, cu, -dx, -dy) &&
+            riseOk(sp, bx, by, sp.h[v], -dx, -dy, sp.h[u], gate)
+          : !stepBanned(w.steps, cu, cb, dx, dy) &&
+            riseOk(sp, x, y, sp.h[u], dx, dy, sp.h[v], gate);
+        if (!ok) continue;
+        seen[v] = 1;
+        stack.push(v);
+      }
+    }
+    for (const v of (reverse ? back : fwd).get(u) ?? []) {
+      if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), stack.push(v);
+    }
+  }
+  return seen;
+}
+
+/** Locates the gap between `start` and the spans of `goals`; null when an end is empty. */
+export function locateGap(
+  w: WindowGrid,
+  usable: Uint8Array,
+  start: number,
+  goals: readonly number[],
+  gate: FallGate | null,
+): Gap | null {
+  if (start < 0 || goals.length === 0) return null;
+  const sp = w.spans, nx = w.nx, ny = w.ny, n = nx * ny;
+  const mask = w.core;
+  const ra = flood(w, mask, usable, [start], false, gate);
+  const rb = flood(w, mask, usable, goals, true, gate);
+  const D = new Int32Array(n).fill(0x7fffffff), src = new Int32Array(n).fill(-1);
+  const inRa = new Uint8Array(n);
+  for (let s = 0; s < sp.h.length; s++) {
+    if (rb[s]) (D[sp.cell[s]] = 0), (src[sp.cell[s]] = sp.cell[s]);
+    if (ra[s]) inRa[sp.cell[s]] = 1;
+  }
+  const relax = (c: number, b: number, wgt: number) => {
+    if (D[b] !== 0x7fffffff && D[b] + wgt < D[c]) (D[c] = D[b] + wgt), (src[c] = src[b]);
+  };
+  for (let y = 0; y < ny; y++) {
+    for (let x = 0; x < nx; x++) {
+      const c = y * nx + x;
+      if (y > 0 && x > 0) relax(c, c - nx - 1, 141);
+      if (y > 0) relax(c, c - nx, 100);
+      if (y > 0 && x + 1 < nx) relax(c, c - nx + 1, 141);
+      if (x > 0) relax(c, c - 1, 100);
+    }
+  }
+  for (let y = ny - 1; y >= 0; y--) {
+    for (let x = nx - 1; x >= 0; x--) {
+      const c = y * nx + x;
+      if (y + 1 < ny && x + 1 < nx) relax(c, c + nx + 1, 141);
+      if (y + 1 < ny) relax(c, c + nx, 100);
+      if (y + 1 < ny && x > 0) relax(c, c + nx - 1, 141);
+      if (x + 1 < nx) relax(c, c + 1, 100);
+    }
+  }
+  let best = -1;
+  for (let c = 0; c < n; c++) if (inRa[c] && src[c] >= 0 && (best < 0 || D[c] < D[best])) best = c;
+  if (best < 0) return null;
+  const centre = (c: number): Pt => [
+    (w.x0 + (c % nx) + 0.5) * kCS,
+    (w.y0 + ((c / nx) | 0) + 0.5) * kCS,
+  ];
+  const a = centre(best), b = centre(src[best]);
+  return { start: a, goal: b, distance: Math.sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) };
+}

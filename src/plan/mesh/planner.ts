@@ -1,0 +1,333 @@
+/**
+ * The triangle-mesh planner (issue 14; spec 演进 generations 1–2, note 003): snap both endpoints
+ * to the zone's cleaned mesh (吸附, the same keys as the voxel planner), A* over the triangle
+ * graph (astar.ts), the corner-point funnel on the corridor (funnel.ts; a corridor crossing an
+ * off-mesh link is funnelled piece by piece, start → take-off, landing → … → goal). The result
+ * has the voxel planner's shape ({@link PlanResult}); `clearance` is measured on the voxel grid's
+ * clearance field (clearance.ts) when asked, so both planners' routes compare on one scale.
+ *
+ * What it does not do (by design — it is the baseline the main spec replaced): no clearance in
+ * the search, no window tiers, no no-go zones or discs, no ledge drops, no deck filter by the
+ * goal's region (起点所在的面 step 2).
+ * @module
+ */
+import { closestOnTriangle } from "../../mesh/geom.ts";
+import { snapPoint } from "../../mesh/snap.ts";
+import type { ZoneClean } from "../../mesh/zone_clean.ts";
+import type { Engine } from "../engine.ts";
+import { emptyDebug, PlanFailure, type PlanRequest, type PlanResult, type Pt } from "../types.ts";
+import type { ZoneState } from "../zone_state.ts";
+import { type Corridor, MeshSearch } from "./astar.ts";
+import { clearanceField, routeClearance } from "./clearance.ts";
+import { funnel, type Portal, type XY } from "./funnel.ts";
+import { buildMeshGraph, type MeshGraph } from "./graph.ts";
+
+/** The mesh planner's own debug record. */
+export interface MeshPlanDebug {
+  /** Corridor length, triangles (0 when no corridor). */
+  corridor: number;
+  /** The corridor's triangles, zone-local. */
+  corridorTris: number[];
+  /** Off-mesh links on the corridor (BOML indices). */
+  links: number[];
+  /** Generation-1 graph cost of the corridor, px. */
+  corridorCost: number;
+  /** Triangles expanded by A*. */
+  expanded: number;
+  /** Start / goal triangle (zone-local; −1 when not snapped). */
+  startTri: number;
+  /** Goal triangle. */
+  goalTri: number;
+  /** Timings, ms. `setup` is the graph + spatial index build (0 when cached). */
+  timing: {
+    setup: number;
+    snap: number;
+    search: number;
+    funnel: number;
+    clearance: number;
+    total: number;
+  };
+  /** Clearance min / p10 along the route on the voxel grid, px (null when not measured). */
+  clearanceMin: number | null;
+  /** 10th percentile of the clearance samples, px. */
+  clearanceP10: number | null;
+  /** Why clearance was not measured ("" when it was, or was not asked for). */
+  clearanceNote: string;
+}
+
+/** A mesh-planner result: the voxel planner's shape plus {@link MeshPlanDebug}. */
+export interface MeshPlanResult extends PlanResult {
+  /** Mesh-planner debug. */
+  mesh: MeshPlanDebug;
+}
+
+/** Options of {@link planMesh}. */
+export interface MeshPlanOptions {
+  /** Measure clearance on the voxel grid (one buildWindow over the route). Default true. */
+  clearance?: boolean;
+}
+
+interface Prepared {
+  graph: MeshGraph;
+  search: MeshSearch;
+}
+
+const GRAPHS = new WeakMap<ZoneClean, Prepared>();
+
+/** The graph of a zone, built once per cleaned mesh (the engine's buckets are reused). */
+export function meshGraphOf(
+  zs: ZoneState,
+  links: Engine["offMeshLinks"] extends () => infer R ? R : never,
+): { graph: MeshGraph; search: MeshSearch; built: boolean } {
+  const hit = GRAPHS.get(zs.mesh);
+  if (hit) return { ...hit, built: false };
+  const graph = buildMeshGraph(zs.mesh, { offMeshLinks: links, buckets: zs.buckets });
+  const p = { graph, search: new MeshSearch(graph) };
+  GRAPHS.set(zs.mesh, p);
+  return { ...p, built: true };
+}
+
+/** The route of a corridor: funnel pieces joined at off-mesh links. Points, vertex ids, heights. */
+export function corridorRoute(
+  graph: MeshGraph,
+  corridor: Corridor,
+  start: XY,
+  goal: XY,
+  startH: number,
+  goalH: number,
+): { points: Pt[]; heights: number[] } {
+  const zc = graph.zone, V = zc.vertices, T = zc.tris;
+  const points: Pt[] = [], heights: number[] = [];
+  const add = (res: ReturnType<typeof funnel>, h0: number, h1: number) => {
+    res.points.forEach((p, i) => {
+      if (i === 0 && points.length > 0) {
+        const q = points[points.length - 1];
+        if (q[0] === p[0] && q[1] === p[1]) return;
+      }
+      points.push(p);
+      const id = res.ids[i];
+      heights.push(id >= 0 ? V[3 * id + 2] : i === 0 ? h0 : h1);
+    });
+  };
+  let from: XY = start, fromH = startH;
+  let portals: Portal[] = [];
+  for (const st of corridor.steps) {
+    if (st.link >= 0) {
+      const e = graph.links[st.link];
+      add(funnel(from, [e.a[0], e.a[1]], portals), fromH, e.a[2]);
+      from = [e.b[0], e.b[1]];
+      fromH = e.b[2];
+      portals = [];
+      continue;
+    }
+    const t = (st.slot / 3) | 0, k = st.slot - 3 * t;
+    const a = T[st.slot], b = T[3 * t + (k === 2 ? 0 : k + 1)];
+    // Leaving a CCW triangle across a → b: b is the left point, a the right point.
+    portals.push({
+      left: [V[3 * b], V[3 * b + 1]],
+      right: [V[3 * a], V[3 * a + 1]],
+      leftId: b,
+      rightId: a,
+    });
+  }
+  add(funnel(from, goal, portals), fromH, goalH);
+  return { points, heights };
+}
+
+/** Height of triangle t's plane at (x, y) (barycentric over the vertex heights), m. */
+export function heightOn(zc: ZoneClean, t: number, x: number, y: number): number {
+  const V = zc.vertices, T = zc.tris;
+  const a = 3 * T[3 * t], b = 3 * T[3 * t + 1], c = 3 * T[3 * t + 2];
+  const d = (V[b + 1] - V[c + 1]) * (V[a] - V[c]) + (V[c] - V[b]) * (V[a + 1] - V[c + 1]);
+  if (d === 0) return (V[a + 2] + V[b + 2] + V[c + 2]) / 3;
+  const wa = ((V[b + 1] - V[c + 1]) * (x - V[c]) + (V[c] - V[b]) * (y - V[c + 1])) / d;
+  const wb = ((V[c + 1] - V[a + 1]) * (x - V[c]) + (V[a] - V[c]) * (y - V[c + 1])) / d;
+  return wa * V[a + 2] + wb * V[b + 2] + (1 - wa - wb) * V[c + 2];
+}
+
+function emptyMeshDebug(): MeshPlanDebug {
+  return {
+    corridor: 0,
+    corridorTris: [],
+    links: [],
+    corridorCost: 0,
+    expanded: 0,
+    startTri: -1,
+    goalTri: -1,
+    timing: { setup: 0, snap: 0, search: 0, funnel: 0, clearance: 0, total: 0 },
+    clearanceMin: null,
+    clearanceP10: null,
+    clearanceNote: "",
+  };
+}
+
+/**
+ * Plans one leg with the triangle-mesh planner. Failures: the engine's load error or
+ * `zone_not_found`, `snap_far_from_mesh` (起点/终点不在网格附近), `route_disconnected` (no
+ * corridor: the cleaned mesh is disconnected between the two triangles).
+ */
+export async function planMesh(
+  engine: Engine,
+  req: PlanRequest,
+  opts: MeshPlanOptions = {},
+): Promise<MeshPlanResult> {
+  const t0 = performance.now();
+  const debug = emptyDebug();
+  const md = emptyMeshDebug();
+  const done = (r: Omit<MeshPlanResult, "debug" | "mesh" | "warnings" | "noGo">) => {
+    md.timing.total = performance.now() - t0;
+    debug.timing.total = md.timing.total;
+    return { ...r, noGo: false, warnings: [], debug, mesh: md };
+  };
+  try {
+    const zs = await engine.zoneState(req.zone);
+    const ts = performance.now();
+    const { graph, search, built } = meshGraphOf(zs, engine.offMeshLinks());
+    if (built) md.timing.setup = graph.setupMs.graph + graph.setupMs.index;
+    const t1 = performance.now();
+    const r = meshRoute(zs.mesh, graph, search, req, md, debug);
+    md.timing.snap = r.snapMs;
+    md.timing.search = r.searchMs;
+    md.timing.funnel = r.funnelMs;
+    debug.timing.topology = r.searchMs;
+    debug.timing.geometry = r.funnelMs;
+    void ts;
+    void t1;
+    let clearance: number[] = [];
+    if (opts.clearance !== false) {
+      const f = await clearanceField(engine, req, [r.points]);
+      md.timing.clearance = f.ms;
+      if (f.ok) {
+        const c = routeClearance(f.window, r.points);
+        clearance = c.perPoint;
+        md.clearanceMin = c.min;
+        md.clearanceP10 = c.p10;
+      } else md.clearanceNote = f.reason;
+    }
+    return done({
+      ok: true,
+      error: "",
+      message: "",
+      points: r.points,
+      clearance,
+      heights: r.heights,
+      waypoints: r.points.length > 0 ? [r.points.length - 1] : [],
+      drops: [],
+      length: r.length,
+    });
+  } catch (e) {
+    if (!(e instanceof PlanFailure)) throw e;
+    return done({
+      ok: false,
+      error: e.code,
+      message: e.message,
+      points: [],
+      clearance: [],
+      heights: [],
+      waypoints: [],
+      drops: [],
+      length: 0,
+    });
+  }
+}
+
+/** Snap, search and funnel on a prepared graph (no engine: tests and benchmarks call it). */
+export function meshRoute(
+  zc: ZoneClean,
+  graph: MeshGraph,
+  search: MeshSearch,
+  req: Pick<PlanRequest, "start" | "goal" | "startFloorY" | "goalFloorY" | "startDeckY">,
+  md: MeshPlanDebug = emptyMeshDebug(),
+  debug = emptyDebug(),
+): {
+  points: Pt[];
+  heights: number[];
+  length: number;
+  corridor: Corridor;
+  snapMs: number;
+  searchMs: number;
+  funnelMs: number;
+} {
+  const t0 = performance.now();
+  const b = graph.buckets;
+  const sOpt = req.startDeckY !== null && req.startDeckY !== undefined
+    ? { deckY: req.startDeckY }
+    : floorOpt(req.startFloorY);
+  let ss = snapPoint(zc, b, req.start[0], req.start[1], sOpt);
+  if (!ss && "deckY" in sOpt) ss = snapPoint(zc, b, req.start[0], req.start[1], floorOpt(req.startFloorY));
+  if (!ss) throw new PlanFailure("snap_far_from_mesh", "起点不在网格附近");
+  const gs = snapPoint(zc, b, req.goal[0], req.goal[1], floorOpt(req.goalFloorY));
+  if (!gs) throw new PlanFailure("snap_far_from_mesh", "终点不在网格附近");
+  debug.meshSnapStart = ss.dist;
+  debug.meshSnapGoal = gs.dist;
+  md.startTri = ss.tri;
+  md.goalTri = gs.tri;
+  const t1 = performance.now();
+  const corridor = search.find(ss.tri, gs.tri);
+  const t2 = performance.now();
+  if (!corridor) {
+    md.expanded = 0;
+    throw new PlanFailure(
+      "route_disconnected",
+      `网格不连通: 起点三角 ${ss.tri} 与终点三角 ${gs.tri} 之间没有走廊`,
+    );
+  }
+  md.corridor = corridor.tris.length;
+  md.corridorTris = corridor.tris;
+  md.corridorCost = corridor.cost;
+  md.expanded = corridor.expanded;
+  md.links = corridor.steps.filter((s) => s.link >= 0).map((s) => graph.links[s.link].link);
+  const r = corridorRoute(
+    graph,
+    corridor,
+    [ss.x, ss.y],
+    [gs.x, gs.y],
+    heightOn(zc, ss.tri, ss.x, ss.y),
+    heightOn(zc, gs.tri, gs.x, gs.y),
+  );
+  // Raw endpoints are attached as the voxel planner's assemble does (端点拼接).
+  const pts = r.points, hs = r.heights;
+  if (pts[0][0] !== req.start[0] || pts[0][1] !== req.start[1]) {
+    pts.unshift([req.start[0], req.start[1]]);
+    hs.unshift(hs[0]);
+  }
+  const last = pts[pts.length - 1];
+  if (last[0] !== req.goal[0] || last[1] !== req.goal[1]) {
+    pts.push([req.goal[0], req.goal[1]]);
+    hs.push(hs[hs.length - 1]);
+  }
+  let length = 0;
+  for (let i = 1; i < pts.length; i++) {
+    length += Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
+  }
+  const t3 = performance.now();
+  return {
+    points: pts,
+    heights: hs,
+    length,
+    corridor,
+    snapMs: t1 - t0,
+    searchMs: t2 - t1,
+    funnelMs: t3 - t2,
+  };
+}
+
+function floorOpt(y: number | null | undefined): { floorY?: number } {
+  return y === null || y === undefined ? {} : { floorY: y };
+}
+
+/** Distance from (x, y) to the union of triangles `tris` (0 inside), px. For route checks. */
+export function distanceToTriangles(
+  zc: ZoneClean,
+  tris: readonly number[],
+  x: number,
+  y: number,
+): number {
+  const out = new Float64Array(2);
+  let best = Infinity;
+  for (const t of tris) {
+    best = Math.min(best, closestOnTriangle(zc.vertices, zc.tris, t, x, y, out));
+    if (best === 0) break;
+  }
+  return best;
+}
