@@ -8,6 +8,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../src/errors.ts";
+import { writeFileAtomic } from "../src/codec/file.ts";
 import { type BatteryRow, planLeg, summarizeBattery } from "../src/analyze/battery.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
@@ -44,6 +45,9 @@ Both:
   --log FILE          append one navscope plan line per plan to FILE
   --workers N         tile-decode workers, 1..4 (default: min(4, cores)); results never
                       depend on it
+  --svg FILE          (one leg) draw the window: core / non-core cells, clearance, blocker
+                      segments, no-go, topology path, taut chain, pulled, assembled and final
+                      points, waypoints, drops and the gap
 
 Exit status: 0 planned (a failed leg is still a result), 3 with --check on a mismatch,
 1 bad input, 2 usage.`;
@@ -64,6 +68,7 @@ function parsePlanFlags(args: string[]) {
     json: { type: "boolean" },
     log: { type: "string" },
     workers: { type: "string" },
+    svg: { type: "string" },
   });
 }
 
@@ -118,6 +123,7 @@ async function runWith(
     });
   }
   if (values.check) throw usage("--check needs --legs");
+  if (legsPath === undefined && values.svg === "") throw usage("--svg needs a file name");
   if (!values.zone || !values.from || !values.to) {
     throw usage("one leg needs --zone, --from and --to");
   }
@@ -131,7 +137,13 @@ async function runWith(
     goalDeckY: num("--goal-deck", values["goal-deck"]),
     noGoDiscs: (values.disc ?? []).map((d) => disc(d)),
   };
-  const res = await engine.plan(req);
+  const res = await engine.plan(req, { picture: values.svg !== undefined });
+  if (values.svg !== undefined) {
+    const { legSvg } = await import("../reports/leg_svg.ts");
+    if (!res.picture) throw new NavscopeError("bad_value", "no window was built: nothing to draw");
+    const title = `${req.zone} (${req.start}) → (${req.goal}): ${res.ok ? "ok" : res.error}`;
+    await writeFileAtomic(values.svg, legSvg(res.picture, title));
+  }
   if (values.log) await appendLines(values.log, [line(engine, req, res)]);
   if (values.json) {
     io.out.write(JSON.stringify(res, null, 2) + "\n");

@@ -6,6 +6,7 @@
  */
 
 import { emptyDebug, type PlanDebug, type StageTimings } from "./types.ts";
+import type { WindowGrid } from "./build_window.ts";
 
 /** Timer and debug sink of one plan. */
 export class PlanContext {
@@ -15,6 +16,8 @@ export class PlanContext {
   readonly debug: PlanDebug;
   /** Cancellation signal, checked before every tier (椭圆档位 step 3). */
   readonly signal?: AbortSignal;
+  /** The last window built (kept for the plan's picture; released with the context). */
+  window: WindowGrid | null = null;
 
   constructor(signal?: AbortSignal) {
     this.t0 = performance.now();

@@ -28,6 +28,7 @@ import { cellOf, kPickRadius } from "./region_pick.ts";
 import { polylineLength, runTiers } from "./tier_loop.ts";
 import { PlanFailure, type PlanRequest, type PlanResult, type Pt } from "./types.ts";
 import { ZoneState } from "./zone_state.ts";
+import { legPicture } from "./picture.ts";
 import { loadOccluderScene } from "../pack/ocls/pack.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./tile_decode.ts";
 
@@ -49,6 +50,8 @@ export interface EngineOptions {
 export interface PlanCallOptions {
   /** Cancellation, checked before every tier. */
   signal?: AbortSignal;
+  /** Attach the final window's picture (`result.picture`, for `plan --svg` and reports). */
+  picture?: boolean;
 }
 
 /** Facts about a loaded engine. */
@@ -158,7 +161,12 @@ export class Engine {
 
   /** Plans one leg. Plans on one engine are serialised. */
   plan(req: PlanRequest, opts: PlanCallOptions = {}): Promise<PlanResult> {
-    return this.serial(() => this.planLocked(req, opts.signal));
+    return this.serial(async () => {
+      const ctx = new PlanContext(opts.signal);
+      const res = await this.planLocked(req, ctx);
+      if (opts.picture && ctx.window) res.picture = legPicture(ctx.window, res, req, this.noGo);
+      return res;
+    });
   }
 
   /** Loads and cleans a zone ahead of its first plan. */
@@ -278,9 +286,8 @@ export class Engine {
     return zs;
   }
 
-  private async planLocked(req: PlanRequest, signal?: AbortSignal): Promise<PlanResult> {
+  private async planLocked(req: PlanRequest, ctx: PlanContext): Promise<PlanResult> {
     checkRequest(req);
-    const ctx = new PlanContext(signal);
     try {
       if (this.error) throw this.error;
       const zs = this.zone(req.zone);

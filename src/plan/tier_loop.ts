@@ -148,6 +148,7 @@ export async function runTiers(
       trace.windowMs = performance.now() - t0;
     }
     dbg.unlandableLinks = win.unlandableLinks;
+    ctx.window = win;
     // Route in it.
     let out: RouteOutcome;
     const t1 = performance.now();

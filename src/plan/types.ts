@@ -5,6 +5,7 @@
  */
 
 import type { WindowKind } from "./window_tiers.ts";
+import type { LegPicture } from "./picture.ts";
 
 /** A point in px. */
 export type Pt = [number, number];
@@ -216,6 +217,8 @@ export interface PlanResult {
   warnings: string[];
   /** Debug record. */
   debug: PlanDebug;
+  /** The window picture, when asked for (`plan(…, {picture: true})`). */
+  picture?: LegPicture;
 }
 
 /** An empty debug record (every field at its default, as the spec says for pre-check failures). */

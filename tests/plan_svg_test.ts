@@ -1,0 +1,83 @@
+/**
+ * `plan --svg`: the window picture of a plan (src/plan/picture.ts) drawn by reports/leg_svg.ts —
+ * a successful leg shows every stage's polyline and its waypoints; a disconnected leg shows the
+ * gap markers with the gap distance; the background is an embedded PNG of the crop.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { main } from "../commands/main.ts";
+import { captureOutput } from "../commands/_output.ts";
+import { openEngine } from "../src/plan/engine.ts";
+import { legSvg } from "../reports/leg_svg.ts";
+
+const PACK = new URL("./fixtures/oracle/city_small/base.nav.gz", import.meta.url).pathname;
+
+Deno.test("plan --svg: a route with its stages, and a gap across a closing disc", async () => {
+  const engine = await openEngine(PACK);
+  const ok = await engine.plan({ zone: "map01base", start: [24, 40], goal: [66, 12] }, {
+    picture: true,
+  });
+  assert(ok.ok && ok.picture !== undefined);
+  const pic = ok.picture!;
+  assertEquals(pic.cells.length, pic.nx * pic.ny);
+  const svg = legSvg(pic, "plaza");
+  for (const cls of ["topo", "taut", "pulled", "asm", "final"]) {
+    assert(svg.includes(`class="${cls}"`), cls);
+  }
+  assert(svg.includes("data:image/png;base64,"), "background");
+  assertEquals((svg.match(/fill="none" stroke="#d22"/g) ?? []).length, ok.waypoints.length);
+  const cut = await engine.plan({
+    zone: "map01base",
+    start: [364.75, 85],
+    goal: [364.75, 150],
+    noGoDiscs: [{ x: 364.75, y: 115, r: 3 }],
+  }, { picture: true });
+  assertEquals(cut.error, "route_disconnected");
+  const s2 = legSvg(cut.picture!, "cut");
+  assertEquals((s2.match(/class="gap"/g) ?? []).length, 3);
+  assert(s2.includes(`gap ${cut.debug.gap!.distance.toFixed(2)} px`));
+  assert(s2.includes('class="nogo"'), "the disc is drawn");
+});
+
+Deno.test("plan --svg through the CLI writes the file; no picture without a window", async () => {
+  const dir = await Deno.makeTempDir();
+  const r = await captureOutput(() =>
+    main([
+      "plan",
+      PACK,
+      "--zone",
+      "map01base",
+      "--from",
+      "24,40",
+      "--to",
+      "66,12",
+      "--svg",
+      `${dir}/a.svg`,
+    ])
+  );
+  assertEquals(r.value, 0);
+  assert((await Deno.readTextFile(`${dir}/a.svg`)).startsWith("<svg"));
+  // A pre-check failure builds no window: nothing to draw is an error, not an empty file.
+  const f = await captureOutput(() =>
+    main([
+      "plan",
+      PACK,
+      "--zone",
+      "map01base",
+      "--from",
+      "440,215",
+      "--to",
+      "45,28",
+      "--svg",
+      `${dir}/b.svg`,
+    ])
+  );
+  assertEquals(f.value, 1);
+  let exists = true;
+  try {
+    await Deno.stat(`${dir}/b.svg`);
+  } catch {
+    exists = false;
+  }
+  assertEquals(exists, false);
+  await Deno.remove(dir, { recursive: true });
+});
