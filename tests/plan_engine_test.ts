@@ -5,7 +5,7 @@
  * window's cropped to it; bad requests are refused; plan lines round-trip into `classify`.
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
-import { openEngine } from "../src/plan/engine.ts";
+import { kHopWarning, openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { buildWindow } from "../src/plan/build_window.ts";
 import { ZoneState } from "../src/plan/zone_state.ts";
@@ -213,4 +213,20 @@ Deno.test("gap: a disc closing the footbridge gives a disconnected leg with its 
   // The plan line carries the gap, and classify sees it.
   const rec = planRecordFromResult(legRequest(leg("footbridge_disc_closed")), r, { packHash: "" });
   assert(rec.gap !== null && rec.gap.distance === g.distance);
+});
+
+Deno.test("region hop: mesa → yard is planned as two legs joined by one ledge drop", async () => {
+  const r = await engine.plan(legRequest(leg("mesa_hop")));
+  assertEquals([r.ok, r.error], [true, ""]);
+  assert(r.warnings.includes(kHopWarning), JSON.stringify(r.warnings));
+  assertEquals(r.drops.length, 1);
+  const d = r.drops[0];
+  assert(d.fromH - d.toH > 3, "a drop deeper than kClimb");
+  // The landing is the back leg's first point and a waypoint; the last point is one too.
+  assert(r.waypoints.includes(d.index), JSON.stringify(r.waypoints));
+  assertEquals(r.waypoints[r.waypoints.length - 1], r.points.length - 1);
+  // A nested plan never hops again, and a goal deck turns the hop off: the same leg with a
+  // declared goal deck on the mesa's own height fails as before.
+  const noHop = await engine.plan({ ...legRequest(leg("mesa_hop")), goalDeckY: 8 });
+  assert(!noHop.warnings.includes(kHopWarning));
 });

@@ -22,13 +22,17 @@ import { assertNoGoMatchesPack } from "../pack/set/binding.ts";
 import { pairSidecars, sidecarStatus } from "../pack/set/pairing.ts";
 import { PlanContext } from "./context.ts";
 import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
-import { boxAround } from "./grid_patch.ts";
 import { runPrechecks } from "./prechecks.ts";
-import { cellOf, kPickRadius } from "./region_pick.ts";
 import { polylineLength, runTiers } from "./tier_loop.ts";
 import { PlanFailure, type PlanRequest, type PlanResult, type Pt } from "./types.ts";
 import { ZoneState } from "./zone_state.ts";
 import { legPicture } from "./picture.ts";
+import { type HopCandidate, hopCandidates } from "./region_hop.ts";
+import { fallGateCaches, windowFallGate } from "./fall_gate_setup.ts";
+import type { PlanSetup } from "./prechecks.ts";
+import type { OccluderScene } from "../pack/ocls/types.ts";
+import { boxAround, decodePatch } from "./grid_patch.ts";
+import { cellOf, kPickRadius, pickStartRec } from "./region_pick.ts";
 import { loadOccluderScene } from "../pack/ocls/pack.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./tile_decode.ts";
 
@@ -286,7 +290,73 @@ export class Engine {
     return zs;
   }
 
-  private async planLocked(req: PlanRequest, ctx: PlanContext): Promise<PlanResult> {
+  /**
+   * 台沿下落换类: after a goal-outside-reach verdict whose gap is on the goal side only (start
+   * within 8 px, goal not sealed), without a declared goal deck, in an outermost plan: try up to
+   * three ledges into the goal's region, each as two extra plans, and stitch the first pair that
+   * both succeed. Cancellation is checked before every try.
+   */
+  private async tryRegionHop(
+    e: unknown,
+    ctx: PlanContext,
+    zs: ZoneState,
+    setup: PlanSetup,
+    req: PlanRequest,
+    occ: OccluderScene | null,
+  ): Promise<PlanResult | null> {
+    if (!(e instanceof PlanFailure) || e.code !== "goal_outside_reach") return null;
+    const x = e.extra;
+    if (x.sealed || !(x.startReach! <= 8) || !(x.goalReach! > 8)) return null;
+    if (req.goalDeckY !== null && req.goalDeckY !== undefined) return null;
+    const win = ctx.window;
+    if (!win) return null;
+    const patch = decodePatch(zs, boxAround(cellOf(req.goal[0]), cellOf(req.goal[1]), kPickRadius));
+    const g = pickStartRec(patch, cellOf(req.goal[0]), cellOf(req.goal[1]), setup.goalSnap.h);
+    if (!g || g.rid === setup.region) return null;
+    const gate = windowFallGate(zs, occ, win, fallGateCaches());
+    const cands = hopCandidates(zs, win, g.rid, setup.start, setup.goal, gate);
+    for (const c of cands) {
+      if (ctx.signal?.aborted) throw new PlanFailure("cancelled", "规划已取消");
+      const front = await this.planLocked(
+        {
+          zone: req.zone,
+          start: req.start,
+          goal: c.takeoff,
+          startFloorY: req.startFloorY,
+          goalFloorY: null,
+          startDeckY: req.startDeckY,
+          goalDeckY: c.takeoffH,
+          noGoDiscs: req.noGoDiscs,
+        },
+        new PlanContext(ctx.signal),
+        true,
+      );
+      if (!front.ok) continue;
+      const back = await this.planLocked(
+        {
+          zone: req.zone,
+          start: c.landing,
+          goal: req.goal,
+          startFloorY: null,
+          goalFloorY: req.goalFloorY,
+          startDeckY: c.landingH,
+          goalDeckY: null,
+          noGoDiscs: req.noGoDiscs,
+        },
+        new PlanContext(ctx.signal),
+        true,
+      );
+      if (!back.ok) continue;
+      return stitchHop(ctx, front, back, c);
+    }
+    return null;
+  }
+
+  private async planLocked(
+    req: PlanRequest,
+    ctx: PlanContext,
+    nested = false,
+  ): Promise<PlanResult> {
     checkRequest(req);
     try {
       if (this.error) throw this.error;
@@ -296,7 +366,14 @@ export class Engine {
       const occ = this.info.occluder
         ? (await loadOccluderScene(this.info.occluder, zs.name)).scene
         : null;
-      const tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ);
+      let tr;
+      try {
+        tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ);
+      } catch (e) {
+        const hop = nested ? null : await this.tryRegionHop(e, ctx, zs, setup, req, occ);
+        if (hop) return hop;
+        throw e;
+      }
       const post = tr.route.post;
       const points = post.points;
       const clearance = post.clearance;
@@ -338,6 +415,9 @@ export class Engine {
   }
 }
 
+/** The warning of a plan that hopped regions off a ledge (台沿下落换类). */
+export const kHopWarning = "经台沿下落换类";
+
 function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -357,4 +437,42 @@ function checkRequest(req: PlanRequest): void {
   for (const d of req.noGoDiscs ?? []) {
     if (![d.x, d.y, d.r].every(Number.isFinite) || d.r < 0) bad(`no-go disc ${JSON.stringify(d)}`);
   }
+}
+
+/**
+ * Stitches the two plans of a hop: the front ends at the ledge, the back starts at the landing;
+ * one drop at the back's first point with the landing height; points and drops concatenated;
+ * clearance, heights and waypoints too (any missing → cleared), the landing a waypoint; length
+ * plus the ledge → landing step; warnings merged plus the hop warning.
+ */
+function stitchHop(ctx: PlanContext, a: PlanResult, b: PlanResult, c: HopCandidate): PlanResult {
+  const n = a.points.length;
+  const points = [...a.points, ...b.points];
+  const full = <T>(x: T[], y: T[], nx: number, ny: number) =>
+    x.length === nx && y.length === ny ? [...x, ...y] : [];
+  const waypoints = a.waypoints.length && b.waypoints.length
+    ? [...new Set([...a.waypoints, n, ...b.waypoints.map((i) => i + n)])].sort((p, q) => p - q)
+    : [];
+  const warnings = [...new Set([...a.warnings, ...b.warnings, kHopWarning])];
+  const dx = b.points[0][0] - a.points[n - 1][0], dy = b.points[0][1] - a.points[n - 1][1];
+  const debug = ctx.finish();
+  debug.warnings = warnings;
+  return {
+    ok: true,
+    error: "",
+    message: "",
+    points,
+    clearance: full(a.clearance, b.clearance, n, b.points.length),
+    heights: full(a.heights, b.heights, n, b.points.length),
+    waypoints,
+    drops: [
+      ...a.drops,
+      { index: n, fromH: c.takeoffH, toH: c.landingH },
+      ...b.drops.map((d) => ({ ...d, index: d.index + n })),
+    ],
+    length: a.length + Math.sqrt(dx * dx + dy * dy) + b.length,
+    noGo: false,
+    warnings,
+    debug,
+  };
 }

@@ -203,6 +203,7 @@ export async function runTiers(
         `从起点走不到终点 (端点${out.goalSealed ? "被禁行边隔开" : "在可走面上"}, 可达区距 起 ${
           cFixed(out.snapStart, 1)
         }px / 终 ${cFixed(out.snapGoal, 1)}px)`,
+        { sealed: out.goalSealed, startReach: out.snapStart, goalReach: out.snapGoal },
       );
     }
     return { window: win, choice: tw, route: out };

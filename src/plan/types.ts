@@ -259,6 +259,12 @@ export interface PlanFailureExtra {
   noGo?: boolean;
   /** The located gap of a disconnected leg (断开处). */
   gap?: { start: Pt; goal: Pt; distance: number } | null;
+  /** Final judgement: the goal is sealed off (终点被隔开). */
+  sealed?: boolean;
+  /** Final judgement: start distance to the reach domain, px. */
+  startReach?: number;
+  /** Final judgement: goal distance to the reach domain, px. */
+  goalReach?: number;
 }
 
 /**

@@ -442,9 +442,9 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "link_oneway_up",
     P("plateau_oneway", "away"),
     P("plateau_oneway"),
-    "ok",
+    "goal_outside_reach",
     ["plateau_oneway"],
-    "one-way off-mesh link up onto the plateau",
+    "one-way off-mesh link up onto the plateau: the plateau is another region than the ground (the link joins two regions); 种子与离网连接 keeps only links whose both landing spans are in the leg's region, so the plateau is outside the reach domain and no ledge drops into it: goal_outside_reach (golden routes, README)",
   );
   add("link_oneway_back", P("plateau_oneway"), P("plateau_oneway", "away"), "goal_outside_reach", [
     "plateau_oneway",
@@ -462,13 +462,18 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "link_twoway_up",
     P("plateau_twoway", "away"),
     P("plateau_twoway"),
-    "ok",
+    "goal_outside_reach",
     ["plateau_twoway"],
-    "two-way link up",
+    "two-way link up: the plateau is another region than the ground (the link joins two regions); 种子与离网连接 keeps only links whose both landing spans are in the leg's region, so the plateau is outside the reach domain and no ledge drops into it: goal_outside_reach (golden routes, README)",
   );
-  add("link_twoway_back", P("plateau_twoway"), P("plateau_twoway", "away"), "ok", [
-    "plateau_twoway",
-  ], "two-way link down");
+  add(
+    "link_twoway_back",
+    P("plateau_twoway"),
+    P("plateau_twoway", "away"),
+    "goal_outside_reach",
+    ["plateau_twoway"],
+    "two-way link down: the ground is another region than the plateau, so the link is not kept (种子与离网连接); the moat leaves no ledge to drop into the ground's region",
+  );
   add("beam_far_from_core", P("thin_beam"), P("street_grid", "sw"), "endpoint_far_from_core", [
     "thin_beam",
   ], "start snaps onto the 0.1-px beam, > 8 px from any core cell");
