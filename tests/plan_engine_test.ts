@@ -230,3 +230,16 @@ Deno.test("region hop: mesa → yard is planned as two legs joined by one ledge 
   const noHop = await engine.plan({ ...legRequest(leg("mesa_hop")), goalDeckY: 8 });
   assert(!noHop.warnings.includes(kHopWarning));
 });
+
+Deno.test("drops: a ledge drop is recorded, its landing is a waypoint, and no pull span crosses it", async () => {
+  const r = await engine.plan(legRequest(leg("ledge_plain_drop")));
+  assertEquals(r.ok, true);
+  assertEquals(r.drops.length, 1);
+  const d = r.drops[0];
+  assert(d.fromH - d.toH > 3, JSON.stringify(d));
+  assert(d.index > 0 && d.index < r.points.length - 1);
+  assert(r.waypoints.includes(d.index), `landing ${d.index} in ${r.waypoints}`);
+  // Heights: the upper surface before the landing, the lower one from it on.
+  assertEquals(r.heights[d.index], d.toH);
+  assert(r.heights[d.index - 1] - r.heights[d.index] > 3);
+});

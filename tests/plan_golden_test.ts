@@ -23,8 +23,13 @@ const WORLDS = ["dungeon", "nav_test", "proto_level", "tower_big", "city_small"]
  * segments only): the reference keeps one more corner on the ramp, so some blocker it has along
  * the ramp is missing here. Listed so the test fails on any other difference — and when one of
  * these is fixed.
+ *
+ * tower_big/flat_walk_1 descends the tower with a 5.3-m ledge drop: the spec moves the landing
+ * away from the ledge (落点留余量, R = 3·0.41/|s_x| = 4.92 px here); the reference build predates
+ * that step (formulas.md #134: "not in the reference"), so its final points keep the raw landing.
  */
 const KNOWN = new Set([
+  "tower_big/flat_walk_1: route",
   "city_small/slope_65_up: warnings",
   "city_small/slope_75_up: warnings",
   "city_small/slope_65_up: route",

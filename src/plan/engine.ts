@@ -387,7 +387,7 @@ export class Engine {
         clearance,
         heights,
         waypoints: post.waypoints,
-        drops: [],
+        drops: post.drops,
         length: polylineLength(points),
         noGo: false,
         warnings: [...debug.warnings],

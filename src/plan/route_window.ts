@@ -85,6 +85,8 @@ export interface RouteInput {
   gate?: FallGate | null;
   /** The zone mesh for the waypoints (null: only the last point is a waypoint). */
   mesh?: DriveMesh | null;
+  /** The zone's plane→world x scale (the drop margin's R = 3·0.41/|s_x|). */
+  scaleX?: number;
 }
 
 /** A successful route. */
@@ -175,8 +177,6 @@ class Router {
   readonly accessCells: number[] = [];
   /** The open area of the geometry pass (null when it did not run). */
   solidc: Uint8Array | null = null;
-  /** The topology pass's channel mask limw (null before it is built). */
-  limw: Uint8Array | null = null;
   readonly all: Uint8Array;
 
   constructor(readonly w: WindowGrid, readonly inp: RouteInput) {
@@ -252,6 +252,7 @@ class Router {
       solidc: this.solidc,
       accessCells: this.accessCells,
       mesh: inp.mesh ?? null,
+      scaleX: inp.scaleX ?? 0,
     });
     const gc = this.gCell[1] * this.nx + this.gCell[0];
     const inWin = this.gCell[0] >= 0 && this.gCell[1] >= 0 && this.gCell[0] < this.nx &&
@@ -432,7 +433,6 @@ class Router {
       }
     };
     chains(this.linksUsed(base));
-    this.limw = limw;
     const multw = priceField(dist, kMultwLo, kMultwHi);
     let p = this.solve(limw, multw, undefined, false);
     if (!p && w.links.n > 0 && !linked(w, and(w.core, limw, ncell), this.sa.cell, this.ga.cell)) {
@@ -482,10 +482,9 @@ class Router {
         if (x < m || y < m || x >= nx - m || y >= ny - m) throw new Escalate(Reason.CorridorEdge);
       }
     }
-    // The channel of the topology pass (limw: clearance ≥ kClrPref ∪ medial ∪ access ∪ link
-    // chains), also when the topology pass had to retry on the whole window (几何层 失败: "在 limw
-    // 上重解").
-    const limw = this.limw ?? topo.mask;
+    // The mask the topology pass succeeded on (the channel, or the whole window after its retry):
+    // the golden routes follow this, not the bare channel limw, on every comparable leg.
+    const limw = topo.mask;
     const mult = priceField(w.dist, kMultLo, kMultHi);
     const vis = new Visibility(w, null, cor.solidc);
     const theta = { vis };

@@ -162,6 +162,7 @@ export async function runTiers(
         goalDeckY: req.goalDeckY ?? null,
         gate: windowFallGate(zs, occluders, win, gateCaches),
         mesh: { mesh: zs.mesh, buckets: zs.buckets },
+        scaleX: zs.record.affine.sx,
       });
     } catch (e) {
       trace.searchMs = performance.now() - t1;

@@ -8,7 +8,8 @@
 import { kCS } from "../../grid/constants.ts";
 import { walkDigitalLine } from "../../grid/digital_line.ts";
 import type { WindowGrid } from "../build_window.ts";
-import type { Pt } from "../types.ts";
+import type { Pt, RouteDrop } from "../types.ts";
+import { dropMargin } from "./drop_margin.ts";
 import { BlockerSegments, contourSegments } from "../visibility/blockers.ts";
 import { Visibility } from "../visibility/visibility.ts";
 import { assemble } from "./assemble.ts";
@@ -34,6 +35,8 @@ export interface PostInput {
   accessCells: readonly number[];
   /** The zone mesh, for the waypoints' drivability test (null: no waypoints but the last). */
   mesh: DriveMesh | null;
+  /** The zone's plane→world x scale (0 skips the drop margin). */
+  scaleX: number;
 }
 
 /** Post-processing output. */
@@ -50,6 +53,8 @@ export interface PostResult {
   clearance: number[];
   /** Waypoint indices (the last point always). */
   waypoints: number[];
+  /** Ledge drops (landing index, upper and lower heights). */
+  drops: RouteDrop[];
   /** Corners LiftCorners moved. */
   lifted: number;
   /** Stage times, ms. */
@@ -162,18 +167,37 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
   // Search heights: each middle point matched (forwards) to the pull input's point with the same
   // coordinates; the ends take the pull input's first and last heights.
   if (pulledH) heights = searchHeights(w, asm, points, pulledH);
+  // 落点留余量: heights to find drops with — search heights, else line heights, else the
+  // drop-mode walk (here: the line heights in drop mode).
+  const lineView = new Visibility(w, null, null, { steps: false, layer: true });
+  let drops: RouteDrop[] = [];
+  let dh: number[] = [];
+  if (pulledH) {
+    dh = heights.length === points.length
+      ? heights.slice()
+      : lineHeights(lineView, points, pulledH[0]) ?? [];
+    drops = dropMargin(w, points, dh, inp.scaleX, lineView);
+    if (drops.length && heights.length === points.length) heights = dh;
+  }
   const clearance = points.map((p) => pointClearance(w, p));
   // Waypoints (路点): none without a height check (cell-level input); the drivability test and
   // the pull's blocker segments and route mask otherwise.
   let waypoints: number[] = points.length ? [points.length - 1] : [];
   if (pulledH && inp.mesh) {
-    const line = lineHeights(
-      new Visibility(w, null, null, { steps: false, layer: true }),
-      points,
-      pulledH[0],
-    );
+    // The drivability test starts from the line heights; across a drop the walk breaks (it
+    // follows one layer), and the drop-checked heights (the landing written back) stand in.
+    const line = drops.length && dh.length === points.length
+      ? dh
+      : lineHeights(lineView, points, pulledH[0]) ?? (dh.length === points.length ? dh : null);
     const wpView = new Visibility(w, blockers, tm, { steps: false, layer: false });
-    waypoints = pullWaypoints(inp.mesh, points, clearance, line, wpView);
+    waypoints = pullWaypoints(
+      inp.mesh,
+      points,
+      clearance,
+      line,
+      wpView,
+      drops.map((d) => d.index),
+    );
   } else if (!pulledH) waypoints = [];
   return {
     pulled,
@@ -182,6 +206,7 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     heights,
     clearance,
     waypoints,
+    drops,
     lifted,
     pullMs: t1 - t0,
     assembleMs: t2 - t1,

@@ -1,0 +1,168 @@
+/**
+ * Drop margin (spec 后处理 › 落点留余量, formulas.md #134–#137, [I] where the reference predates it):
+ * on a route whose consecutive points drop by more than kClimb, follow the upper surface along the
+ * polyline at 1/16-px samples to find where the ledge ends, then move the landing away from the
+ * upper surface by R = 3·kFallRadius/|s_x| px (kFallRadius = 0.41 m): a Dijkstra-like 4-neighbour
+ * expansion on the lower surface by centre distance to the original landing (≤ 2R, [I]), each cell
+ * needing a straight walk (layer oracle) to the next point, taking the first cell at ≥ R from the
+ * upper surface, else the farthest checked one. Each landing is recorded as a drop.
+ * @module
+ */
+
+import { kClimb, kCS } from "../../grid/constants.ts";
+import type { SpanGrid } from "../../grid/span_grid.ts";
+import { occIndex } from "../../grid/span_grid.ts";
+import type { WindowGrid } from "../build_window.ts";
+import type { Pt, RouteDrop } from "../types.ts";
+import type { Visibility } from "../visibility/visibility.ts";
+
+/** kFallRadius: the character's radius, m. */
+export const kFallRadius = 0.41;
+/** Surface-follow tolerance, m (kQH). */
+const kFollow = 1.0;
+
+function spansAt(g: SpanGrid, c: number): number[] {
+  const j = occIndex(g, c);
+  if (j < 0) return [];
+  const out: number[] = [];
+  for (let s = g.cs[j]; s < g.cs[j + 1]; s++) out.push(g.h[s]);
+  return out;
+}
+
+function cellOf(w: WindowGrid, p: Pt): number {
+  const x = Math.floor((p[0] - w.x0 * kCS) / kCS), y = Math.floor((p[1] - w.y0 * kCS) / kCS);
+  if (x < 0 || y < 0 || x >= w.nx || y >= w.ny) return -1;
+  return y * w.nx + x;
+}
+
+/**
+ * Finds and moves the landings of `pts` (heights `hs`, one per point) in place; returns the drop
+ * records. `scaleX` is the zone's plane→world x scale (0: the step is skipped).
+ */
+export function dropMargin(
+  w: WindowGrid,
+  pts: Pt[],
+  hs: number[],
+  scaleX: number,
+  line: Visibility,
+): RouteDrop[] {
+  const drops: RouteDrop[] = [];
+  if (!(scaleX !== 0) || pts.length < 3 || hs.length !== pts.length) return drops;
+  const R = (3 * kFallRadius) / Math.abs(scaleX);
+  for (let k = 1; k < pts.length - 1; k++) {
+    const a = pts[k - 1], b = pts[k];
+    if (!(hs[k - 1] - hs[k] > kClimb) || (a[0] === b[0] && a[1] === b[1])) continue;
+    // Follow the upper surface from a towards b (and beyond while it covers the next points).
+    let upper = hs[k - 1], landing = -1;
+    for (let seg = k; seg < pts.length - 1 && landing < 0; seg++) {
+      const p = pts[seg - 1], q = pts[seg];
+      const L = Math.sqrt((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2);
+      const n = Math.max(1, Math.ceil(L * 16));
+      let broke = false;
+      for (let i = 0; i <= n; i++) {
+        const c = cellOf(w, [p[0] + (q[0] - p[0]) * (i / n), p[1] + (q[1] - p[1]) * (i / n)]);
+        if (c < 0) continue;
+        let next = NaN, bd = Infinity;
+        for (const v of spansAt(w.spans, c)) {
+          const d = Math.abs(v - upper);
+          if (d <= kFollow && d < bd) (bd = d), (next = v);
+        }
+        if (Number.isNaN(next)) {
+          broke = true;
+          break;
+        }
+        upper = next;
+      }
+      if (broke) {
+        if (upper - hs[seg] > kClimb) landing = seg;
+        break;
+      }
+      if (upper - hs[seg] <= kClimb) break; // a ramp, not a ledge
+      hs[seg] = upper; // the upper surface covers this point
+    }
+    if (landing < 0 || landing >= pts.length - 1) continue;
+    const moved = moveLanding(w, pts[landing], hs[landing], upper, pts[landing + 1], R, line);
+    if (moved) {
+      pts[landing] = moved.p;
+      hs[landing] = moved.h;
+    }
+    drops.push({ index: landing, fromH: upper, toH: hs[landing] });
+    k = landing;
+  }
+  return drops;
+}
+
+function moveLanding(
+  w: WindowGrid,
+  land: Pt,
+  h: number,
+  edgeH: number,
+  next: Pt,
+  R: number,
+  line: Visibility,
+): { p: Pt; h: number } | null {
+  const c0 = cellOf(w, land);
+  if (c0 < 0) return null;
+  const nx = w.nx, limit = 2 * R; // [I] formulas.md #135: a small multiple of R
+  const centre = (
+    c: number,
+  ): Pt => [(w.x0 + (c % nx) + 0.5) * kCS, (w.y0 + ((c / nx) | 0) + 0.5) * kCS];
+  const dist = (c: number) => {
+    const q = centre(c);
+    return Math.sqrt((q[0] - land[0]) ** 2 + (q[1] - land[1]) ** 2);
+  };
+  const hOf = new Map<number, number>([[c0, h]]);
+  const open: number[] = [c0];
+  const seen = new Set([c0]);
+  let best: { c: number; d: number } | null = null;
+  const rCells = Math.ceil(R / kCS) + 1;
+  while (open.length > 0) {
+    open.sort((a, b) => dist(a) - dist(b) || a - b);
+    const c = open.shift()!;
+    const hc = hOf.get(c)!;
+    const q = centre(c);
+    const walkable = c === c0 || line.heightsAlong(q[0], q[1], next[0], next[1], hc) !== null;
+    if (walkable) {
+      const d = upperDistance(w, c, hc, edgeH, rCells);
+      if (d >= R) return { p: q, h: hc };
+      if (!best || d > best.d) best = { c, d };
+    }
+    const x = c % nx, y = (c / nx) | 0;
+    for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
+      const bx = x + dx, by = y + dy;
+      if (bx < 0 || by < 0 || bx >= nx || by >= w.ny) continue;
+      const b = by * nx + bx;
+      if (seen.has(b) || dist(b) > limit) continue;
+      let hb = NaN, bd = Infinity;
+      for (const v of spansAt(w.spans, b)) {
+        const dd = Math.abs(v - hc);
+        if (dd <= kFollow && dd < bd) (bd = dd), (hb = v);
+      }
+      if (Number.isNaN(hb)) continue;
+      seen.add(b);
+      hOf.set(b, hb);
+      open.push(b);
+    }
+  }
+  return best ? { p: centre(best.c), h: hOf.get(best.c)! } : null;
+}
+
+/** Distance from cell c's centre to the nearest upper-surface cell square, px. */
+function upperDistance(w: WindowGrid, c: number, h: number, edgeH: number, r: number): number {
+  const nx = w.nx, cx = c % nx, cy = (c / nx) | 0;
+  let best = Infinity;
+  for (let dy = -r; dy <= r; dy++) {
+    for (let dx = -r; dx <= r; dx++) {
+      const x = cx + dx, y = cy + dy;
+      if (x < 0 || y < 0 || x >= nx || y >= w.ny) continue;
+      const up = spansAt(w.spans, y * nx + x).some((v) =>
+        v - h > kClimb && Math.abs(v - edgeH) <= kFollow
+      );
+      if (!up) continue;
+      const ex = Math.max(0, Math.abs(dx * kCS) - kCS / 2),
+        ey = Math.max(0, Math.abs(dy * kCS) - kCS / 2);
+      best = Math.min(best, Math.sqrt(ex * ex + ey * ey));
+    }
+  }
+  return best;
+}
