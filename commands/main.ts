@@ -24,6 +24,8 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   inspect: () => import("./inspect.ts"),
   classify: () => import("./classify.ts"),
   stats: () => import("./stats.ts"),
+  replay: () => import("./replay.ts"),
+  merge: () => import("./merge.ts"),
   bake: () => import("./bake.ts"),
   gen: () => import("./gen.ts"),
   "render-world": () => import("./render_world.ts"),

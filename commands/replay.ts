@@ -1,0 +1,238 @@
+/**
+ * `navscope replay LOGS…`: re-plan the distinct failed legs of run logs (or every leg with
+ * `--all`) on a pack, in parallel, and write `DIR/replay.log` + `DIR/replay.json`.
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { NavscopeError } from "../src/errors.ts";
+import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
+import { outcomeLabel, parseShard, REPLAY_OUTCOMES } from "../src/analyze/replay.ts";
+import {
+  replayLogs,
+  type ReplayReport,
+  type ReplayResult,
+  writeReplayDir,
+} from "../src/analyze/replay_run.ts";
+import { type Leg as BatteryLeg, parseLegs } from "../src/world/legs.ts";
+import {
+  formatFromFlags,
+  io,
+  parseFlags,
+  printTables,
+  Progress,
+  type TableModel,
+  warnFileProblems,
+} from "./_output.ts";
+
+/** The embedded example pack (replay's default PACK). */
+export const DEFAULT_PACK = fileURLToPath(
+  new URL("../examples/city_small/base.nav.gz", import.meta.url),
+);
+
+/** One line for the command list. */
+export const summary = "Re-plan the failed legs of run logs on a pack (parallel, sharded)";
+
+/** Usage text. */
+export const help =
+  `navscope replay LOGS… [--pack PACK …] [--all] [--jobs N] [--shard i/n] [--out DIR]
+                [--battery LEGS.json …] [--json|--md|--csv] [--strict]
+
+Reads run logs (files, directories, globs, .gz, rotations), collects the distinct failed legs
+(every leg with --all), re-plans each on PACK and writes DIR/replay.log (navscope plan lines,
+in leg-key order, each stamped with the leg's first log time) and DIR/replay.json (summary).
+
+Per leg: fixed | still failing (same class) | failing differently | newly failing (--all) |
+still ok (--all) | not replayable (zone in none of the packs, endpoints unknown), with old and
+new class, tier, kind, total ms and how often the leg failed in the logs. A navscope plan line
+replays exactly (same pack and planner: "identical" when the new record equals the logged one
+in every field but the timings); a MaaFramework navigator leg lacks floors, start deck and
+discs: it is replayed with what is known and marked partial_request.
+
+  --pack PACK      main pack (repeatable: a leg goes to the pack that has its zone, the one
+                   with the logged build hash first); default examples/city_small/base.nav.gz
+  --all            every distinct leg, not only the failed ones
+  --jobs N         parallel workers, one engine each (default: cores); the output does not
+                   depend on N (but for timing fields)
+  --shard i/n      only the i-th of n slices of the distinct legs (by FNV-1a 64 of the leg
+                   key); join shard outputs with navscope merge
+  --out DIR        output directory (default: replay-out)
+  --battery FILE   a legs.json whose legs' test overrides (window, max_cells,
+                   cancel_before_tier) apply to the matching plan lines (repeatable)
+  --json           print replay.json; --md / --csv the tables
+  --strict         stop at the first unreadable log file
+
+Ctrl-C stops cleanly: workers end, the legs done so far are written, the summary says
+interrupted, exit 130.
+
+Exit status: 0 done; 1 bad input (no readable log, bad pack); 2 usage; 130 interrupted.`;
+
+function usage(what: string): NavscopeError {
+  return new NavscopeError("usage", `replay: ${what} (see navscope replay --help)`);
+}
+
+/** Reads battery files. */
+export async function readBatteries(paths: readonly string[]): Promise<BatteryLeg[]> {
+  const out: BatteryLeg[] = [];
+  for (const p of paths) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(p);
+    } catch (e) {
+      throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
+        file: p,
+      });
+    }
+    out.push(...parseLegs(text, p));
+  }
+  return out;
+}
+
+/** Parses `--jobs` (default: cores). */
+export function jobsFlag(v: string | undefined, cmd: string): number {
+  if (v === undefined) return Math.max(1, navigator.hardwareConcurrency || 1);
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 256) {
+    throw new NavscopeError(
+      "usage",
+      `${cmd}: --jobs needs an integer 1..256, got ${
+        JSON.stringify(v)
+      } (see navscope ${cmd} --help)`,
+    );
+  }
+  return n;
+}
+
+/** Runs replay. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("replay", args, {
+    pack: { type: "string", multiple: true },
+    all: { type: "boolean" },
+    jobs: { type: "string" },
+    shard: { type: "string" },
+    out: { type: "string" },
+    battery: { type: "string", multiple: true },
+    json: { type: "boolean" },
+    csv: { type: "boolean" },
+    md: { type: "boolean" },
+    strict: { type: "boolean" },
+  });
+  const format = formatFromFlags(values);
+  if (positionals.length === 0) throw usage("no log files given");
+  const jobs = jobsFlag(values.jobs, "replay");
+  let shard = null;
+  if (values.shard !== undefined) {
+    try {
+      shard = parseShard(values.shard);
+    } catch (e) {
+      throw usage(String(e));
+    }
+  }
+  const packs = (values.pack ?? [DEFAULT_PACK]).map((path) => ({ path }));
+  for (const p of packs) {
+    try {
+      await Deno.stat(p.path);
+    } catch (e) {
+      throw new NavscopeError("io", `cannot read the pack: ${(e as Error).message}`, {
+        file: p.path,
+      });
+    }
+  }
+  const batteries = await readBatteries(values.battery ?? []);
+  const out = values.out ?? "replay-out";
+  const ctl = new AbortController();
+  const onSig = () => ctl.abort();
+  let listening = false;
+  try {
+    Deno.addSignalListener("SIGINT", onSig);
+    listening = true;
+  } catch { /* no signals here (e.g. Windows without a console) */ }
+  const progress = new Progress();
+  let res: ReplayResult;
+  try {
+    let announced = false;
+    res = await replayLogs(positionals, {
+      packs,
+      all: values.all === true,
+      jobs,
+      shard,
+      batteries,
+      strict: values.strict,
+      signal: ctl.signal,
+      onProgress: (done, total) => {
+        if (!announced) {
+          announced = true;
+          io.err.write(
+            `navscope replay: ${total} leg${total === 1 ? "" : "s"} to replay, ${jobs} job${
+              jobs === 1 ? "" : "s"
+            }\n`,
+          );
+        }
+        progress.update(total ? done / total : 1, `${done}/${total} legs`, done === total);
+      },
+    });
+  } finally {
+    progress.done();
+    if (listening) Deno.removeSignalListener("SIGINT", onSig);
+  }
+  if (res.parse) {
+    warnFileProblems("replay", fileProblems(res.parse));
+    requireSomeInput(res.parse, positionals);
+  }
+  await writeReplayDir(out, res);
+  printReplay(format, res.report, out);
+  return res.report.interrupted ? 130 : 0;
+}
+
+/** Prints a replay summary in the chosen format. */
+export function printReplay(
+  format: ReturnType<typeof formatFromFlags>,
+  r: ReplayReport,
+  out: string,
+): void {
+  printTables(format, replayTables(r, out), r);
+}
+
+/** The replay tables: outcome counts and one row per leg. */
+export function replayTables(r: ReplayReport, out: string): TableModel[] {
+  const notes = [
+    `${r.done} of ${r.legs} legs${
+      r.shard ? ` (shard ${r.shard.index}/${r.shard.count} of ${r.legs_total})` : ""
+    }${
+      r.interrupted ? `; interrupted: ${r.pending} not replayed` : ""
+    }; ${r.partial_requests} partial requests; exact replays identical ${r.identical}, not identical ${r.not_identical}`,
+    `wrote ${out}/replay.log and ${out}/replay.json`,
+  ];
+  const counts: TableModel = {
+    title: r.interrupted ? "replay (interrupted)" : "replay",
+    head: ["outcome", "legs"],
+    rows: REPLAY_OUTCOMES.map((o) => [outcomeLabel(o), r.counts[o]]),
+    notes,
+  };
+  const legs: TableModel = {
+    title: "legs",
+    head: [
+      "leg",
+      "request",
+      "old class",
+      "new class",
+      "outcome",
+      "tier",
+      "kind",
+      "total ms",
+      "failed",
+    ],
+    rows: r.rows.map((x) => [
+      x.key,
+      x.request === "none" ? `- (${x.reason})` : x.request,
+      x.old.class,
+      x.new ? x.new.class : "-",
+      outcomeLabel(x.outcome),
+      x.new ? x.new.tier : null,
+      x.new?.kind || "-",
+      x.new ? x.new.total_ms : null,
+      `${x.failures}/${x.occurrences}`,
+    ]),
+    align: ["left", "left", "left", "left", "left", "right", "left", "right", "right"],
+  };
+  return [counts, legs];
+}
