@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   stats: () => import("./stats.ts"),
   replay: () => import("./replay.ts"),
   merge: () => import("./merge.ts"),
+  diff: () => import("./diff.ts"),
   bake: () => import("./bake.ts"),
   gen: () => import("./gen.ts"),
   "render-world": () => import("./render_world.ts"),
