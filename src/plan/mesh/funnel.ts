@@ -86,6 +86,7 @@ export function funnel(
   let apex: XY = start, left: XY = start, right: XY = start;
   let li = 0, ri = 0;
   const emit = (p: XY, id: number, portal: number) => {
+    if (portal >= portals.length) portal = -1; // the goal itself closed the funnel
     const last = points[points.length - 1];
     if (last[0] === p[0] && last[1] === p[1]) return;
     points.push([p[0], p[1]]);

@@ -14,6 +14,7 @@
 import { closestOnTriangle } from "../../mesh/geom.ts";
 import { snapPoint } from "../../mesh/snap.ts";
 import type { ZoneClean } from "../../mesh/zone_clean.ts";
+import type { OffMeshLink } from "../../pack/bnav/types.ts";
 import type { Engine } from "../engine.ts";
 import { emptyDebug, PlanFailure, type PlanRequest, type PlanResult, type Pt } from "../types.ts";
 import type { ZoneState } from "../zone_state.ts";
@@ -77,7 +78,7 @@ const GRAPHS = new WeakMap<ZoneClean, Prepared>();
 /** The graph of a zone, built once per cleaned mesh (the engine's buckets are reused). */
 export function meshGraphOf(
   zs: ZoneState,
-  links: Engine["offMeshLinks"] extends () => infer R ? R : never,
+  links: readonly OffMeshLink[] | null,
 ): { graph: MeshGraph; search: MeshSearch; built: boolean } {
   const hit = GRAPHS.get(zs.mesh);
   if (hit) return { ...hit, built: false };
@@ -181,18 +182,14 @@ export async function planMesh(
   };
   try {
     const zs = await engine.zoneState(req.zone);
-    const ts = performance.now();
     const { graph, search, built } = meshGraphOf(zs, engine.offMeshLinks());
     if (built) md.timing.setup = graph.setupMs.graph + graph.setupMs.index;
-    const t1 = performance.now();
     const r = meshRoute(zs.mesh, graph, search, req, md, debug);
     md.timing.snap = r.snapMs;
     md.timing.search = r.searchMs;
     md.timing.funnel = r.funnelMs;
     debug.timing.topology = r.searchMs;
     debug.timing.geometry = r.funnelMs;
-    void ts;
-    void t1;
     let clearance: number[] = [];
     if (opts.clearance !== false) {
       const f = await clearanceField(engine, req, [r.points]);
@@ -254,7 +251,9 @@ export function meshRoute(
     ? { deckY: req.startDeckY }
     : floorOpt(req.startFloorY);
   let ss = snapPoint(zc, b, req.start[0], req.start[1], sOpt);
-  if (!ss && "deckY" in sOpt) ss = snapPoint(zc, b, req.start[0], req.start[1], floorOpt(req.startFloorY));
+  if (!ss && "deckY" in sOpt) {
+    ss = snapPoint(zc, b, req.start[0], req.start[1], floorOpt(req.startFloorY));
+  }
   if (!ss) throw new PlanFailure("snap_far_from_mesh", "起点不在网格附近");
   const gs = snapPoint(zc, b, req.goal[0], req.goal[1], floorOpt(req.goalFloorY));
   if (!gs) throw new PlanFailure("snap_far_from_mesh", "终点不在网格附近");
