@@ -77,7 +77,7 @@ Deno.test("gen: the manifest validates, with a base zone, a tier zone and the px
   assertEquals(tier.floorY, 16);
   assertEquals(base.noGo.length, 2);
   assertEquals(base.noGo.filter((n) => n.floorY === 16).length, 1);
-  assertEquals(base.offMeshLinks.map((l) => l.bidirectional), [false, true]);
+  assertEquals(base.offMeshLinks.map((l) => l.bidirectional), [false, true, false]);
   assertEquals(m.zones[0].meshes[0].surfaces, { water: 2 });
 });
 
@@ -159,6 +159,7 @@ Deno.test("gen: every feature of the issue has a landmark", () => {
     "islands",
     "plateau_oneway",
     "plateau_twoway",
+    "ledge_link",
     "nogo_base",
     "nogo_floor",
     "high_deck",
@@ -179,6 +180,11 @@ Deno.test("gen: geometry at the landmarks", async () => {
   const deck = P("bridge", "deck");
   const hs = trianglesAt(g, deck[0] + 0.1, deck[1] + 0.1).map((t) => Math.round(t.h * 100) / 100);
   assert(hs.includes(0) && hs.includes(6), `bridge column ${hs}`);
+  // Link ledge: a 2-m slab (≤ kClimb, > kBumpUp) alone in its column; the ladder's foot on the
+  // ground next to it.
+  const top = P("ledge_link", "link_top"), foot = P("ledge_link", "link_foot");
+  assertEquals(trianglesAt(g, top[0] + 0.1, top[1] + 0.1).map((t) => t.h), [2]);
+  assertEquals(trianglesAt(g, foot[0] + 0.1, foot[1] + 0.1).map((t) => t.h), [0]);
   // Footbridge: walkable 0.3 m deck over water (flag 0x2 only).
   const fb = trianglesAt(g, lm("footbridge").at[0], lm("footbridge").at[1]);
   assert(

@@ -3,8 +3,9 @@
  * plain, guarded by a railing occluder (blocked), under an overhang occluder (blocked) and
  * behind a 0.25-m kerb occluder (not blocked) (spec 台沿下落 › FallGate, dropBlocked figure);
  * an 8-m mesa that is a region of its own, joined to the yard only by a ledge drop; two
- * plateaus in water moats reachable only by off-mesh links (one one-way, one two-way); and a
- * thin walkable beam with no core cells near it. Block-local px.
+ * plateaus in water moats reachable only by off-mesh links (one one-way, one two-way); a 2-m
+ * slab in the ground's own region that RiseOk cannot climb, reached by a one-way link (a ladder)
+ * and left by a drop; and a thin walkable beam with no core cells near it. Block-local px.
  * @module
  */
 import type { GenContext } from "./gen_context.ts";
@@ -15,6 +16,11 @@ export const LEDGE_H = 6;
 export const MESA_H = 8;
 /** Link plateau height, m. */
 export const PLATEAU_H = 5;
+/**
+ * Link-ledge slab height, m: ≤ kClimb (3 m), so the slab is in the ground's region, but above
+ * kStepUp (0.5 m) and kBumpUp (1.25 m), so RiseOk cannot climb it.
+ */
+export const LINK_LEDGE_H = 2;
 
 /** Builds a ledge block at the context's origin. */
 export function buildLedges(c: GenContext): void {
@@ -22,6 +28,7 @@ export function buildLedges(c: GenContext): void {
   terrace(c);
   mesa(c);
   plateaus(c);
+  linkLedge(c);
   beam(c);
 }
 
@@ -115,6 +122,32 @@ function plateaus(c: GenContext): void {
   };
   one("plateau_oneway", 40, false, 20);
   one("plateau_twoway", 80, true, 112);
+}
+
+function linkLedge(c: GenContext): void {
+  // Ground east of the plateau yard (shares its edge at x = 120, so it is the same region).
+  c.area({ layer: 0, x0: 120, y0: 120, x1: 230, y1: 160, h: 0, group: "yard" });
+  const [x0, y0, x1, y1] = [160, 128, 184, 152];
+  // No risers: every rim is a 2-m height step between 4-connected spans (same region, since
+  // 2 m ≤ kClimb), too high for RiseOk (> kBumpUp, and the slab is far wider than a bump).
+  c.area({ layer: 0, x0, y0, x1, y1, h: LINK_LEDGE_H, group: "link_ledge" });
+  // One-way ladder from the ground 4 px west of the rim to 4 px inside the slab.
+  c.link([x0 - 4, 140, 0], [x0 + 4, 140, LINK_LEDGE_H], false);
+  c.mark({
+    name: "ledge_link",
+    kind: "link_ledge",
+    at: [172, 140, LINK_LEDGE_H],
+    rect: [x0, y0, x1, y1],
+    points: {
+      link_foot: [x0 - 4, 140, 0],
+      link_top: [x0 + 4, 140, LINK_LEDGE_H],
+      away: [136, 140, 0],
+      below: [200, 140, 0],
+    },
+    note:
+      `${LINK_LEDGE_H}-m slab in the ground's region (step ≤ kClimb) that RiseOk cannot climb ` +
+      "(> kStepUp, > kBumpUp): reachable only by a one-way off-mesh link (a ladder), left by a drop",
+  });
 }
 
 function beam(c: GenContext): void {

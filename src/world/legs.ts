@@ -474,6 +474,22 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     ["plateau_twoway"],
     "two-way link down: the ground is another region than the plateau, so the link is not kept (种子与离网连接); the moat leaves no ledge to drop into the ground's region",
   );
+  add(
+    "link_ledge_up",
+    P("ledge_link", "away"),
+    P("ledge_link"),
+    "ok",
+    ["ledge_link"],
+    "ground → 2-m slab in the ground's own region (step ≤ kClimb) that RiseOk cannot climb (> kStepUp, > kBumpUp): both landing spans of the one-way ladder link are in the leg's region, so 种子与离网连接 keeps it and the route goes up the link, the only way onto the slab",
+  );
+  add(
+    "link_ledge_down",
+    P("ledge_link"),
+    P("ledge_link", "below"),
+    "ok",
+    ["ledge_link"],
+    "2-m slab → ground in the same region: RiseOk drops down freely, so the route steps off the east rim (the one-way link is not needed and cannot be used down)",
+  );
   add("beam_far_from_core", P("thin_beam"), P("street_grid", "sw"), "endpoint_far_from_core", [
     "thin_beam",
   ], "start snaps onto the 0.1-px beam, > 8 px from any core cell");
