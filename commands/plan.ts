@@ -15,6 +15,7 @@ import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
+import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./_plan_mesh.ts";
 import { fmtNum, type Format, io, parseFlags, printTables, type TableModel } from "./_output.ts";
 
 /** The embedded example pack. */
@@ -49,6 +50,14 @@ Both:
                       segments, no-go, topology path, taut chain, pulled, assembled and final
                       points, waypoints, drops and the gap
 
+Planner:
+  --planner P         voxel (default), mesh (the triangle-mesh baseline: polygon A* + corner-
+                      point funnel) or both (side by side: length, min / p10 clearance on the
+                      voxel grid, points, time; --svg draws both routes on the voxel window; a
+                      battery adds ratio and clearance columns and counts the legs where only
+                      the mesh route passes < 0.5 px from a wall). --check and --log judge and
+                      log the voxel planner only
+
 Exit status: 0 planned (a failed leg is still a result), 3 with --check on a mismatch,
 1 bad input, 2 usage.`;
 
@@ -69,6 +78,7 @@ function parsePlanFlags(args: string[]) {
     log: { type: "string" },
     workers: { type: "string" },
     svg: { type: "string" },
+    planner: { type: "string" },
   });
 }
 
@@ -107,6 +117,13 @@ async function runWith(
   if (engine.info.error) {
     throw new NavscopeError("bad_value", `engine unusable: ${engine.info.error}`, { file: pack });
   }
+  const planner = (values.planner ?? "voxel") as PlannerChoice;
+  if (!["voxel", "mesh", "both"].includes(planner)) {
+    throw usage(`--planner needs voxel, mesh or both, got ${JSON.stringify(values.planner)}`);
+  }
+  if (planner === "mesh" && (values.check || values.log || values.svg !== undefined)) {
+    throw usage("--check, --log and --svg need the voxel planner: use --planner voxel or both");
+  }
   if (legsPath !== undefined) {
     for (
       const k of ["zone", "from", "to", "start-floor", "goal-floor", "start-deck", "goal-deck"]
@@ -116,6 +133,9 @@ async function runWith(
       }
     }
     const format = values.json ? "json" : "text";
+    if (planner !== "voxel") {
+      return await meshBatteryRun(engine, legsPath, planner, format, values.check, values.log);
+    }
     return await battery(engine, legsPath, {
       check: values.check === true,
       format,
@@ -137,6 +157,14 @@ async function runWith(
     goalDeckY: num("--goal-deck", values["goal-deck"]),
     noGoDiscs: (values.disc ?? []).map((d) => disc(d)),
   };
+  if (planner === "mesh") {
+    await meshLeg(engine, req, values.json === true);
+    return 0;
+  }
+  if (planner === "both") {
+    await bothLeg(engine, req, values.json === true, values.svg);
+    return 0;
+  }
   const res = await engine.plan(req, { picture: values.svg !== undefined });
   if (values.svg !== undefined) {
     const { legSvg } = await import("../reports/leg_svg.ts");
@@ -262,6 +290,29 @@ function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
     ]],
   };
   return d.tiers.length ? [outcome, tiers, times] : [outcome, times];
+}
+
+/** A battery with `--planner mesh|both` (commands/_plan_mesh.ts); `check` judges the voxel rows. */
+async function meshBatteryRun(
+  engine: Engine,
+  path: string,
+  planner: "mesh" | "both",
+  format: Format,
+  check: boolean | undefined,
+  log: string | undefined,
+): Promise<number> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
+      file: path,
+    });
+  }
+  const legs = parseLegs(text, path);
+  const { voxelRows, records } = await meshBattery(engine, path, legs, planner, format);
+  if (log) await appendLines(log, records.map((r) => formatPlanLine(r, { time: new Date() })));
+  return check && voxelRows.some((r) => !r.matched) ? 3 : 0;
 }
 
 /** Plans a battery and prints its table (or JSON); exit 3 with `check` on a mismatch. */
