@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   replay: () => import("./replay.ts"),
   merge: () => import("./merge.ts"),
   diff: () => import("./diff.ts"),
+  nightly: () => import("./nightly.ts"),
   bake: () => import("./bake.ts"),
   gen: () => import("./gen.ts"),
   "render-world": () => import("./render_world.ts"),

@@ -114,7 +114,8 @@ function fmtKeyNum(v: number | null): string {
 /**
  * Distinct-leg key: `classify`'s {@link legKey} (zone, start, goal, goal deck to 0.01 px), plus
  * the extra inputs of a plan line when set (`|sf:`/`|gf:` floors, `|sd:` start deck, `|d:`
- * discs), so two requests that differ only there stay apart.
+ * discs), so two requests that differ only there stay apart. With batteries, a plan line whose
+ * battery leg has overrides gets `|o:<leg id>` too (collectReplayLegs).
  */
 export function replayKey(leg: LogLeg): string {
   const deck = leg.plan ? leg.plan.goalDeckY : leg.goalDeckY;
@@ -169,9 +170,13 @@ function oldOf(leg: LogLeg): OldOutcome {
 const same = (a: number | null | undefined, b: number | null | undefined) =>
   (a ?? null) === (b ?? null);
 
-/** The battery leg a plan record was planned from (same zone, endpoints, floors, decks, discs). */
-function batteryMatch(r: PlanRecord, legs: readonly BatteryLeg[]): BatteryLeg | undefined {
-  return legs.find((b) =>
+/**
+ * The battery leg a plan record was planned from: same zone, endpoints, floors, decks and discs;
+ * when several legs have those inputs (they differ only in overrides), the one whose expectation
+ * is the record's class, else the first.
+ */
+export function batteryMatch(r: PlanRecord, legs: readonly BatteryLeg[]): BatteryLeg | undefined {
+  const c = legs.filter((b) =>
     b.zone === r.zone && b.start[0] === r.start[0] && b.start[1] === r.start[1] &&
     b.goal[0] === r.goal[0] && b.goal[1] === r.goal[1] &&
     same(b.start_floor_y, r.startFloorY) && same(b.goal_floor_y, r.goalFloorY) &&
@@ -181,6 +186,9 @@ function batteryMatch(r: PlanRecord, legs: readonly BatteryLeg[]): BatteryLeg | 
       d.x === r.noGoDiscs[i][0] && d.y === r.noGoDiscs[i][1] && d.r === r.noGoDiscs[i][2]
     )
   );
+  if (c.length <= 1) return c[0];
+  const cls = recordClass(r);
+  return c.find((b) => b.expected === cls) ?? c[0];
 }
 
 /** The exact request of a plan record (with a battery leg's overrides when it has some). */
@@ -230,7 +238,9 @@ export async function collectReplayLegs(
   const groups = new Map<string, LogLeg[]>();
   for await (const ev of stream) {
     if (ev.type !== "leg") continue;
-    const k = replayKey(ev.leg);
+    let k = replayKey(ev.leg);
+    const bat = ev.leg.plan ? batteryMatch(ev.leg.plan, opts.batteries ?? []) : undefined;
+    if (bat?.overrides) k += `|o:${bat.id}`;
     const g = groups.get(k);
     if (g) g.push(ev.leg);
     else groups.set(k, [ev.leg]);
@@ -256,6 +266,7 @@ function buildLeg(
 ): ReplayLeg {
   const first = g[0];
   const last = failed.length ? failed[failed.length - 1] : g[g.length - 1];
+  // Every line of a group has the same inputs (and battery leg, see collectReplayLegs).
   const exact = g.find((l) => l.plan !== null);
   const base = exact ?? first;
   let request: PlanRequest | null = null;

@@ -1,0 +1,51 @@
+/**
+ * `navscope nightly`: right after `--update-baseline` the gate passes; a baseline in which a
+ * now-failing leg was ok makes it fail with exit 3 and names the leg.
+ */
+import { join } from "node:path";
+import { captureOutput } from "../commands/_output.ts";
+import { run } from "../commands/nightly.ts";
+import { assert, assertEquals } from "./assert.ts";
+
+const EX = new URL("../examples/", import.meta.url).pathname;
+const BAT = ["dungeon", "proto_level"].flatMap((d) => ["--battery", join(EX, d, "legs.json")]);
+
+Deno.test("nightly: passes after --update-baseline; a new failure is a regression", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "nightly_test_" });
+  const bl = join(tmp, "baseline"), out = join(tmp, "out");
+  const args = ["--baseline", bl, "--out", out, "--jobs", "2", ...BAT];
+  const first = await captureOutput(() => run([...args, "--update-baseline"]));
+  assertEquals(first.value, 0, first.out + first.err);
+  for (const f of ["plans.log", "stats.json", "thresholds.json"]) await Deno.stat(join(bl, f));
+  for (const f of ["plans.log", "stats.json", "diff.md", "diff.json", "replay/replay.json"]) {
+    await Deno.stat(join(out, f));
+  }
+  assert(first.err.includes("5/5 report: skipped"), first.err);
+  const again = await captureOutput(() => run(args));
+  assertEquals(again.value, 0, again.out);
+  assert(again.out.startsWith("## navscope diff: PASS"), again.out);
+  // The baseline said the dungeon off-mesh leg was ok: now it is a new failing leg.
+  const p = join(bl, "plans.log");
+  const text = await Deno.readTextFile(p);
+  const edited = text.split("\n").map((l) =>
+    l.includes("[zone=dungeon] [start=[0,0]]")
+      ? l.replace("[ok=false]", "[ok=true]").replace(/\[code=[^\]]*\] \[error=[^\]]*\] /, "")
+      : l
+  ).join("\n");
+  assert(edited !== text, "fixture: the dungeon snap_far line was not found");
+  await Deno.writeTextFile(p, edited);
+  const worse = await captureOutput(() => run(args));
+  assertEquals(worse.value, 3, worse.out);
+  assert(worse.out.includes("`failures.snap_far_from_mesh`"), worse.out);
+  assert(worse.out.includes("dungeon\\|0.00,0.00\\|22.75,52.25\\|-"), worse.out);
+  // The replay of the (edited) baseline shows the leg newly failing? No: replay takes failed
+  // legs only, so the edited one is not among them.
+  const rep = JSON.parse(await Deno.readTextFile(join(out, "replay/replay.json")));
+  assertEquals(
+    rep.rows.some((r: { zone: string; start: number[] }) =>
+      r.zone === "dungeon" && r.start[0] === 0
+    ),
+    false,
+  );
+  await Deno.remove(tmp, { recursive: true });
+});
