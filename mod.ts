@@ -242,5 +242,47 @@ export {
 // ── Analytics: failure classification, tier and timing statistics ────────────────────────────
 export * from "./src/analyze/mod.ts";
 
+// ── Replay, shards and the regression gate (navscope replay / merge / diff / nightly) ─────────
+export {
+  batteryMatch,
+  collectReplayLegs,
+  comparableRecord,
+  judge as judgeReplay,
+  parseShard,
+  recordClass,
+  REPLAY_OUTCOMES,
+  replayKey,
+  type ReplayLeg,
+  type ReplayOutcome,
+  shardOf,
+  stripLineTimings,
+  TIMING_FIELDS,
+} from "./src/analyze/replay.ts";
+export {
+  canonicalReplayJson,
+  mergeReplayDirs,
+  readReplayDir,
+  replayLogs,
+  type ReplayOptions,
+  type ReplayReport,
+  type ReplayResult,
+  type ReplayRow,
+  writeReplayDir,
+} from "./src/analyze/replay_run.ts";
+export { type PoolPack, type PoolTask, ReplayPool } from "./src/analyze/replay_pool.ts";
+export {
+  checkMetricName,
+  DEFAULT_THRESHOLDS,
+  type DiffReport,
+  diffRuns,
+  loadThresholds,
+  type MetricRow,
+  parseThresholds,
+  readRun,
+  type RunData,
+  type Threshold,
+  type ThresholdsDoc,
+} from "./src/analyze/diff.ts";
+
 // ── Pictures ─────────────────────────────────────────────────────────────────────────────────
 export { rasterizeZone, worldPng, worldSvg, type ZoneRaster } from "./reports/render_world.ts";
