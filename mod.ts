@@ -214,6 +214,27 @@ export {
 } from "./src/analyze/battery.ts";
 export { planRecordFromResult, type RecordContext } from "./src/logs/from_plan.ts";
 
+// ── The triangle-mesh planner (baseline, issue 14): polygon A* + corner-point funnel ─────────
+export {
+  buildMeshGraph,
+  compareLeg,
+  type Corridor,
+  findCorridor,
+  funnel,
+  type FunnelEvent,
+  type FunnelResult,
+  type LegComparison,
+  type MeshGraph,
+  type MeshPlanDebug,
+  type MeshPlanOptions,
+  type MeshPlanResult,
+  MeshSearch,
+  planMesh,
+  type Portal,
+  type RouteClearance,
+  routeClearance,
+} from "./src/plan/mesh/mod.ts";
+
 // ── Run logs: records, the navscope plan line, streaming parser ──────────────────────────────
 export type * from "./src/logs/types.ts";
 export {

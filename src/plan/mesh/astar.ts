@@ -63,7 +63,11 @@ export class MeshSearch {
     }
     const cur = this.cur, g = this.g, parent = this.parent, via = this.via;
     const gx = cx[goal], gy = cy[goal];
-    const h = (t: number) => Math.hypot(cx[t] - gx, cy[t] - gy);
+    // sqrt of the sum of squares, not Math.hypot (several times slower in V8).
+    const h = (t: number) => {
+      const dx = cx[t] - gx, dy = cy[t] - gy;
+      return Math.sqrt(dx * dx + dy * dy);
+    };
     this.heapN = 0;
     g[start] = 0;
     parent[start] = -1;
