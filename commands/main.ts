@@ -24,6 +24,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   inspect: () => import("./inspect.ts"),
   classify: () => import("./classify.ts"),
   stats: () => import("./stats.ts"),
+  report: () => import("./report.ts"),
   replay: () => import("./replay.ts"),
   merge: () => import("./merge.ts"),
   diff: () => import("./diff.ts"),

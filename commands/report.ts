@@ -1,0 +1,125 @@
+/**
+ * `navscope report LOGS… --out report.html [--baseline BASE] [--pack PACK] [--trace out.json]`:
+ * the self-contained HTML report (reports/), optionally a Chrome trace of the stage timings.
+ * @module
+ */
+import { NavscopeError } from "../src/errors.ts";
+import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
+import { writeFileAtomic } from "../src/codec/file.ts";
+import { reportFromLogs, type ReportFromLogsOptions } from "../reports/report_data.ts";
+import { io, parseFlags, Progress, warnFileProblems } from "./_output.ts";
+
+/** One line for the command list. */
+export const summary = "Self-contained HTML report of run logs (charts, failures, drill-downs)";
+
+/** Usage text. */
+export const help =
+  `navscope report LOGS… --out report.html [--baseline BASE] [--pack PACK] [--trace out.json]
+                 [--title T] [--max-points N] [--max-legs N] [--drill N] [--json FILE] [--strict]
+
+One HTML file (chart.js inlined, every figure embedded as JSON, no network request of any kind;
+light and dark mode; printable) with: overview (plans, success rate, failures by class,
+distinct failing legs, time range, planner version, pack build hash, zones); tier distribution
+(plans by final tier stacked by escalation reasons, the window-area scatter with the 3 M-cell
+line, per-tier total-time percentiles); per-stage timings (stacked bars per tier, percentile
+tables, the share of "other"); a sortable, filterable table of distinct failing legs whose rows
+open a drill-down; with --baseline the diff verdict and metric table.
+
+  --out FILE        the HTML file to write (required)
+  --pack PACK       replay the top failing legs on PACK and draw their windows in the
+                    drill-downs (the plan --svg picture)
+  --drill N         legs replayed for drill-downs at most (default 25)
+  --baseline BASE   compare with BASE (logs, a replay dir or a stats --json file) as
+                    navscope diff does; needs exactly one LOGS path
+  --trace FILE      also write the per-plan stage timings as Chrome Trace Event JSON (one
+                    track per worker, one slice per stage) for Perfetto / chrome://tracing
+  --title T         page title (default "navscope report")
+  --max-points N    scatter points embedded at most (default 2000; a sample beyond)
+  --max-legs N      failing legs listed at most (default 2000, most failures first)
+  --json FILE       also write the aggregated report data as JSON
+  --strict          stop at the first unreadable file or corrupt .gz
+
+Exit status: 0 written; 1 no input could be read, or bad PACK/BASE; 2 usage error.`;
+
+function int(flag: string, v: string | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new NavscopeError("usage", `report: ${flag} needs a whole number ≥ 0, got "${v}"`);
+  }
+  return n;
+}
+
+/** Runs report; resolves to the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags("report", args, {
+    out: { type: "string" },
+    baseline: { type: "string" },
+    pack: { type: "string" },
+    trace: { type: "string" },
+    title: { type: "string" },
+    "max-points": { type: "string" },
+    "max-legs": { type: "string" },
+    drill: { type: "string" },
+    json: { type: "string" },
+    strict: { type: "boolean" },
+  });
+  if (positionals.length === 0) {
+    throw new NavscopeError("usage", "report: no log files given (see navscope report --help)");
+  }
+  if (!values.out) {
+    throw new NavscopeError("usage", "report: --out FILE is required (see navscope report --help)");
+  }
+  if (values.baseline !== undefined && positionals.length !== 1) {
+    throw new NavscopeError(
+      "usage",
+      "report: --baseline compares one LOGS path (a file or a directory) (see navscope report --help)",
+    );
+  }
+  const opts: ReportFromLogsOptions = {
+    strict: values.strict,
+    maxPoints: int("--max-points", values["max-points"], 2000),
+    maxLegs: int("--max-legs", values["max-legs"], 2000),
+  };
+  const drill = int("--drill", values.drill, 25);
+  const t0 = performance.now();
+  let trace: import("../reports/trace.ts").TraceBuilder | null = null;
+  if (values.trace) {
+    const { TraceBuilder } = await import("../reports/trace.ts");
+    const tb = new TraceBuilder();
+    trace = tb;
+    opts.onPlan = (p) => tb.add(p);
+  }
+  const progress = new Progress();
+  opts.onProgress = (f, label) => progress.update(f, label);
+  const { data, parse, acc } = await reportFromLogs(positionals, opts);
+  progress.done();
+  warnFileProblems("report", fileProblems(parse));
+  requireSomeInput(parse, positionals);
+  if (values.pack) {
+    const { addDrilldowns } = await import("../reports/report_drill.ts");
+    await addDrilldowns(data, acc, values.pack, { maxLegs: drill });
+  }
+  if (values.baseline !== undefined) {
+    const { diffRuns, readRun } = await import("../src/analyze/diff.ts");
+    data.baseline = diffRuns(await readRun(values.baseline), await readRun(positionals[0]));
+  }
+  const { reportHtml } = await import("../reports/report_page.ts");
+  const html = await reportHtml(data, values.title ?? "navscope report");
+  await writeFileAtomic(values.out, html);
+  if (values.json) await writeFileAtomic(values.json, JSON.stringify(data, null, 2) + "\n");
+  if (trace) {
+    const { traceJson } = await import("../reports/trace.ts");
+    await writeFileAtomic(values.trace!, traceJson(trace.trace()));
+  }
+  const ms = performance.now() - t0;
+  io.err.write(
+    `report: ${values.out} (${
+      (html.length / 1e6).toFixed(2)
+    } MB, ${data.overview.plans} plans, ${data.failures.total_legs} failing legs, ${
+      Object.values(data.drilldowns).filter((d) => d.svg).length
+    } pictures) in ${(ms / 1000).toFixed(2)} s` +
+      (values.trace ? `; trace ${values.trace}` : "") + "\n",
+  );
+  return 0;
+}

@@ -1,0 +1,155 @@
+/**
+ * chart.js configurations of the HTML report, built from {@link ReportData} in the CLI (so the
+ * page only instantiates them). Colours are theme tokens — `@0` … `@9` (series palette), `@fg`,
+ * `@muted`, `@grid`, `@bad` — that the page replaces with the light or dark palette and
+ * re-resolves when the colour scheme changes. Configs are plain JSON (no functions).
+ * @module
+ */
+import type { ReportData } from "./report_data.ts";
+import { BAR_STAGES } from "./report_data.ts";
+
+/** One chart of the page. */
+export interface ChartSpec {
+  /** Canvas id. */
+  id: string;
+  /** Section it belongs to. */
+  section: "overview" | "tiers" | "stages";
+  /** Heading above the canvas. */
+  title: string;
+  /** chart.js config (type, data, options) with theme tokens. */
+  config: Record<string, unknown>;
+}
+
+const pal = (i: number) => `@${i % 10}`;
+
+function axes(x: string, y: string, extra: Record<string, unknown> = {}) {
+  return {
+    x: { title: { display: true, text: x }, ...(extra.x as object ?? {}) },
+    y: { title: { display: true, text: y }, beginAtZero: true, ...(extra.y as object ?? {}) },
+  };
+}
+
+const base = {
+  responsive: true,
+  maintainAspectRatio: false,
+  animation: false,
+  plugins: { legend: { position: "bottom" } },
+};
+
+/** The charts of a report. */
+export function chartSpecs(d: ReportData): ChartSpec[] {
+  const specs: ChartSpec[] = [];
+  const fc = d.overview.failures_by_class;
+  specs.push({
+    id: "chart-classes",
+    section: "overview",
+    title: "Failures by class",
+    config: {
+      type: "bar",
+      data: {
+        labels: fc.map((c) => c.class),
+        datasets: [
+          { label: "failures", data: fc.map((c) => c.count), backgroundColor: "@bad" },
+          { label: "distinct legs", data: fc.map((c) => c.legs), backgroundColor: pal(0) },
+        ],
+      },
+      options: { ...base, indexAxis: "y", scales: axes("count", "class") },
+    },
+  });
+  const tiers = d.tiers.rows.map((r) => `tier ${r.tier}`);
+  specs.push({
+    id: "chart-tiers",
+    section: "tiers",
+    title: "Successful plans by final tier, stacked by escalation reasons",
+    config: {
+      type: "bar",
+      data: {
+        labels: tiers,
+        datasets: d.tiers.stack_keys.map((k, i) => ({
+          label: k,
+          data: d.tiers.rows.map((r) => r.stacks[k] ?? 0),
+          backgroundColor: pal(i),
+        })),
+      },
+      options: {
+        ...base,
+        scales: axes("final tier", "plans", { x: { stacked: true }, y: { stacked: true } }),
+      },
+    },
+  });
+  const byTier = new Map<number, Array<{ x: number; y: number }>>();
+  for (const [x, y, t] of d.scatter.points) {
+    let a = byTier.get(t);
+    if (!a) byTier.set(t, a = []);
+    a.push({ x, y });
+  }
+  const maxY = d.scatter.points.reduce((m, p) => Math.max(m, p[1]), 1);
+  const scatterSets: Array<Record<string, unknown>> = [...byTier.keys()].sort((a, b) => a - b)
+    .map((t, i) => ({
+      label: `tier ${t}`,
+      data: byTier.get(t),
+      backgroundColor: pal(i),
+      pointRadius: 2.5,
+    }));
+  scatterSets.push({
+    type: "line",
+    label: "3 M cells (kLocalMaxCells)",
+    data: [{ x: d.scatter.line_cells, y: 0 }, { x: d.scatter.line_cells, y: maxY }],
+    borderColor: "@bad",
+    borderDash: [6, 4],
+    borderWidth: 2,
+    pointRadius: 0,
+    showLine: true,
+  });
+  specs.push({
+    id: "chart-scatter",
+    section: "tiers",
+    title: d.scatter.sampled
+      ? `Window area vs total time (sample of ${d.scatter.points.length} of ${d.scatter.eligible} plans)`
+      : "Window area vs total time",
+    config: {
+      type: "scatter",
+      data: { datasets: scatterSets },
+      options: { ...base, scales: axes("window cells", "total ms", { x: { beginAtZero: true } }) },
+    },
+  });
+  const tm = d.tiers.total_ms;
+  specs.push({
+    id: "chart-tier-times",
+    section: "tiers",
+    title: "Total time per final tier (p50 / p90 / max, ms)",
+    config: {
+      type: "bar",
+      data: {
+        labels: tm.map((r) => `tier ${r.tier}`),
+        datasets: (["p50", "p90", "max"] as const).map((p, i) => ({
+          label: p,
+          data: tm.map((r) => r.total_ms[p]),
+          backgroundColor: pal(i),
+        })),
+      },
+      options: { ...base, scales: axes("final tier", "ms") },
+    },
+  });
+  specs.push({
+    id: "chart-stages",
+    section: "stages",
+    title: "Mean stage time per final tier (ms, stacked)",
+    config: {
+      type: "bar",
+      data: {
+        labels: d.stages.per_tier.map((r) => `tier ${r.tier}`),
+        datasets: BAR_STAGES.map((s, i) => ({
+          label: s,
+          data: d.stages.per_tier.map((r) => r.mean_ms[s]),
+          backgroundColor: pal(i),
+        })),
+      },
+      options: {
+        ...base,
+        scales: axes("final tier", "ms", { x: { stacked: true }, y: { stacked: true } }),
+      },
+    },
+  });
+  return specs;
+}

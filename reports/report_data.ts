@@ -1,0 +1,544 @@
+/**
+ * The aggregated data of the HTML report (`navscope report`): one streaming pass over run logs
+ * that feeds the analytics' own accumulators — {@link ClassifyAccumulator} for the failure
+ * classes, {@link StatsAccumulator} for the overall tier/timing tables and one
+ * {@link StatsGroup} per final tier for the per-tier breakdowns — plus what only the report
+ * needs: the distinct failing legs with their endpoints, a bounded sample of scatter points
+ * (reservoir sampling, seeded, so the data is deterministic), the time range, planner versions,
+ * pack build hashes and zones.
+ *
+ * The page embeds this object as JSON and never sees a raw plan: its size is bounded by the
+ * number of tiers, reason combinations, distinct failing legs (capped by `maxLegs`) and
+ * `maxPoints`, not by the number of plans.
+ * @module
+ */
+import { factsFromPlan, FailureCollector, legKey, PlanCollector } from "../src/analyze/adapter.ts";
+import type { ClassifyReport } from "../src/analyze/classify_report.ts";
+import { ClassifyAccumulator } from "../src/analyze/classify_report.ts";
+import { fileProblems, type ProgressFn, unparsedLines } from "../src/analyze/run.ts";
+import type { StageRow, StatsBody, TierRow, WindowBucketRow } from "../src/analyze/stats.ts";
+import { CAPPED_WINDOW_MAX, round3, StatsAccumulator, StatsGroup } from "../src/analyze/stats.ts";
+import { formatTimestamp } from "../src/logs/line.ts";
+import { parseLogs } from "../src/logs/reader.ts";
+import type { LogEvent, ParseReport, PlanRecord, Point2 } from "../src/logs/types.ts";
+import { mulberry32 } from "../src/rng.ts";
+import type { DiffReport } from "../src/analyze/diff.ts";
+
+/** Stages drawn in the stacked per-tier bars (the six timed stages and "other"). */
+export const BAR_STAGES = ["window", "topology", "geometry", "pull", "assemble", "lift", "other"];
+
+/** Reason combinations shown as their own stack in the tier chart; the rest are "other". */
+export const MAX_REASON_STACKS = 8;
+
+/** One distinct failing leg (a row of the failure table). */
+export interface FailingLeg {
+  /** Row id (index in `failures.legs`), used by the drill-downs. */
+  id: number;
+  /** Distinct-leg key (classify's: zone + start + goal + deck, or zone + error text). */
+  key: string;
+  /** Class of the leg's last failure. */
+  class: string;
+  /** Zone. */
+  zone: string;
+  /** Raw start, px, null when the log did not say. */
+  start: Point2 | null;
+  /** Raw goal, px, null when unknown. */
+  goal: Point2 | null;
+  /** Declared goal deck, null when none. */
+  deck: number | null;
+  /** Failures of this leg. */
+  count: number;
+  /** First / last failure (`YYYY-MM-DD HH:MM:SS.mmm`), null when undated. */
+  first_seen: string | null;
+  last_seen: string | null;
+  /** Error text of the last failure. */
+  error: string;
+  /** Where it came from: a navscope plan line, navigator lines, or a pack-load failure. */
+  origin: "plan_line" | "navigator" | "load";
+  /** First failure's `file:line`. */
+  example: string;
+}
+
+/** Plans finished in one tier, split by escalation-reason combination. */
+export interface TierReasonRow {
+  tier: number;
+  plans: number;
+  /** Plans per stack key (a combination or "other"). */
+  stacks: Record<string, number>;
+}
+
+/** Per-tier stage means and table. */
+export interface TierStageRow {
+  tier: number;
+  plans: number;
+  /** Mean ms of each {@link BAR_STAGES} stage. */
+  mean_ms: Record<string, number | null>;
+  /** classify/stats per-stage table of this tier (sum, p50, max). */
+  stages: StageRow[];
+}
+
+/** The report's data (embedded in the page as JSON; golden-tested). */
+export interface ReportData {
+  format: "navscope-report";
+  version: 1;
+  /** Inputs as given. */
+  inputs: string[];
+  overview: {
+    /** Plans (legs) seen, successful and failed. */
+    plans: number;
+    ok: number;
+    failed: number;
+    /** ok / plans, null when no plans. */
+    success_rate: number | null;
+    /** Pack-load failures (counted as failures, not plans). */
+    load_failures: number;
+    failures_by_class: Array<{ class: string; count: number; legs: number }>;
+    distinct_failing_legs: number;
+    time_range: { first: string; last: string } | null;
+    versions: string[];
+    pack_hashes: string[];
+    zones: Array<{ zone: string; plans: number; ok: number; failed: number }>;
+    unparsed_lines: number;
+    file_problems: Array<{ file: string; error: string }>;
+  };
+  tiers: {
+    /** Stack keys in draw order (most plans first, "other" last when present). */
+    stack_keys: string[];
+    rows: TierReasonRow[];
+    /** stats' per-tier table (total p50/p90/max, other p50). */
+    total_ms: TierRow[];
+    window_buckets: WindowBucketRow[];
+    tier0_share: number;
+    tier0_small_share: number;
+  };
+  scatter: {
+    /** `[window cells, total ms, tier]` of successful plans with a window (a sample). */
+    points: Array<[number, number, number]>;
+    /** Plans eligible for the scatter. */
+    eligible: number;
+    /** True when `points` is a sample of `eligible`. */
+    sampled: boolean;
+    max_points: number;
+    /** The kLocalMaxCells line, cells. */
+    line_cells: number;
+  };
+  stages: {
+    /** stats' per-stage table over all successful plans. */
+    table: StageRow[];
+    per_tier: TierStageRow[];
+    /** Sum of "other" / sum of total, null when no time. */
+    other_share: number | null;
+  };
+  failures: {
+    /** Distinct failing legs, most failures first (at most `max_legs`). */
+    legs: FailingLeg[];
+    total_legs: number;
+    max_legs: number;
+  };
+  /** Drill-downs by leg id (filled by the command with `--pack`). */
+  drilldowns: Record<string, Drilldown>;
+  /** Notes on how the page was built (drill-down limits, sampling). */
+  notes: string[];
+  /** `diff` against `--baseline`, or null. */
+  baseline: DiffReport | null;
+}
+
+/** A failing leg replayed for its picture. */
+export interface Drilldown {
+  /** The replayed outcome (`ok` or the planner's code). */
+  outcome: string;
+  /** The replay's message. */
+  message: string;
+  /** The window SVG (reports/leg_svg.ts), absent when no window was built or it was too big. */
+  svg?: string;
+  /** Why there is no SVG. */
+  why?: string;
+}
+
+/** Options of {@link ReportAccumulator} / {@link reportFromLogs}. */
+export interface ReportDataOptions {
+  /** Scatter points embedded at most (default 2000). */
+  maxPoints?: number;
+  /** Failing legs embedded at most (default 2000). */
+  maxLegs?: number;
+  /** Seed of the scatter sample (default 1). */
+  seed?: number;
+}
+
+/** One plan record with where it ran (for the trace export). */
+export interface PlanSighting {
+  record: PlanRecord;
+  /** Naive epoch ms of the line, NaN when unknown. */
+  time: number;
+  pid: number;
+  tid: number;
+}
+
+interface LegAcc {
+  key: string;
+  cls: string;
+  zone: string;
+  start: Point2 | null;
+  goal: Point2 | null;
+  deck: number | null;
+  count: number;
+  first: number;
+  last: number;
+  error: string;
+  origin: FailingLeg["origin"];
+  example: string;
+  order: number;
+  record: PlanRecord | null;
+}
+
+interface Endpoints {
+  zone: string;
+  start: Point2 | null;
+  goal: Point2 | null;
+  deck: number | null;
+  origin: FailingLeg["origin"];
+  record: PlanRecord | null;
+}
+
+/** Accumulates log events into {@link ReportData}. */
+export class ReportAccumulator {
+  private readonly failures = new FailureCollector();
+  private readonly plansCol = new PlanCollector();
+  private readonly classify = new ClassifyAccumulator();
+  private readonly stats = new StatsAccumulator();
+  private readonly tierGroups = new Map<number, StatsGroup>();
+  private readonly legs = new Map<string, LegAcc>();
+  private readonly pendingEndpoints = new Map<string, Endpoints>();
+  private readonly zones = new Map<string, { plans: number; ok: number; failed: number }>();
+  private readonly versions = new Set<string>();
+  private readonly hashes = new Set<string>();
+  private readonly points: Array<[number, number, number]> = [];
+  private readonly rand: () => number;
+  private readonly maxPoints: number;
+  private readonly maxLegs: number;
+  private eligible = 0;
+  private legEvents = 0;
+  private legOk = 0;
+  private planEvents = 0;
+  private planOk = 0;
+  private loadFailures = 0;
+  private first = NaN;
+  private last = NaN;
+  /** Called with every plan record counted by the statistics (for `--trace`). */
+  onPlan?: (p: PlanSighting) => void;
+
+  constructor(opts: ReportDataOptions = {}) {
+    this.maxPoints = opts.maxPoints ?? 2000;
+    this.maxLegs = opts.maxLegs ?? 2000;
+    this.rand = mulberry32(opts.seed ?? 1);
+  }
+
+  private seen(t: number): void {
+    if (Number.isNaN(t)) return;
+    if (!(t >= this.first)) this.first = t;
+    if (!(t <= this.last)) this.last = t;
+  }
+
+  private zone(z: string) {
+    let a = this.zones.get(z);
+    if (!a) this.zones.set(z, a = { plans: 0, ok: 0, failed: 0 });
+    return a;
+  }
+
+  /** Feeds one event. */
+  add(ev: LogEvent): void {
+    let endpoints: Endpoints | null = null;
+    if (ev.type === "leg") {
+      const l = ev.leg;
+      this.legEvents++;
+      if (l.ok) this.legOk++;
+      this.seen(l.time);
+      const z = this.zone(l.zone);
+      z.plans++;
+      if (l.ok) z.ok++;
+      else z.failed++;
+      endpoints = {
+        zone: l.zone,
+        start: l.start,
+        goal: l.goal,
+        deck: l.plan ? l.plan.goalDeckY : l.goalDeckY,
+        origin: l.origin,
+        record: l.plan,
+      };
+    } else if (ev.type === "plan") {
+      this.planEvents++;
+      if (ev.record.ok) this.planOk++;
+      this.seen(ev.head.time);
+      const r = ev.record;
+      if (!r.ok) {
+        this.pendingEndpoints.set(
+          legKey(r.zone, r.start, r.goal, r.goalDeckY, factsFromPlan(r).message),
+          {
+            zone: r.zone,
+            start: r.start,
+            goal: r.goal,
+            deck: r.goalDeckY,
+            origin: "plan_line",
+            record: r,
+          },
+        );
+      }
+    } else if (ev.type === "navmesh_load_failed") {
+      this.loadFailures++;
+      this.seen(ev.head.time);
+      endpoints = {
+        zone: ev.zone,
+        start: null,
+        goal: null,
+        deck: null,
+        origin: "load",
+        record: null,
+      };
+    }
+    for (const f of this.failures.add(ev)) this.addFailure(f, endpoints);
+    const p = this.plansCol.add(ev);
+    if (p) this.addPlan(p.record, p.time, ev);
+  }
+
+  private addFailure(
+    f: ReturnType<FailureCollector["add"]>[number],
+    ep: Endpoints | null,
+  ): void {
+    const cls = this.classify.add(f);
+    const text = f.facts.message || f.facts.status || f.facts.event;
+    let a = this.legs.get(f.leg);
+    if (!a) {
+      const e = ep ?? this.pendingEndpoints.get(f.leg) ??
+        {
+          zone: f.facts.zone,
+          start: null,
+          goal: null,
+          deck: null,
+          origin: "navigator" as const,
+          record: null,
+        };
+      a = {
+        key: f.leg,
+        cls,
+        zone: e.zone,
+        start: e.start,
+        goal: e.goal,
+        deck: e.deck,
+        count: 0,
+        first: NaN,
+        last: NaN,
+        error: text,
+        origin: e.origin,
+        example: `${f.file}:${f.line}`,
+        order: this.legs.size,
+        record: e.record,
+      };
+      this.legs.set(f.leg, a);
+    }
+    a.count++;
+    a.cls = cls;
+    if (ep?.record) a.record = ep.record;
+    a.error = text;
+    if (!Number.isNaN(f.time)) {
+      if (!(f.time >= a.first)) a.first = f.time;
+      if (!(f.time <= a.last)) a.last = f.time;
+    }
+  }
+
+  private addPlan(r: PlanRecord, time: number, ev: LogEvent): void {
+    if (!this.stats.add(r, time)) return;
+    if (r.version) this.versions.add(r.version);
+    if (r.packHash) this.hashes.add(r.packHash);
+    if (this.onPlan) {
+      const pid = ev.type === "plan" ? ev.head.pid : ev.head.pid;
+      const tid = ev.type === "leg" ? ev.leg.tid : ev.head.tid;
+      this.onPlan({ record: r, time, pid, tid });
+    }
+    if (!r.ok) return;
+    let g = this.tierGroups.get(r.tier);
+    if (!g) this.tierGroups.set(r.tier, g = new StatsGroup());
+    g.add(r);
+    if (r.window) {
+      // Reservoir sampling (algorithm R) with a seeded generator: deterministic.
+      const pt: [number, number, number] = [r.window.cells, round3(r.timing.total) ?? 0, r.tier];
+      this.eligible++;
+      if (this.points.length < this.maxPoints) this.points.push(pt);
+      else {
+        const j = Math.floor(this.rand() * this.eligible);
+        if (j < this.maxPoints) this.points[j] = pt;
+      }
+    }
+  }
+
+  /** The last plan record of a failing leg (by key), for replaying it; null for navigator legs. */
+  recordOf(key: string): PlanRecord | null {
+    return this.legs.get(key)?.record ?? null;
+  }
+
+  /** Flushes the collectors (call once, after the last event). */
+  finish(): void {
+    for (const f of this.failures.finish()) this.addFailure(f, null);
+  }
+
+  /** The report data. */
+  data(
+    inputs: readonly string[],
+    parse: { unparsed: number; problems: Array<{ file: string; error: string }> },
+  ): ReportData {
+    const cr: ClassifyReport = this.classify.report(parse.unparsed, parse.problems);
+    const body: StatsBody = this.stats.report();
+    const paired = this.legEvents > 0;
+    const plans = paired ? this.legEvents : this.planEvents;
+    const ok = paired ? this.legOk : this.planOk;
+    const tiersSorted = [...this.tierGroups.keys()].sort((a, b) => a - b);
+    const bodies = tiersSorted.map((t) => ({ tier: t, body: this.tierGroups.get(t)!.body() }));
+    // Stack keys: the most common combinations over all tiers, the rest folded into "other".
+    const comboTotals = new Map<string, number>();
+    for (const { body: b } of bodies) {
+      for (const r of b.reasons) comboTotals.set(r.key, (comboTotals.get(r.key) ?? 0) + r.plans);
+    }
+    const ranked = [...comboTotals].sort((a, b) =>
+      b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
+    ).map(([k]) => k);
+    const kept = ranked.slice(0, MAX_REASON_STACKS);
+    const keptSet = new Set(kept);
+    const stackKeys = ranked.length > kept.length ? [...kept, "other"] : kept;
+    const rows: TierReasonRow[] = bodies.map(({ tier, body: b }) => {
+      const stacks: Record<string, number> = {};
+      for (const r of b.reasons) {
+        const k = keptSet.has(r.key) ? r.key : "other";
+        stacks[k] = (stacks[k] ?? 0) + r.plans;
+      }
+      return { tier, plans: b.plans, stacks };
+    });
+    const perTier: TierStageRow[] = bodies.map(({ tier, body: b }) => {
+      const mean: Record<string, number | null> = {};
+      for (const s of BAR_STAGES) {
+        const row = b.stages.find((x) => x.stage === s);
+        mean[s] = row && b.plans > 0 ? round3(row.sum_ms / b.plans) : null;
+      }
+      return { tier, plans: b.plans, mean_ms: mean, stages: b.stages };
+    });
+    const otherSum = body.stages.find((s) => s.stage === "other")?.sum_ms ?? 0;
+    const totalSum = body.stages.find((s) => s.stage === "total")?.sum_ms ?? 0;
+    const legs = [...this.legs.values()].sort((a, b) =>
+      b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+    );
+    const ts = (t: number) => Number.isNaN(t) ? null : formatTimestamp(t);
+    const notes: string[] = [];
+    if (this.eligible > this.points.length) {
+      notes.push(
+        `The window-area scatter shows a random sample of ${this.points.length} of ${this.eligible} successful plans; every other figure counts all plans.`,
+      );
+    }
+    if (legs.length > this.maxLegs) {
+      notes.push(
+        `The failure table lists the ${this.maxLegs} legs with the most failures of ${legs.length} distinct failing legs.`,
+      );
+    }
+    const failed = cr.total - this.loadFailures;
+    return {
+      format: "navscope-report",
+      version: 1,
+      inputs: [...inputs],
+      overview: {
+        plans,
+        ok,
+        failed: Math.max(0, failed),
+        success_rate: plans > 0 ? round3(ok / plans) : null,
+        load_failures: this.loadFailures,
+        failures_by_class: cr.classes.map((c) => ({
+          class: c.class,
+          count: c.count,
+          legs: c.legs,
+        })),
+        distinct_failing_legs: legs.length,
+        time_range: Number.isNaN(this.first)
+          ? null
+          : { first: formatTimestamp(this.first), last: formatTimestamp(this.last) },
+        versions: [...this.versions].sort(),
+        pack_hashes: [...this.hashes].sort(),
+        zones: [...this.zones].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+          .map(([zone, z]) => ({ zone, ...z })),
+        unparsed_lines: parse.unparsed,
+        file_problems: parse.problems,
+      },
+      tiers: {
+        stack_keys: stackKeys,
+        rows,
+        total_ms: body.tiers,
+        window_buckets: body.window_buckets,
+        tier0_share: body.tier0_share,
+        tier0_small_share: body.tier0_small_share,
+      },
+      scatter: {
+        points: this.points,
+        eligible: this.eligible,
+        sampled: this.eligible > this.points.length,
+        max_points: this.maxPoints,
+        line_cells: CAPPED_WINDOW_MAX,
+      },
+      stages: {
+        table: body.stages,
+        per_tier: perTier,
+        other_share: totalSum > 0 ? round3(otherSum / totalSum) : null,
+      },
+      failures: {
+        legs: legs.slice(0, this.maxLegs).map((a, id) => ({
+          id,
+          key: a.key,
+          class: a.cls,
+          zone: a.zone,
+          start: a.start,
+          goal: a.goal,
+          deck: a.deck,
+          count: a.count,
+          first_seen: ts(a.first),
+          last_seen: ts(a.last),
+          error: a.error,
+          origin: a.origin,
+          example: a.example,
+        })),
+        total_legs: legs.length,
+        max_legs: this.maxLegs,
+      },
+      drilldowns: {},
+      notes,
+      baseline: null,
+    };
+  }
+}
+
+/** Options of {@link reportFromLogs}. */
+export interface ReportFromLogsOptions extends ReportDataOptions {
+  strict?: boolean;
+  onProgress?: ProgressFn;
+  onPlan?: (p: PlanSighting) => void;
+}
+
+/** Reads run logs once and aggregates them into {@link ReportData}. */
+export async function reportFromLogs(
+  inputs: readonly string[],
+  opts: ReportFromLogsOptions = {},
+): Promise<{ data: ReportData; parse: ParseReport; acc: ReportAccumulator }> {
+  const stream = parseLogs(inputs, {
+    strict: opts.strict,
+    include: ["plan", "leg", "navmesh_load_failed"],
+  });
+  const acc = new ReportAccumulator(opts);
+  acc.onPlan = opts.onPlan;
+  let n = 0;
+  for await (const ev of stream) {
+    acc.add(ev);
+    if (opts.onProgress && ++n % 4096 === 0) {
+      opts.onProgress(0, `${stream.report.lines} lines`);
+    }
+  }
+  acc.finish();
+  const parse = stream.report;
+  return {
+    data: acc.data(inputs, { unparsed: unparsedLines(parse), problems: fileProblems(parse) }),
+    parse,
+    acc,
+  };
+}

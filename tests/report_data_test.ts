@@ -1,0 +1,159 @@
+/**
+ * The HTML report's aggregated data (reports/report_data.ts): golden JSON on the analytics
+ * fixtures (not HTML bytes), agreement with `classify` / `stats` (the report reuses their
+ * accumulators), the bounded scatter sample on many plans, and the command's outputs.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { assertGolden, inFixtureDir } from "./fixtures/analyze/golden.ts";
+import { reportFromLogs } from "../reports/report_data.ts";
+import { chartSpecs } from "../reports/report_charts.ts";
+import { reportHtml } from "../reports/report_page.ts";
+import { classifyLogs, statsLogs } from "../src/analyze/run.ts";
+import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
+import { captureOutput } from "../commands/_output.ts";
+import { main } from "../commands/main.ts";
+
+const INPUTS = ["plans.log", "failures.log"];
+
+Deno.test("report data: golden JSON on the analytics fixtures", async () => {
+  const { data } = await inFixtureDir(() => reportFromLogs(INPUTS));
+  await assertGolden("report_data.json", JSON.stringify(data, null, 2) + "\n");
+  // The chart configs are data too: one per chart, with theme tokens only.
+  const specs = chartSpecs(data);
+  assertEquals(specs.map((s) => s.id), [
+    "chart-classes",
+    "chart-tiers",
+    "chart-scatter",
+    "chart-tier-times",
+    "chart-stages",
+  ]);
+  assert(!JSON.stringify(specs).includes("#"), "colours are theme tokens, not literals");
+});
+
+Deno.test("report data: same classes and statistics as classify and stats", async () => {
+  await inFixtureDir(async () => {
+    const { data } = await reportFromLogs(INPUTS);
+    const c = (await classifyLogs(INPUTS)).report;
+    const s = (await statsLogs(INPUTS)).report;
+    assertEquals(
+      data.overview.failures_by_class,
+      c.classes.map((r) => ({ class: r.class, count: r.count, legs: r.legs })),
+    );
+    assertEquals(data.tiers.total_ms, s.tiers);
+    assertEquals(data.tiers.window_buckets, s.window_buckets);
+    assertEquals(data.stages.table, s.stages);
+    assertEquals(data.tiers.tier0_share, s.tier0_share);
+    // Per-tier bodies add up to the whole.
+    assertEquals(data.tiers.rows.reduce((n, r) => n + r.plans, 0), s.plans);
+    for (const r of data.tiers.rows) {
+      assertEquals(Object.values(r.stacks).reduce((a, b) => a + b, 0), r.plans);
+    }
+    // Distinct failing legs: their failures add up to classify's total.
+    assertEquals(data.failures.legs.reduce((n, l) => n + l.count, 0), c.total);
+  });
+});
+
+/** A synthetic log of `n` plan lines (tiers 0–3, some failures), two workers. */
+export function syntheticLog(n: number, seed = 7): string {
+  let x = seed;
+  const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const lines: string[] = [];
+  const t0 = Date.UTC(2026, 9, 1, 8, 0, 0);
+  for (let i = 0; i < n; i++) {
+    const r = emptyPlanRecord(`map0${1 + (i % 3)}base`, [rnd() * 900, rnd() * 900], [
+      rnd() * 900,
+      rnd() * 900,
+    ]);
+    r.version = "navscope/0.1.0";
+    r.packHash = "353cf84130bcb5d3";
+    const fail = i % 17 === 3;
+    r.ok = !fail;
+    r.tier = fail ? -1 : Math.min(3, Math.floor(-Math.log(1 - rnd()) * 0.6));
+    r.kind = fail ? "" : r.tier === 0 ? "tentative" : r.tier === 3 ? "full" : "capped";
+    r.tierNotes = r.tier > 0
+      ? Array.from({ length: r.tier }, (_, k) => k % 2 ? "搜索碰边" : "walk 断开")
+      : [];
+    if (fail) {
+      r.code = i % 2 ? "goal_not_reachable" : "core_far";
+      r.error = i % 2
+        ? "从起点走不到终点 (可达区距 起 0.0px / 终 26.0px)"
+        : "端点接不上可走层 (起 10.0px / 终 0.0px)";
+    } else {
+      const nx = 200 + Math.floor(rnd() * 2000), ny = 200 + Math.floor(rnd() * 2000);
+      r.window = { x0: 0, y0: 0, nx, ny, cells: nx * ny };
+      const w = rnd() * 100, tp = rnd() * 200, g = rnd() * 300;
+      r.timing = {
+        window: w,
+        topology: tp,
+        geometry: g,
+        pull: rnd() * 20,
+        assemble: 0.1,
+        lift: 0.2,
+        total: w + tp + g + 40 + rnd() * 50,
+      };
+      r.points = 5;
+      r.length = 100;
+    }
+    lines.push(formatPlanLine(r, { time: t0 + i * 400, pid: 9, tid: 1 + (i % 2) }));
+  }
+  return lines.join("\n") + "\n";
+}
+
+Deno.test("report data: many plans give a bounded sample and a small page", async () => {
+  const dir = await Deno.makeTempDir();
+  const log = `${dir}/big.log`;
+  await Deno.writeTextFile(log, syntheticLog(6000));
+  const { data } = await reportFromLogs([log], { maxPoints: 500, maxLegs: 100 });
+  assertEquals(data.overview.plans, 6000);
+  assertEquals(data.scatter.points.length, 500);
+  assert(data.scatter.sampled && data.scatter.eligible > 5000);
+  assert(data.notes.some((n) => n.includes("sample of 500")), data.notes.join("\n"));
+  assertEquals(data.failures.legs.length, 100);
+  assert(data.failures.total_legs > 100);
+  // Deterministic sample.
+  const again = (await reportFromLogs([log], { maxPoints: 500, maxLegs: 100 })).data;
+  assertEquals(again.scatter.points, data.scatter.points);
+  const html = await reportHtml(data);
+  assert(html.length < 1_000_000, `page ${html.length} bytes`);
+  assert(
+    !/https?:\/\/[^"' ]*\.(js|css|woff2?)/.test(html.replace(/<script>[\s\S]*?<\/script>/g, "")),
+  );
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("report command: writes HTML, --json data and --trace; usage errors exit 2", async () => {
+  const dir = await Deno.makeTempDir();
+  await inFixtureDir(async () => {
+    const r = await captureOutput(() =>
+      main([
+        "report",
+        ...INPUTS,
+        "--out",
+        `${dir}/r.html`,
+        "--json",
+        `${dir}/r.json`,
+        "--trace",
+        `${dir}/t.json`,
+      ])
+    );
+    assertEquals(r.value, 0, r.err);
+  });
+  const html = await Deno.readTextFile(`${dir}/r.html`);
+  assert(html.startsWith("<!doctype html>"));
+  assert(html.includes("Content-Security-Policy") && html.includes("prefers-color-scheme"));
+  const embedded = JSON.parse(
+    html.match(/<script id="report-data" type="application\/json">(.*?)<\/script>/s)![1],
+  );
+  assertEquals(embedded, JSON.parse(await Deno.readTextFile(`${dir}/r.json`)));
+  const trace = JSON.parse(await Deno.readTextFile(`${dir}/t.json`));
+  assert(Array.isArray(trace.traceEvents) && trace.traceEvents.length > 0);
+  const noLogs = await captureOutput(() => main(["report", "--out", `${dir}/x.html`]));
+  assertEquals(noLogs.value, 2);
+  const noOut = await captureOutput(() => main(["report", "x.log"]));
+  assertEquals(noOut.value, 2);
+  const missing = await captureOutput(() =>
+    main(["report", `${dir}/none.log`, "--out", `${dir}/x.html`])
+  );
+  assertEquals(missing.value, 1);
+  await Deno.remove(dir, { recursive: true });
+});
