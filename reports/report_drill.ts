@@ -56,6 +56,16 @@ export async function addDrilldowns(
         continue;
       }
       const rec = acc.recordOf(leg.key);
+      if (rec?.window && rec.window.cells > maxCells) {
+        // The logged window is already too big to draw: no need to replay it.
+        data.drilldowns[leg.id] = {
+          outcome: rec.code,
+          message: rec.error,
+          why:
+            `logged window ${rec.window.nx} × ${rec.window.ny} cells is over the report's ${maxCells}-cell limit`,
+        };
+        continue;
+      }
       const req: PlanRequest = rec ? requestFromRecord(rec) : {
         zone: leg.zone,
         start: [leg.start[0], leg.start[1]],
