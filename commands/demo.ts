@@ -1,29 +1,40 @@
 /**
- * `navscope demo`: the main job on the embedded example world — plan the city_small leg battery
- * (examples/city_small/legs.json on its packs) and print the per-leg table and the summary.
+ * `navscope demo`: the main job on the embedded default — plan the example batteries (city_small
+ * and the small real worlds dungeon and proto_level), write their plan lines to `OUT/logs/`,
+ * replay the failures (`navscope replay`), print the classify and stats tables and write
+ * `OUT/report.html` (`navscope report`, with drill-downs on city_small's pack).
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { formatFromFlags, parseFlags } from "./_output.ts";
+import { formatFromFlags, io, parseFlags } from "./_output.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { openEngine } from "../src/plan/engine.ts";
 
 /** One line for the command list. */
-export const summary = "Run the main job on the embedded example world (plan its leg battery)";
+export const summary =
+  "Run the main job on the embedded example worlds (plan → logs → replay → classify, stats → report)";
+
+/** The batteries the demo plans (examples/NAME/legs.json on examples/NAME/base.nav.gz). */
+export const DEMO_WORLDS = ["city_small", "dungeon", "proto_level"];
 
 /** Usage text. */
-export const help = `navscope demo [--json|--md|--csv]
+export const help = `navscope demo [--out DIR] [--no-replay] [--json|--md|--csv]
 
-Runs the main job on the embedded example world (examples/city_small, the small generated
-world): plans every leg of examples/city_small/legs.json and prints one row per leg (outcome vs
-expectation, tier, window kind and cells, total ms) and the summary — as
-navscope plan --legs examples/city_small/legs.json.
+The main job on the embedded example worlds: plans the leg batteries of
+examples/${DEMO_WORLDS.join(", examples/")} (as navscope plan --legs … --log), writes
+their plan lines to DIR/logs/WORLD.log, replays the failed legs (navscope replay → DIR/replay/),
+prints the battery, classify and stats tables, and writes DIR/report.html (navscope report,
+drill-downs replayed on city_small's pack). Takes about a minute.
 
-  --json | --md | --csv   the battery in that format (as navscope plan --legs --json)`;
+  --out DIR               output directory (default: out)
+  --no-replay             skip the replay step
+  --json | --md | --csv   the tables in that format (JSON: the batteries, classify and stats)`;
 
 /** Runs the demo. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("demo", args, {
+    out: { type: "string" },
+    "no-replay": { type: "boolean" },
     json: { type: "boolean" },
     md: { type: "boolean" },
     csv: { type: "boolean" },
@@ -34,13 +45,81 @@ export async function run(args: string[]): Promise<number> {
       `demo: unexpected argument ${JSON.stringify(positionals[0])} (see navscope demo --help)`,
     );
   }
-  const dir = fileURLToPath(new URL("../examples/city_small/", import.meta.url));
-  const engine = await openEngine(dir + "base.nav.gz");
-  if (engine.info.error) {
-    throw new NavscopeError("bad_value", `engine unusable: ${engine.info.error}`, {
-      file: dir + "base.nav.gz",
-    });
-  }
+  const format = formatFromFlags(values);
+  const out = values.out ?? "out";
+  const logs = `${out}/logs`;
+  await Deno.mkdir(logs, { recursive: true });
   const { battery } = await import("./plan.ts");
-  return await battery(engine, dir + "legs.json", { format: formatFromFlags(values) });
+  const say = (s: string) => io.err.write(s + "\n");
+  const json: Record<string, unknown> = {};
+  for (const w of DEMO_WORLDS) {
+    const dir = fileURLToPath(new URL(`../examples/${w}/`, import.meta.url));
+    const log = `${logs}/${w}.log`;
+    await Deno.writeTextFile(log, "");
+    const engine = await openEngine(dir + "base.nav.gz");
+    if (engine.info.error) {
+      throw new NavscopeError("bad_value", `engine unusable: ${engine.info.error}`, {
+        file: dir + "base.nav.gz",
+      });
+    }
+    say(`demo: planning examples/${w}/legs.json → ${log}`);
+    try {
+      if (format === "json") {
+        const { captureOutput } = await import("./_output.ts");
+        const r = await captureOutput(() =>
+          battery(engine, dir + "legs.json", { format: "json", log })
+        );
+        json[w] = JSON.parse(r.out);
+      } else await battery(engine, dir + "legs.json", { format, log });
+    } finally {
+      engine.close();
+    }
+  }
+  const { main } = await import("./main.ts");
+  const { captureOutput } = await import("./_output.ts");
+  const sub = async (argv: string[], keep: boolean) => {
+    if (!keep) {
+      const r = await captureOutput(() => main(argv));
+      if (r.value !== 0) throw new NavscopeError("io", `demo: ${argv[0]} failed: ${r.err.trim()}`);
+      return r.out;
+    }
+    const code = await main(argv);
+    if (code !== 0) throw new NavscopeError("io", `demo: ${argv[0]} failed (exit ${code})`);
+    return "";
+  };
+  const fmt = format === "text" ? [] : [`--${format}`];
+  if (!values["no-replay"]) {
+    say(`demo: replaying the failed legs → ${out}/replay/`);
+    const packs = DEMO_WORLDS.flatMap((w) => [
+      "--pack",
+      fileURLToPath(new URL(`../examples/${w}/base.nav.gz`, import.meta.url)),
+    ]);
+    const r = await sub(["replay", logs, ...packs, "--out", `${out}/replay`, ...fmt], false);
+    if (format === "json") json.replay = JSON.parse(r);
+    else io.out.write(r);
+  }
+  const c = await sub(["classify", logs, ...fmt], format !== "json");
+  const s = await sub(["stats", logs, "--by-tier", ...fmt], format !== "json");
+  if (format === "json") {
+    json.classify = JSON.parse(c);
+    json.stats = JSON.parse(s);
+  }
+  const html = `${out}/report.html`;
+  await sub([
+    "report",
+    logs,
+    "--out",
+    html,
+    "--pack",
+    fileURLToPath(new URL("../examples/city_small/base.nav.gz", import.meta.url)),
+    "--drill",
+    "12",
+  ], false);
+  if (format === "json") {
+    json.report = html;
+    io.out.write(JSON.stringify(json, null, 2) + "\n");
+  }
+  const abs = html.startsWith("/") ? html : `${Deno.cwd()}/${html}`;
+  say(`demo: report written to ${html} — open file://${abs} in a browser`);
+  return 0;
 }

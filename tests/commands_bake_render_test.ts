@@ -263,14 +263,17 @@ Deno.test("render-world: the printed size includes the legend; --layer, --height
   for (const v of tier.top) if (!Number.isNaN(v)) assert(v >= 14 && v <= 18, `height ${v}`);
 });
 
-Deno.test("demo: --json / --md print the battery in that format; a bad flag is a usage error", async () => {
-  const j = await cli(["demo", "--json"]);
+Deno.test("demo: --json prints the batteries, replay, classify and stats; a bad flag is a usage error", async () => {
+  const dir = await Deno.makeTempDir();
+  const j = await cli(["demo", "--json", "--out", dir]);
   assertEquals(j.code, 0, j.err);
   const out = JSON.parse(j.out);
-  assertEquals(out.summary.legs, out.legs.length);
-  assert(out.legs.some((l: { id: string }) => l.id === "plaza_cross"));
-  const m = await cli(["demo", "--md"]);
-  assertEquals(m.code, 0, m.err);
-  assert(m.out.includes("| "), "markdown tables");
+  const city = out.city_small;
+  assertEquals(city.summary.legs, city.legs.length);
+  assert(city.legs.some((l: { id: string }) => l.id === "plaza_cross"));
+  assert(out.classify.total > 0 && out.stats.plans > 0);
+  assert(out.replay, "the replay summary");
+  assertEquals(out.report, `${dir}/report.html`);
+  await Deno.remove(dir, { recursive: true });
   assertEquals((await cli(["demo", "--bogus"])).code, 2);
 });
