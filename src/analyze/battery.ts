@@ -11,8 +11,6 @@ import type { PlanResult, Pt } from "../plan/types.ts";
 import type { Leg } from "../world/legs.ts";
 import { planRecordFromResult } from "../logs/from_plan.ts";
 import type { PlanRecord } from "../logs/types.ts";
-import { factsFromPlan } from "./adapter.ts";
-import { classifyFailure } from "./rules.ts";
 import { percentileSorted } from "./percentile.ts";
 
 /** One battery row (`plan --legs --json` `legs[]`). */
@@ -55,11 +53,7 @@ export interface BatteryRow {
   timing_ms: Record<string, number>;
 }
 
-/**
- * Plans one leg and judges it. The outcome class is the one `classify` gives the plan line (the
- * planner's code, except that a failed leg with a declared goal deck is classed by its gap, as
- * the route expander does: spec 失败的情形 › 展开器的处理).
- */
+/** Plans one leg and judges it: the planner's code against the leg's expectation and checks. */
 export async function planLeg(
   engine: Engine,
   leg: Leg,
@@ -67,7 +61,9 @@ export async function planLeg(
   const req = legRequest(leg);
   const result = await engine.plan(req);
   const record = planRecordFromResult(req, result, { packHash: engine.info.buildHash });
-  const cls = result.ok ? "ok" : classifyFailure(factsFromPlan(record)).class;
+  // The planner's code is its class (the class names of classify); the route expander's deck-leg
+  // rule (失败的情形 › 展开器的处理) belongs to `classify` on logs, not to the planner's battery.
+  const cls = result.ok ? "ok" : result.error;
   let mismatch = cls === leg.expected ? "" : `expected ${leg.expected}, got ${cls}`;
   if (!mismatch && result.ok && leg.checks) {
     const c = leg.checks;

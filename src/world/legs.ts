@@ -29,6 +29,7 @@ export const LEG_OUTCOMES = [
   "snap_far_from_mesh",
   "region_too_large",
   "cancelled",
+  "zone_not_found",
 ] as const;
 
 /** One outcome. */
@@ -282,9 +283,9 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "stairs_10_up",
     P("stairs_10", "bottom"),
     P("stairs_10", "floor3"),
-    "target_deck_unreachable",
+    "goal_outside_reach",
     ["stairs_10"],
-    "1.0-m risers cannot be climbed; floor 3 is the declared deck, in the same region but not reachable",
+    "1.0-m risers cannot be climbed; floor 3 is the declared deck, in the same region but outside the reach domain: the goal anchor is the nearest reachable span near the deck, far away (the route expander classes this deck leg target_deck_unreachable)",
     { start_deck_y: 4, goal_deck_y: 8 },
   );
   add(
@@ -336,10 +337,11 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "arcade_roof_deck",
     P("arcade", "west"),
     P("arcade", "roof"),
-    "target_deck_unreachable",
+    "goal_outside_reach",
     ["arcade"],
     "declared deck on the arcade cover: the pillar facades put it in the sidewalk's region, " +
-      "but nothing climbs onto it (facade steps are banned)",
+      "but nothing climbs onto it (facade steps are banned), so it is outside the reach domain " +
+      "(the route expander classes this deck leg target_deck_unreachable)",
     { start_deck_y: 0.2, goal_deck_y: 3.7 },
   );
   // River.
@@ -356,6 +358,15 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     ["footbridge"],
     "a runtime no-go disc closes the only passage",
     { no_go_discs: [{ x: disc[0], y: disc[1], r: 3 }] },
+  );
+  add(
+    "footbridge_disc_deck",
+    P("footbridge", "south"),
+    P("footbridge", "north"),
+    "target_deck_unreachable",
+    ["footbridge"],
+    "as footbridge_disc_closed with a declared goal deck on the far bank: the baseline fails in the final tier, so the planner reports 目标面不可达 with the goal cell's surfaces (两段搜索 › 基线)",
+    { goal_deck_y: P("footbridge", "north")[2], no_go_discs: [{ x: disc[0], y: disc[1], r: 3 }] },
   );
   add(
     "footbridge_disc_region_too_large",
@@ -430,12 +441,21 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "the mesa top is > 8 px from the yard's reach domain",
   );
   add(
-    "mesa_up_deck",
-    P("mesa", "below"),
+    "mesa_deck_from_yard",
+    [P("mesa", "below")[0] + 2, P("mesa")[1] - 25, P("mesa", "below")[2]],
     P("mesa"),
     "no_same_region_span",
     ["mesa"],
-    "declared goal deck on the mesa: the region changes, the start cell has no span of it",
+    "start on the yard with a declared start deck (snapped by the deck key, 起点所在的面 step 1), goal deck on the mesa: the region is the mesa's and the seed cell holds no span of it, so every window fails to build (建窗 step 10)",
+    { start_deck_y: 0, goal_deck_y: 8 },
+  );
+  add(
+    "mesa_up_deck",
+    P("mesa", "below"),
+    P("mesa"),
+    "goal_outside_reach",
+    ["mesa"],
+    "declared goal deck on the mesa: the region changes to the mesa's; the start snaps onto the mesa (起点所在的面 step 2) but the raw start is 10 px from its reach domain (the route expander would class this failed deck leg without a gap as target_deck_unreachable: 失败的情形 › 展开器的处理)",
     { goal_deck_y: 8 },
   );
   add(
@@ -552,9 +572,9 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "bridge_beside_deck",
     P("bridge", "street"),
     P("bridge", "beside"),
-    "target_deck_unreachable",
+    "ok",
     ["bridge"],
-    "declared deck 6 m: the deck is near the goal but not in the goal cell",
+    "declared deck 6 m near the goal but not in its cell: the goal anchor is the nearest usable span within 2 m of the deck (掩膜与吸附锚点, no radius), 4.25 px away — within the 8-px judgement, so the route ends on the deck",
     { goal_deck_y: 6 },
   );
   add(
@@ -620,9 +640,10 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
       goal: [25, 25],
       start_deck_y: 16,
       goal_deck_y: 16,
-      expected: "ok",
+      expected: "zone_not_found",
       landmarks: ["high_deck"],
-      note: "a leg in the tier zone's own px frame (affine into map01base) across the 16-m deck",
+      note:
+        "a leg in the tier zone's own px frame: a tier zone has no grid of its own (区没有预烘格图); the caller projects a tier leg into its parent zone through the affine before planning",
     });
   }
   return legs;
