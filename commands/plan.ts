@@ -238,6 +238,26 @@ function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
       ["final tier", `${d.tier} (${d.kind || "-"}, level ${d.level})`],
       ["window (px, cells)", d.nx ? `${d.x0}, ${d.y0}, ${d.nx} × ${d.ny} = ${d.nx * d.ny}` : "-"],
       ["points / length px", `${r.points.length} / ${fmtNum(r.length)}`],
+      [
+        "points per stage",
+        `topology ${d.topologyCells} → taut ${d.tautPoints.length} → pulled ${d.pulledPoints.length}` +
+        ` → assembled ${d.assembledPoints.length} → final ${r.points.length}`,
+      ],
+      ["waypoints", r.waypoints.length ? r.waypoints.join(", ") : "-"],
+      [
+        "drops",
+        r.drops.length
+          ? r.drops.map((x) => `#${x.index} ${fmtNum(x.fromH)} → ${fmtNum(x.toH)} m`).join("; ")
+          : "-",
+      ],
+      [
+        "gap",
+        d.gap
+          ? `(${d.gap.start.map(fmtNum)}) ↔ (${d.gap.goal.map(fmtNum)}), ${
+            fmtNum(d.gap.distance)
+          } px`
+          : "-",
+      ],
       ["mesh snap start / goal px", `${fmtNum(d.meshSnapStart)} / ${fmtNum(d.meshSnapGoal)}`],
       ["core anchor start / goal px", `${fmtNum(d.coreStart)} / ${fmtNum(d.coreGoal)}`],
       ["anchor snap start / goal px", `${fmtNum(d.snapStart)} / ${fmtNum(d.snapGoal)}`],
