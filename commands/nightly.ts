@@ -9,7 +9,6 @@ import { fileURLToPath } from "node:url";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { ReplayPool } from "../src/analyze/replay_pool.ts";
-import { recordClass } from "../src/analyze/replay.ts";
 import { replayLogs, writeReplayDir } from "../src/analyze/replay_run.ts";
 import { statsLogs } from "../src/analyze/run.ts";
 import { NavscopeError } from "../src/errors.ts";
@@ -132,7 +131,8 @@ export async function run(args: string[]): Promise<number> {
     if (!r) {
       throw new NavscopeError("io", `planning ${legs[i].leg.id} failed: ${planned.errors[i]}`);
     }
-    if (recordClass(r) === legs[i].leg.expected) matched++;
+    // As plan --check judges a battery leg: the planner's code (src/analyze/battery.ts).
+    if ((r.ok ? "ok" : r.code) === legs[i].leg.expected) matched++;
     lines.push(
       formatPlanLine(r, { time: 0, srcFile: basename(dirname(legs[i].battery)), func: "nightly" }),
     );
