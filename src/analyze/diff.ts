@@ -25,7 +25,7 @@ import { FAILURE_CLASSES } from "./classes.ts";
 import { percentileSorted } from "./percentile.ts";
 import { classifyFailure } from "./rules.ts";
 import { fileProblems, requireSomeInput } from "./run.ts";
-import { STAGES } from "./stats.ts";
+import { STAGES, stageValues } from "./stats.ts";
 
 /** Percentiles of the timing metrics. */
 export const TIMING_STATS = ["p50", "p90", "max"] as const;
@@ -97,19 +97,7 @@ async function runFromLogs(
       ok++;
       if (p) {
         tiers.set(p.tier, (tiers.get(p.tier) ?? 0) + 1);
-        const t = p.timing;
-        const six = t.window + t.topology + t.geometry + t.pull + t.assemble + t.lift;
-        const vals = [
-          t.window,
-          t.topology,
-          t.geometry,
-          t.pull,
-          t.assemble,
-          t.lift,
-          t.total - six,
-          t.total,
-        ];
-        vals.forEach((v, i) => {
+        stageValues(p.timing).forEach((v, i) => {
           if (Number.isFinite(v)) samples[i].push(v);
         });
       }

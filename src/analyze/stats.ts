@@ -16,7 +16,7 @@
  * (see percentile.ts). Samples are kept in flat Float64 columns, not per-plan objects.
  * @module
  */
-import type { PlanRecord } from "../logs/types.ts";
+import type { PlanRecord, PlanTimings } from "../logs/types.ts";
 import { SampleColumn } from "./percentile.ts";
 
 /** Upper bound of the small-window bucket, cells (spec: 290 万格). */
@@ -35,6 +35,15 @@ export const STAGES = [
   "other",
   "total",
 ] as const;
+
+/**
+ * One plan's timings in {@link STAGES} order; "other" is the total less the six timed stages
+ * (loading, snapping, pre-checks).
+ */
+export function stageValues(t: PlanTimings): number[] {
+  const six = t.window + t.topology + t.geometry + t.pull + t.assemble + t.lift;
+  return [t.window, t.topology, t.geometry, t.pull, t.assemble, t.lift, t.total - six, t.total];
+}
 
 /** p50/p90/max of one sample set (null when empty). */
 export interface P5090Max {
@@ -172,17 +181,7 @@ export class StatsGroup {
     ta.buckets[b]++;
     if (r.tier === 0 && b === 0) this.tier0Small++;
     this.addReasons(r.tierNotes);
-    const six = t.window + t.topology + t.geometry + t.pull + t.assemble + t.lift;
-    const vals = [
-      t.window,
-      t.topology,
-      t.geometry,
-      t.pull,
-      t.assemble,
-      t.lift,
-      t.total - six,
-      t.total,
-    ];
+    const vals = stageValues(t);
     for (let i = 0; i < vals.length; i++) this.stages[i].push(vals[i]);
   }
 

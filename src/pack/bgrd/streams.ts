@@ -230,9 +230,11 @@ export function layerResiduals(
   return b - a;
 }
 
-/** Appends the zigzag LEB128 encodings of `count` signed residuals to a byte buffer. */
-export function zigzagVarintBytes(res: Float64Array, count: number): Uint8Array {
-  const out = new Uint8Array(count * 5 + 8);
+/**
+ * Writes the zigzag LEB128 encodings of `count` signed residuals into `out` (at least
+ * `count * 5` bytes) and returns the number of bytes written.
+ */
+export function writeZigzagVarints(res: Float64Array, count: number, out: Uint8Array): number {
   let p = 0;
   for (let i = 0; i < count; i++) {
     const v = res[i];
@@ -243,22 +245,36 @@ export function zigzagVarintBytes(res: Float64Array, count: number): Uint8Array 
     }
     out[p++] = u;
   }
-  return out.subarray(0, p);
+  return p;
 }
 
-/** LEB128 bytes of `count` non-negative integers. */
-export function varintBytes(vals: ArrayLike<number>, count: number): Uint8Array {
-  const out = new Uint8Array(count * 5 + 8);
+/**
+ * Writes the LEB128 encodings of `count` values into `out` (at least `count * 5` bytes) and
+ * returns the number of bytes written. With `diff`, the first value and then the step to each
+ * next one (ascending cell indices).
+ */
+export function writeVarints(
+  vals: ArrayLike<number>,
+  count: number,
+  out: Uint8Array,
+  diff = false,
+): number {
   let p = 0;
   for (let i = 0; i < count; i++) {
-    let u = vals[i];
+    let u = diff && i > 0 ? vals[i] - vals[i - 1] : vals[i];
     while (u >= 128) {
       out[p++] = (u % 128) | 0x80;
       u = Math.floor(u / 128);
     }
     out[p++] = u;
   }
-  return out.subarray(0, p);
+  return p;
+}
+
+/** LEB128 bytes of `count` non-negative integers. */
+export function varintBytes(vals: ArrayLike<number>, count: number): Uint8Array {
+  const out = new Uint8Array(count * 5 + 8);
+  return out.subarray(0, writeVarints(vals, count, out));
 }
 
 /** Concatenates byte arrays. */

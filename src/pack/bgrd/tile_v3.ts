@@ -54,6 +54,8 @@ import {
   Predictor,
   readU32Varints,
   readZigzagVarints,
+  writeVarints,
+  writeZigzagVarints,
 } from "./streams.ts";
 import {
   groupCells,
@@ -550,32 +552,13 @@ function encBytes(n: number): Uint8Array {
  */
 function varintsInto(a: ArrayLike<number>, count: number, diff: boolean): Uint8Array {
   const out = encBytes(count * 5 + 8);
-  let p = 0;
-  for (let i = 0; i < count; i++) {
-    let u = diff && i > 0 ? a[i] - a[i - 1] : a[i];
-    while (u >= 128) {
-      out[p++] = (u % 128) | 0x80;
-      u = Math.floor(u / 128);
-    }
-    out[p++] = u;
-  }
-  return out.subarray(0, p);
+  return out.subarray(0, writeVarints(a, count, out, diff));
 }
 
-/** `zigzagVarintBytes` into the shared byte buffer (valid until the next call). */
+/** Zigzag LEB128 bytes of `count` residuals in the shared byte buffer (valid until the next call). */
 function zigzagInto(res: Float64Array, count: number): Uint8Array {
   const out = encBytes(count * 5 + 8);
-  let p = 0;
-  for (let i = 0; i < count; i++) {
-    const v = res[i];
-    let u = v >= 0 ? v * 2 : -v * 2 - 1;
-    while (u >= 128) {
-      out[p++] = (u % 128) | 0x80;
-      u = Math.floor(u / 128);
-    }
-    out[p++] = u;
-  }
-  return out.subarray(0, p);
+  return out.subarray(0, writeZigzagVarints(res, count, out));
 }
 
 /** Picks one field's predictors and returns them with the compressed stream. */
