@@ -267,6 +267,15 @@ Deno.test("legs: validation errors name the JSON path", () => {
   bad([{ ...ok, extra: 1 }], "$.legs[0].extra");
   bad([ok, ok], "$.legs[1].id");
   bad([{ ...ok, no_go_discs: [{ x: 0, y: 0, r: 0 }] }], "$.legs[0].no_go_discs[0]");
+  bad([{ ...ok, overrides: { max_cell: 5 } }], "$.legs[0].overrides.max_cell");
+  bad([{ ...ok, overrides: { relax_closed: 1 } }], "$.legs[0].overrides.relax_closed");
+  bad([{ ...ok, overrides: { window: [0, 0, 0, 4] } }], "$.legs[0].overrides.window");
+  bad([{ ...ok, overrides: [] }], "$.legs[0].overrides");
+  const knobs = { max_cells: 9, cancel_before_tier: 0, window: [1, 2, 3, 4], relax_closed: true };
+  assertEquals(
+    parseLegs(JSON.stringify({ legs: [{ ...ok, overrides: knobs }] }), "b.json").length,
+    1,
+  );
   assertEquals(parseLegs(JSON.stringify({ legs: [ok] }), "b.json").length, 1);
 });
 

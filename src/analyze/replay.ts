@@ -19,6 +19,7 @@ import { fnv1a64 } from "../codec/fnv.ts";
 import type { Leg as LogLeg, PlanRecord, Point2 } from "../logs/types.ts";
 import { parseLogs } from "../logs/reader.ts";
 import type { ParseReport } from "../logs/types.ts";
+import { planOverrides } from "../plan/battery.ts";
 import type { PlanRequest } from "../plan/types.ts";
 import type { Leg as BatteryLeg } from "../world/legs.ts";
 import { factsFromLeg, factsFromPlan, legKey } from "./adapter.ts";
@@ -193,7 +194,6 @@ export function batteryMatch(r: PlanRecord, legs: readonly BatteryLeg[]): Batter
 
 /** The exact request of a plan record (with a battery leg's overrides when it has some). */
 export function requestFromRecord(r: PlanRecord, bat?: BatteryLeg): PlanRequest {
-  const o = bat?.overrides;
   return {
     zone: r.zone,
     start: [r.start[0], r.start[1]],
@@ -203,9 +203,7 @@ export function requestFromRecord(r: PlanRecord, bat?: BatteryLeg): PlanRequest 
     startDeckY: r.startDeckY,
     goalDeckY: r.goalDeckY,
     noGoDiscs: r.noGoDiscs.map(([x, y, rad]) => ({ x, y, r: rad })),
-    overrides: o
-      ? { window: o.window, maxCells: o.max_cells, cancelBeforeTier: o.cancel_before_tier }
-      : undefined,
+    overrides: planOverrides(bat?.overrides),
   };
 }
 

@@ -4,12 +4,22 @@
  * @module
  */
 
-import type { Leg } from "../world/legs.ts";
-import type { PlanRequest } from "./types.ts";
+import type { Leg, LegOverrides } from "../world/legs.ts";
+import type { PlanOverrides, PlanRequest } from "./types.ts";
+
+/** A leg's `overrides` as the request's test knobs. */
+export function planOverrides(o: LegOverrides | undefined): PlanOverrides | undefined {
+  if (!o) return undefined;
+  return {
+    window: o.window,
+    maxCells: o.max_cells,
+    cancelBeforeTier: o.cancel_before_tier,
+    relaxClosed: o.relax_closed,
+  };
+}
 
 /** The request of a battery leg. */
 export function legRequest(leg: Leg): PlanRequest {
-  const o = leg.overrides;
   return {
     zone: leg.zone,
     start: [leg.start[0], leg.start[1]],
@@ -19,12 +29,6 @@ export function legRequest(leg: Leg): PlanRequest {
     startDeckY: leg.start_deck_y ?? null,
     goalDeckY: leg.goal_deck_y ?? null,
     noGoDiscs: (leg.no_go_discs ?? []).map((d) => ({ x: d.x, y: d.y, r: d.r })),
-    overrides: o
-      ? {
-        window: o.window,
-        maxCells: o.max_cells,
-        cancelBeforeTier: o.cancel_before_tier,
-      }
-      : undefined,
+    overrides: planOverrides(leg.overrides),
   };
 }

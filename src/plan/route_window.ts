@@ -87,6 +87,8 @@ export interface RouteInput {
   mesh?: DriveMesh | null;
   /** The zone's plane→world x scale (the drop margin's R = 3·0.41/|s_x|). */
   scaleX?: number;
+  /** Lazy Theta* relaxes closed spans (pre-#6214; PlanOverrides.relaxClosed). */
+  relaxClosed?: boolean;
 }
 
 /** A successful route. */
@@ -487,7 +489,7 @@ class Router {
     const limw = topo.mask;
     const mult = priceField(w.dist, kMultLo, kMultHi);
     const vis = new Visibility(w, null, cor.solidc);
-    const theta = { vis };
+    const theta = { vis, relaxClosed: this.inp.relaxClosed === true };
     const p = this.solve(and(limw, cor.band, ncell), mult, theta, false, false);
     if (p) return p;
     if (this.tentative) throw new Escalate(Reason.CorridorNone);

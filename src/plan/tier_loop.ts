@@ -163,6 +163,7 @@ export async function runTiers(
         gate: windowFallGate(zs, occluders, win, gateCaches),
         mesh: { mesh: zs.mesh, buckets: zs.buckets },
         scaleX: zs.record.affine.sx,
+        relaxClosed: req.overrides?.relaxClosed === true,
       });
     } catch (e) {
       trace.searchMs = performance.now() - t1;

@@ -32,6 +32,11 @@ export interface PlanOverrides {
   maxCells?: number;
   /** Cancel just before tier N is built (as if the signal fired then). */
   cancelBeforeTier?: number;
+  /**
+   * Lazy Theta* relaxes closed spans as the C++ build before #6214 did (the golden routes'
+   * build; formulas.md #112 "Ref differs"). Default false: the specification's #6214 skip.
+   */
+  relaxClosed?: boolean;
 }
 
 /** A plan request (spec 输入与输出). Heights in metres, points in px. */

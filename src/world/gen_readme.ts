@@ -64,7 +64,7 @@ navscope render-world examples/city_small/base.nav.gz --zone map01base --out map
 | \`start_floor_y\`, \`goal_floor_y\` | snapping floors, m (optional) |
 | \`start_deck_y\`, \`goal_deck_y\` | declared decks, m (optional) |
 | \`no_go_discs\` | runtime no-go discs \`[{x, y, r}]\`, px (optional) |
-| \`overrides\` | test knobs: \`max_cells\` (kMaxCells), \`cancel_before_tier\`, \`window\` (force \`[gx0, gy0, nx, ny]\` cells) |
+| \`overrides\` | test knobs: \`max_cells\` (kMaxCells), \`cancel_before_tier\`, \`window\` (force \`[gx0, gy0, nx, ny]\` cells), \`relax_closed\` (Lazy Theta* as the C++ build before #6214) |
 | \`expected\` | \`ok\` or a failure class: \`no_go\`, \`target_deck_unreachable\`, \`route_disconnected\`, \`goal_outside_reach\`, \`seed_outside_window\`, \`no_same_region_span\`, \`endpoint_far_from_core\`, \`snap_far_from_mesh\`, \`region_too_large\`, \`cancelled\` |
 | \`checks\` | optional route checks: \`max_length_px\` (an allowed drop is taken), \`min_length_px\` (a blocked drop forces a detour) |
 | \`landmarks\` | landmarks (in \`world.json\`) the leg exercises |

@@ -53,7 +53,22 @@ export interface LegOverrides {
   cancel_before_tier?: number;
   /** Force every window to this rectangle of global cells [gx0, gy0, nx, ny]. */
   window?: [number, number, number, number];
+  /** Lazy Theta* relaxes closed spans like the C++ build before #6214 (golden comparisons). */
+  relax_closed?: boolean;
 }
+
+/** The override keys a leg may carry, with the check of each value. */
+const OVERRIDE_CHECKS: Record<string, [(v: unknown) => boolean, string]> = {
+  max_cells: [(v) => Number.isInteger(v) && (v as number) > 0, "a positive integer"],
+  cancel_before_tier: [(v) => Number.isInteger(v) && (v as number) >= 0, "a tier number ≥ 0"],
+  window: [
+    (v) =>
+      Array.isArray(v) && v.length === 4 && v.every((x) => Number.isInteger(x)) &&
+      v[2] > 0 && v[3] > 0,
+    "[gx0, gy0, nx, ny] integers with nx, ny > 0",
+  ],
+  relax_closed: [(v) => typeof v === "boolean", "true or false"],
+};
 
 /** Route checks beyond the outcome. */
 export interface LegChecks {
@@ -172,6 +187,19 @@ function validateLeg(l: unknown, p: string, file: string): Leg {
       ) && d.r > 0;
       if (!ok) fail(file, `${p}.no_go_discs[${k}]`, "is malformed", "{x, y, r > 0}");
     });
+  }
+  if (o.overrides !== undefined) {
+    const ov = o.overrides;
+    if (typeof ov !== "object" || ov === null || Array.isArray(ov)) {
+      fail(file, `${p}.overrides`, "is not an object", "test knobs");
+    }
+    for (const [k, v] of Object.entries(ov as Record<string, unknown>)) {
+      const check = OVERRIDE_CHECKS[k];
+      if (!check) {
+        fail(file, `${p}.overrides.${k}`, "is unknown", Object.keys(OVERRIDE_CHECKS).join(", "));
+      }
+      if (!check[0](v)) fail(file, `${p}.overrides.${k}`, `is ${JSON.stringify(v)}`, check[1]);
+    }
   }
   if (!Array.isArray(o.landmarks) || !o.landmarks.every((s) => typeof s === "string")) {
     fail(file, `${p}.landmarks`, "is not a string array", "landmark names");

@@ -10,6 +10,13 @@
  * With `theta` the search runs as Lazy Theta* (formulas.md #111–#113): chords to the grandparent
  * only where both prices are 1, none over drops or links, the line of sight checked on pop with a
  * reparent from closed neighbours, and closed spans never relaxed (#6214).
+ *
+ * `relaxClosed` restores the relaxation of the C++ build before #6214 (formulas.md #112, "Ref
+ * differs"), the build the golden routes (`tests/fixtures/oracle/`) come from: closed spans are
+ * relaxed too (eight neighbours and link ends), a closed span's g and parent change but it is
+ * never popped again, so its new chord is never checked — the flaw #6214 fixed. Its `step`
+ * pointer stays as it was when it closed (the per-cell path would otherwise loop); the chain
+ * is what the geometry pass hands on. Only the golden test uses it.
  * @module
  */
 
@@ -43,6 +50,8 @@ export interface SpanPath {
 export interface ThetaOptions {
   /** The line-of-sight view (vis). */
   vis: Visibility;
+  /** Relax closed spans as the build before #6214 did (see the module note); default false. */
+  relaxClosed?: boolean;
 }
 
 /** Search options. */
@@ -103,6 +112,8 @@ export class SpanSearch {
     const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny;
     const { g, parent, step, jump, closed, heap } = this;
     const price = o.price, theta = o.theta, gate = o.gate ?? null;
+    // 1 = a closed span is still relaxed (pre-#6214); 0 = #6214's skip.
+    const relaxClosed = theta?.relaxClosed ? 1 : 0;
     g.fill(Infinity);
     closed.fill(0);
     heap.clear();
@@ -147,7 +158,7 @@ export class SpanSearch {
         const mb = m(cb);
         const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
         for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
-          if (!o.usable[v] || closed[v]) continue;
+          if (!o.usable[v] || closed[v] > relaxClosed) continue;
           if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
           const drop = sp.h[v] - hu < -kClimb;
           let np = u, nd = g[u] + cost;
@@ -162,7 +173,7 @@ export class SpanSearch {
           if (nd < g[v] - 1e-12) {
             g[v] = nd;
             parent[v] = np;
-            step[v] = u;
+            if (!closed[v]) step[v] = u;
             jump[v] = drop ? 1 : 0;
             heap.push(nd + hOf(cb), v);
           }
@@ -170,12 +181,12 @@ export class SpanSearch {
       }
       for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
         const i = this.linkOrder[q], v = w.links.toSpan[i];
-        if (!o.usable[v] || closed[v] || !o.mask[sp.cell[v]]) continue;
+        if (!o.usable[v] || closed[v] > relaxClosed || !o.mask[sp.cell[v]]) continue;
         const nd = g[u] + w.links.cost[i];
         if (nd < g[v] - 1e-12) {
           g[v] = nd;
           parent[v] = u;
-          step[v] = u;
+          if (!closed[v]) step[v] = u;
           jump[v] = 1;
           heap.push(nd + hOf(sp.cell[v]), v);
         }
