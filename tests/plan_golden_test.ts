@@ -24,17 +24,25 @@ import { parseLegs } from "../src/world/legs.ts";
 const WORLDS = ["dungeon", "nav_test", "proto_level", "tower_big", "city_small"];
 
 /**
- * Known differences, each against the spec's text: on the two steep-ramp legs the reference also
- * reports `walk 断开→退回 core` although no core retry found a path; the spec records that warning
- * only on success (求解器 step 3: "成功就记一条告警"), which 20 other comparable legs confirm.
- * The same two legs' routes come from a cell-level baseline (拉直的输入, third kind: blocker
- * segments only): the reference keeps one more corner on the ramp, so some blocker it has along
- * the ramp is missing here. Listed so the test fails on any other difference — and when one of
- * these is fixed.
+ * Known differences, each against the spec's text. All three city_small legs end at tier 3 in the
+ * solver's fallback chain on the old pack's Dead-without-Walk flags (求解器 steps 3 and 5):
+ *
+ * - slope_65_up, slope_75_up: the reference also reports `walk 断开→退回 core` although in our
+ *   run no core retry finds a path (start and goal spans are in one component of the bake's DAG,
+ *   but every span search fails); the spec records that warning only on success (求解器 step 3:
+ *   "成功就记一条告警"), which 20 other comparable legs confirm. Their routes then come from the
+ *   cell-level baseline (拉直的输入, third kind) and differ in the pulled points.
+ * - stairs_05_up: the whole-window topology retry on core gives 227 cells here, 183 in the
+ *   reference. The reference's RiseOk has no drops beyond kClimb (formulas.md #49, "Ref
+ *   differs"): with that rule this leg gets 195 cells and nothing else changes, so the
+ *   difference lies in the older build's step rules (RiseOk and the kStepTax = 6 penalty,
+ *   formulas.md #14), not in the search.
  *
  * tower_big/flat_walk_1 descends the tower with a 5.3-m ledge drop: the spec moves the landing
  * away from the ledge (落点留余量, R = 3·0.41/|s_x| = 4.92 px here); the reference build predates
  * that step (formulas.md #134: "not in the reference"), so its final points keep the raw landing.
+ *
+ * Listed so the test fails on any other difference, and when one of these is fixed.
  */
 const KNOWN = new Set([
   "tower_big/flat_walk_1: route",
