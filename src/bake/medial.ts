@@ -24,9 +24,9 @@ const FAR = 0x7fffffff;
 /**
  * {@link nearestSource} plus each cell's source as (x, y) — the sweeps compare squared
  * distances as integers (exact, so the same strict-improvement ties as in double) and never
- * divide a cell index back into coordinates.
+ * divide a cell index back into coordinates. `sx`/`sy` are meaningful where `src ≥ 0`.
  */
-function sourceXY(
+export function sourceXY(
   obstacle: Uint8Array,
   nx: number,
   ny: number,

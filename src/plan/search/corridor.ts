@@ -7,7 +7,7 @@
  * @module
  */
 
-import { nearestSource } from "../../bake/medial.ts";
+import { sourceXY } from "../../bake/medial.ts";
 import { kCS } from "../../grid/constants.ts";
 import { kClrPref } from "./price_field.ts";
 
@@ -34,16 +34,20 @@ export function corridor(
   const n = nx * ny;
   const seed = new Uint8Array(n);
   for (let i = 0; i < path.length; i++) seed[path[i]] = 1;
-  const src = nearestSource(seed, nx, ny);
+  const { src, sx, sy } = sourceXY(seed, nx, ny);
   const band = new Uint8Array(n), solidc = new Uint8Array(n);
   const floor = kClrPref + kGeoMargin;
-  for (let c = 0; c < n; c++) {
-    const s = src[c];
-    if (s < 0) continue;
-    const W = dist[s];
-    const dx = ((c % nx) - (s % nx)) * kCS, dy = (((c / nx) | 0) - ((s / nx) | 0)) * kCS;
-    if (seed[c] || dx * dx + dy * dy <= W * W) band[c] = 1;
-    if (dist[c] >= Math.max(floor, kChordFrac * W)) solidc[c] = 1;
+  // Row by row with the sources' (x, y) from the sweeps: no index → coordinate division.
+  for (let y = 0, c = 0; y < ny; y++) {
+    for (let x = 0; x < nx; x++, c++) {
+      const s = src[c];
+      if (s < 0) continue;
+      const W = dist[s];
+      const dx = (x - sx[c]) * kCS, dy = (y - sy[c]) * kCS;
+      if (seed[c] || dx * dx + dy * dy <= W * W) band[c] = 1;
+      const t = kChordFrac * W;
+      if (dist[c] >= (t > floor ? t : floor)) solidc[c] = 1;
+    }
   }
   return { band, solidc };
 }
