@@ -1,7 +1,10 @@
 /**
  * Block type 2, "ledges": a 6-m terrace reached by stairs whose four rims are ledge drops —
- * plain, guarded by a railing occluder (blocked), under an overhang occluder (blocked) and
- * behind a 0.25-m kerb occluder (not blocked) (spec 台沿下落 › FallGate, dropBlocked figure);
+ * plain (west, beside the stairs), guarded by a railing occluder (south, blocked), under an
+ * overhang occluder (north, blocked) and behind a 0.25-m kerb occluder (east, not blocked) (spec
+ * 台沿下落 › FallGate, dropBlocked figure). The kerb sits on the east rim because that is the rim
+ * the topology pass's channel crosses (the terrace's and the east yard's medial axes meet there);
+ * the overhang covers the landing cells' centres, which dropBlocked's landing column runs through;
  * an 8-m mesa that is a region of its own, joined to the yard only by a ledge drop; two
  * plateaus in water moats reachable only by off-mesh links (one one-way, one two-way); a 2-m
  * slab in the ground's own region that RiseOk cannot climb, reached by a one-way link (a ladder)
@@ -50,8 +53,8 @@ function terrace(c: GenContext): void {
     });
   }
   c.occluder(x0, y0, x1, y0 + 0.2, LEDGE_H, LEDGE_H + 1.1, "railing");
-  c.occluder(x1 + 0.5, 55, x1 + 6, 75, 3.0, 3.4, "overhang");
-  c.occluder(x0, y1 - 0.2, x1, y1, LEDGE_H, LEDGE_H + 0.25, "kerb");
+  c.occluder(x0 + 5, y1, x1 - 5, y1 + 6, 3.0, 3.4, "overhang");
+  c.occluder(x1 - 0.2, y0, x1, y1, LEDGE_H, LEDGE_H + 0.25, "kerb");
   c.mark({
     name: "ledge_terrace",
     kind: "terrace",
@@ -81,14 +84,14 @@ function terrace(c: GenContext): void {
       47,
     ],
   );
-  ledge("ledge_overhang", "east rim under an overhang occluder (underside 3 m): drop blocked", [
-    78.5,
-    65,
-  ], [83, 65]);
-  ledge("ledge_kerb", "north rim behind a 0.25 m kerb occluder (below climb): drop allowed", [
+  ledge("ledge_overhang", "north rim under an overhang occluder (underside 3 m): drop blocked", [
     60,
     78.5,
   ], [60, 83]);
+  ledge("ledge_kerb", "east rim behind a 0.25 m kerb occluder (below climb): drop allowed", [
+    78.5,
+    65,
+  ], [83, 65]);
 }
 
 function mesa(c: GenContext): void {

@@ -262,19 +262,22 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
       "bump/dip within kBumpUp over ≤ 3 cells: passable (RiseOk rules 8/9)",
     );
   }
-  // Slopes: ≤ 0.5 m per cell is climbable; steeper is not; terrace centres are > 8 px from the
-  // reach domain below, so an unclimbable terrace is goal_outside_reach.
+  // Slopes: ≤ 0.5 m per cell is climbable. On the steeper ramps RiseOk alone still finds
+  // diagonal steps of ≤ 0.5 m, so the bake's component graph (RiseOk only, spec 垂直可达判据 ›
+  // 分量) puts the terrace in the start's component and the goal is in the reach domain; the
+  // search also obeys the re-judged step bans (旁包 steps2), which stop it half-way up the ramp:
+  // the baseline fails in the last tier and the gap lies on the ramp (断开处的定位).
   for (const deg of [30, 44, 55, 65, 75]) {
     const up = deg <= 55;
     add(
       `slope_${deg}_up`,
       P(`slope_${deg}`, "bottom"),
       P(`slope_${deg}`, "top"),
-      up ? "ok" : "goal_outside_reach",
+      up ? "ok" : "route_disconnected",
       [`slope_${deg}`],
       up
         ? "climbable ramp (≤ 0.5 m per cell)"
-        : "ramp too steep to climb: the terrace is not in the reach domain",
+        : "ramp too steep to climb: in the reach domain (RiseOk finds ≤ 0.5-m diagonal steps), but step bans stop the search on the ramp: disconnected, with the gap on the ramp",
     );
     add(`slope_${deg}_down`, P(`slope_${deg}`, "top"), P(`slope_${deg}`, "bottom"), "ok", [
       `slope_${deg}`,
@@ -431,26 +434,32 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
   add("ledge_stairs_up", P(lt, "stairs_bottom"), P(lt), "ok", [lt], "up the terrace stairs", {
     goal_deck_y: 6,
   });
-  const drop = (name: string, allowed: boolean) =>
+  // Which rims the route drops over is the topology pass's choice (拓扑层): each rim is a kept
+  // boundary edge, so the clearance is 0 on it and below 1.75 px beside it, and the channel
+  // crosses a rim only where a medial axis does — here the east rim. The route drops where the
+  // channel lets it and FallGate does not block; elsewhere it takes the stairs.
+  const drop = (name: string, kind: "jump" | "blocked" | "off-channel") =>
     add(
       `${name}_drop`,
       P(name, "top"),
       P(name, "below"),
       "ok",
       [name, lt],
-      allowed
-        ? "the drop is allowed: the route jumps (short)"
-        : "the drop is blocked by an occluder: the route detours over the stairs",
+      kind === "jump"
+        ? "the drop is allowed (the 0.25-m kerb is below the 0.39-m climb) and the channel crosses this rim: the route jumps (short)"
+        : kind === "blocked"
+        ? "the drop is blocked by an occluder: the route detours (over the stairs, or to the east rim's drop)"
+        : "RiseOk and FallGate allow this drop (the baseline takes it), but no medial axis crosses the west rim, so the channel does not either: the topology pass keeps to the channel over the stairs",
       {
         start_deck_y: 6,
         goal_deck_y: 0,
-        checks: allowed ? { max_length_px: 12 } : { min_length_px: 20 },
+        checks: kind === "jump" ? { max_length_px: 12 } : { min_length_px: 20 },
       },
     );
-  drop("ledge_plain", true);
-  drop("ledge_railing", false);
-  drop("ledge_overhang", false);
-  drop("ledge_kerb", true);
+  drop("ledge_plain", "off-channel");
+  drop("ledge_railing", "blocked");
+  drop("ledge_overhang", "blocked");
+  drop("ledge_kerb", "jump");
   add(
     "mesa_hop",
     P("mesa"),
