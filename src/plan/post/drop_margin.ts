@@ -29,6 +29,15 @@ function spansAt(g: SpanGrid, c: number): number[] {
   return out;
 }
 
+/** Heights of cell c's spans with their region bit (vis3). */
+function regionSpansAt(w: WindowGrid, c: number): [number, boolean][] {
+  const g = w.spans, j = occIndex(g, c);
+  if (j < 0) return [];
+  const out: [number, boolean][] = [];
+  for (let s = g.cs[j]; s < g.cs[j + 1]; s++) out.push([g.h[s], w.vis3[s] === 1]);
+  return out;
+}
+
 function cellOf(w: WindowGrid, p: Pt): number {
   const x = Math.floor((p[0] - w.x0 * kCS) / kCS), y = Math.floor((p[1] - w.y0 * kCS) / kCS);
   if (x < 0 || y < 0 || x >= w.nx || y >= w.ny) return -1;
@@ -132,11 +141,17 @@ function moveLanding(
       const bx = x + dx, by = y + dy;
       if (bx < 0 || by < 0 || bx >= nx || by >= w.ny) continue;
       const b = by * nx + bx;
-      if (seen.has(b) || dist(b) > limit) continue;
+      // "下层" is the lower walkable surface: only the region's core cells and spans. A wall-
+      // stamped Dead cell (clearance 0) next to the landing would otherwise win as the farthest
+      // from the ledge, leaving the character standing in the wall (found by the property test).
+      if (seen.has(b) || dist(b) > limit || !w.core[b]) continue;
       let hb = NaN, bd = Infinity;
-      for (const v of spansAt(w.spans, b)) {
+      for (const [v, own] of regionSpansAt(w, b)) {
         const dd = Math.abs(v - hc);
-        if (dd <= kFollow && dd < bd) (bd = dd), (hb = v);
+        // …and it stays the lower layer: more than kClimb below the ledge. Following spans
+        // within 1.0 of each other could otherwise climb a ramp back towards the ledge, where no
+        // surface counts as "upper" any more and the first cell up there would be taken.
+        if (own && dd <= kFollow && dd < bd && edgeH - v > kClimb) (bd = dd), (hb = v);
       }
       if (Number.isNaN(hb)) continue;
       seen.add(b);
