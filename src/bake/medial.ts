@@ -18,9 +18,6 @@ export function nearestSource(obstacle: Uint8Array, nx: number, ny: number): Int
   return sourceXY(obstacle, nx, ny).src;
 }
 
-/** Distance sentinel (no source yet); every real squared distance in a window is smaller. */
-const FAR = 0x7fffffff;
-
 /**
  * {@link nearestSource} plus each cell's source as (x, y) — the sweeps compare squared
  * distances as integers (exact, so the same strict-improvement ties as in double) and never
@@ -32,71 +29,80 @@ export function sourceXY(
   ny: number,
 ): { src: Int32Array; sx: Int32Array; sy: Int32Array } {
   const n = nx * ny;
-  const src = new Int32Array(n).fill(-1);
-  const sx = new Int32Array(n), sy = new Int32Array(n);
-  const dist = new Int32Array(n).fill(FAR);
+  // One packed column during the sweeps: a cell's source as y·2¹⁶ + x (−1: none yet). Windows
+  // are far below 2¹⁶ cells a side (kMaxCells); one load per candidate instead of four, and the
+  // current best distance is recomputed from the packed source instead of stored.
+  if (nx > 0xffff || ny > 0x7fff) throw new RangeError(`sourceXY: ${nx} × ${ny} is too large`);
+  const P = new Int32Array(n).fill(-1);
   let firstRow = ny; // first row holding an obstacle
   for (let y = 0, c = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++, c++) {
       if (obstacle[c] !== 0) {
-        (src[c] = c), (sx[c] = x), (sy[c] = y), (dist[c] = 0);
+        P[c] = (y << 16) | x;
         if (firstRow === ny) firstRow = y;
       }
     }
   }
+  const src = new Int32Array(n).fill(-1);
+  const sx = new Int32Array(n), sy = new Int32Array(n);
   // No obstacle: no source anywhere. Above the first obstacle row sweep 1 has nothing to
   // propagate (every cell it reads is still sourceless), so it starts there.
   if (firstRow === ny) return { src, sx, sy };
   // take(c ← q), written out: adopt q's source when strictly nearer, in the order of the
   // module doc (each candidate compares against the current best, as sequential takes do).
   // Obstacle cells are skipped: their distance 0 cannot be beaten strictly.
-  let q = 0, dc = 0, sc = 0, scx = 0, scy = 0;
+  let q = 0, p = 0, dc = 0, sc = 0, ex = 0, ey = 0, d = 0;
+  const FARD = 0x7fffffff;
   for (let y = firstRow; y < ny; y++) {
     const row = y * nx;
     for (let x = 0; x < nx; x++) {
       const c = row + x;
       if (obstacle[c] !== 0) continue;
-      (dc = dist[c]), (sc = src[c]), (scx = sx[c]), (scy = sy[c]);
+      sc = P[c];
+      if (sc >= 0) (ex = (sc & 0xffff) - x), (ey = (sc >> 16) - y), (dc = ex * ex + ey * ey);
+      else dc = FARD;
       if (y > 0) {
         q = c - nx;
-        if (src[q] >= 0) {
-          const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-          if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
+        p = P[q];
+        if (p >= 0) {
+          (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+          if (d < dc) (dc = d), (sc = p);
         }
         if (x > 0) {
-          q = c - nx - 1;
-          if (src[q] >= 0) {
-            const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-            if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
+          p = P[q - 1];
+          if (p >= 0) {
+            (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+            if (d < dc) (dc = d), (sc = p);
           }
         }
         if (x + 1 < nx) {
-          q = c - nx + 1;
-          if (src[q] >= 0) {
-            const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-            if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
+          p = P[q + 1];
+          if (p >= 0) {
+            (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+            if (d < dc) (dc = d), (sc = p);
           }
         }
       }
       if (x > 0) {
-        q = c - 1;
-        if (src[q] >= 0) {
-          const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-          if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
+        p = P[c - 1];
+        if (p >= 0) {
+          (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+          if (d < dc) (dc = d), (sc = p);
         }
       }
-      (dist[c] = dc), (src[c] = sc), (sx[c] = scx), (sy[c] = scy);
+      P[c] = sc;
     }
     for (let x = nx - 2; x >= 0; x--) {
       const c = row + x;
       if (obstacle[c] !== 0) continue;
-      (dc = dist[c]), (sc = src[c]), (scx = sx[c]), (scy = sy[c]);
-      q = c + 1;
-      if (src[q] >= 0) {
-        const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-        if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
-      }
-      (dist[c] = dc), (src[c] = sc), (sx[c] = scx), (sy[c] = scy);
+      p = P[c + 1];
+      if (p < 0) continue;
+      sc = P[c];
+      (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+      if (sc >= 0) {
+        const fx = (sc & 0xffff) - x, fy = (sc >> 16) - y;
+        if (d < fx * fx + fy * fy) P[c] = p;
+      } else P[c] = p;
     }
   }
   for (let y = ny - 1; y >= 0; y--) {
@@ -104,48 +110,58 @@ export function sourceXY(
     for (let x = nx - 1; x >= 0; x--) {
       const c = row + x;
       if (obstacle[c] !== 0) continue;
-      (dc = dist[c]), (sc = src[c]), (scx = sx[c]), (scy = sy[c]);
+      sc = P[c];
+      if (sc >= 0) (ex = (sc & 0xffff) - x), (ey = (sc >> 16) - y), (dc = ex * ex + ey * ey);
+      else dc = FARD;
       if (y + 1 < ny) {
         q = c + nx;
-        if (src[q] >= 0) {
-          const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-          if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
+        p = P[q];
+        if (p >= 0) {
+          (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+          if (d < dc) (dc = d), (sc = p);
         }
         if (x > 0) {
-          q = c + nx - 1;
-          if (src[q] >= 0) {
-            const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-            if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
+          p = P[q - 1];
+          if (p >= 0) {
+            (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+            if (d < dc) (dc = d), (sc = p);
           }
         }
         if (x + 1 < nx) {
-          q = c + nx + 1;
-          if (src[q] >= 0) {
-            const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-            if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
+          p = P[q + 1];
+          if (p >= 0) {
+            (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+            if (d < dc) (dc = d), (sc = p);
           }
         }
       }
       if (x + 1 < nx) {
-        q = c + 1;
-        if (src[q] >= 0) {
-          const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-          if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
+        p = P[c + 1];
+        if (p >= 0) {
+          (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+          if (d < dc) (dc = d), (sc = p);
         }
       }
-      (dist[c] = dc), (src[c] = sc), (sx[c] = scx), (sy[c] = scy);
+      P[c] = sc;
     }
     for (let x = 1; x < nx; x++) {
       const c = row + x;
       if (obstacle[c] !== 0) continue;
-      (dc = dist[c]), (sc = src[c]), (scx = sx[c]), (scy = sy[c]);
-      q = c - 1;
-      if (src[q] >= 0) {
-        const ex = sx[q] - x, ey = sy[q] - y, d = ex * ex + ey * ey;
-        if (d < dc) (dc = d), (sc = src[q]), (scx = sx[q]), (scy = sy[q]);
-      }
-      (dist[c] = dc), (src[c] = sc), (sx[c] = scx), (sy[c] = scy);
+      p = P[c - 1];
+      if (p < 0) continue;
+      sc = P[c];
+      (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
+      if (sc >= 0) {
+        const fx = (sc & 0xffff) - x, fy = (sc >> 16) - y;
+        if (d < fx * fx + fy * fy) P[c] = p;
+      } else P[c] = p;
     }
+  }
+  for (let c = 0; c < n; c++) {
+    const v = P[c];
+    if (v < 0) continue;
+    const x = v & 0xffff, y = v >> 16;
+    (sx[c] = x), (sy[c] = y), (src[c] = y * nx + x);
   }
   return { src, sx, sy };
 }
