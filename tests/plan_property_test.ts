@@ -10,7 +10,9 @@
  * off-mesh link is a single segment and is not sampled; the pieces from the snap anchors to the
  * raw endpoints are attached as given); that every point's height is the height of a record in
  * its cell (within 1 m); that waypoints increase, include every drop landing and the last point
- * (none at all on a cell-level route, which has no heights); that drops fall more than kClimb.
+ * (none at all on a cell-level route, which has no heights); that drops fall more than kClimb;
+ * and that every chord of the geometry pass's taut chain stays on the region's core and joins
+ * two cells of clearance ≥ 1.75 px.
  *
  * Legs per world: `NAVSCOPE_PROPERTY_LEGS` (default 200 on the four real-mesh worlds, 40 on
  * city_small, whose random legs cross a 500-px town and take about a second each; 80 were run
@@ -41,6 +43,8 @@ interface CellTable {
   rid: Uint32Array;
   flags: Uint8Array;
   h: Float32Array;
+  /** Main-pack clearance, px (≥ the sealed clearance the search prices with). */
+  clr: Float32Array;
   /** Record indices (into rid/flags/h) of Core records, for sampling legs. */
   core: Int32Array;
 }
@@ -49,7 +53,7 @@ async function cellTable(pack: string): Promise<{ zone: string; t: CellTable }> 
   const bytes = await readMaybeGzip(pack);
   const section = parseBgrd(decodeMainPack(bytes).pack.grid!);
   const z = section.zones[0];
-  const own: { gx: number; gy: number; rid: number; flags: number; h: number }[] = [];
+  const own: { gx: number; gy: number; rid: number; flags: number; h: number; clr: number }[] = [];
   let gx0 = Infinity, gy0 = Infinity, gx1 = -Infinity, gy1 = -Infinity;
   for (let t = 0; t < z.tiles.length; t++) {
     const te = z.tiles[t];
@@ -60,7 +64,8 @@ async function cellTable(pack: string): Promise<{ zone: string; t: CellTable }> 
       // Each record once: only the tile's owned rectangle (the apron repeats its neighbours').
       if (lx < te.px0 || lx > te.px1 || ly < te.py0 || ly > te.py1) continue;
       const gx = te.gx0 + lx, gy = te.gy0 + ly;
-      own.push({ gx, gy, rid: cols.rid[i], flags: cols.flags[i], h: cols.h[i] });
+      const clr = Math.sqrt(cols.clr[i]) * 0.25;
+      own.push({ gx, gy, rid: cols.rid[i], flags: cols.flags[i], h: cols.h[i], clr });
       gx0 = Math.min(gx0, gx), gy0 = Math.min(gy0, gy);
       gx1 = Math.max(gx1, gx), gy1 = Math.max(gy1, gy);
     }
@@ -71,15 +76,15 @@ async function cellTable(pack: string): Promise<{ zone: string; t: CellTable }> 
   for (let c = 0; c < nx * ny; c++) start[c + 1] += start[c];
   const fill = start.slice(0, nx * ny);
   const rid = new Uint32Array(own.length), flags = new Uint8Array(own.length);
-  const h = new Float32Array(own.length), core: number[] = [];
+  const h = new Float32Array(own.length), clr = new Float32Array(own.length), core: number[] = [];
   for (const r of own) {
     const k = fill[(r.gy - gy0) * nx + (r.gx - gx0)]++;
-    (rid[k] = r.rid), (flags[k] = r.flags), (h[k] = r.h);
+    (rid[k] = r.rid), (flags[k] = r.flags), (h[k] = r.h), (clr[k] = r.clr);
   }
   for (let k = 0; k < own.length; k++) if (flags[k] & 4) core.push(k);
   return {
     zone: z.name,
-    t: { gx0, gy0, nx, ny, start, rid, flags, h, core: Int32Array.from(core) },
+    t: { gx0, gy0, nx, ny, start, rid, flags, h, clr, core: Int32Array.from(core) },
   };
 }
 
@@ -183,6 +188,30 @@ function checkRoute(
       let ok = false;
       for (let j = s; j < e && !ok; j++) ok = (t.flags[j] & 4) !== 0 && (hop || t.rid[j] === rid);
       assert(ok, `${id}: segment ${k} leaves the region's core at (${x}, ${y})`);
+      samples++;
+    }
+  }
+  // The geometry pass's taut chain: every chord stays on the region's core, and a chord (two
+  // points more than one cell step apart, not a link) starts and ends where the price is 1,
+  // i.e. clearance ≥ kClrPref = 1.75 px (Lazy Theta*'s chord condition, formulas.md #111).
+  const T = r.debug.tautPoints;
+  for (let k = 1; k < T.length && !hop; k++) {
+    const a = T[k - 1], b = T[k];
+    const far = Math.max(Math.abs(b[0] - a[0]), Math.abs(b[1] - a[1])) > 0.25 + 1e-9;
+    if (!far || isLink(a, b)) continue;
+    for (const p of [a, b]) {
+      const [s, e] = recs(t, Math.floor(p[0] / 0.25), Math.floor(p[1] / 0.25));
+      let c = 0;
+      for (let j = s; j < e; j++) if (t.rid[j] === rid && t.flags[j] & 4) c = Math.max(c, t.clr[j]);
+      assert(c >= 1.75, `${id}: chord ${k} ends at (${p}) with clearance ${c} < 1.75`);
+    }
+    const n = Math.max(1, Math.ceil(Math.sqrt((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) / 0.05));
+    for (let i = 0; i <= n; i++) {
+      const x = a[0] + (b[0] - a[0]) * (i / n), y = a[1] + (b[1] - a[1]) * (i / n);
+      const [s, e] = recs(t, Math.floor(x / 0.25), Math.floor(y / 0.25));
+      let ok = false;
+      for (let j = s; j < e && !ok; j++) ok = (t.flags[j] & 4) !== 0 && t.rid[j] === rid;
+      assert(ok, `${id}: taut chord ${k} leaves the region's core at (${x}, ${y})`);
       samples++;
     }
   }
