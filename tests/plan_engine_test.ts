@@ -243,3 +243,38 @@ Deno.test("drops: a ledge drop is recorded, its landing is a waypoint, and no pu
   assertEquals(r.heights[d.index], d.toH);
   assert(r.heights[d.index - 1] - r.heights[d.index] > 3);
 });
+
+Deno.test("check 8: the nearest-first core-anchor scan equals a scan of every tile in the box", async () => {
+  const { coreAnchorPx, kCoreBoxCells, kCoreNone } = await import("../src/plan/core_anchor.ts");
+  const { decodeBgrdTile } = await import("../src/pack/bgrd/section.ts");
+  const zs = await engine.zoneState(legs[0].zone);
+  const z = zs.section.zones[zs.gridZone];
+  const decoded = z.tiles.map((
+    t,
+    i,
+  ) => (t.records ? decodeBgrdTile(zs.section, zs.gridZone, i) : null));
+  const brute = (x: number, y: number) => {
+    const cx = Math.floor(x / 0.25), cy = Math.floor(y / 0.25);
+    let best = Infinity;
+    z.tiles.forEach((t, i) => {
+      const c = decoded[i];
+      const ox0 = t.gx0 + t.px0, ox1 = t.gx0 + t.px1, oy0 = t.gy0 + t.py0, oy1 = t.gy0 + t.py1;
+      const far = ox1 < cx - kCoreBoxCells || ox0 > cx + kCoreBoxCells ||
+        oy1 < cy - kCoreBoxCells || oy0 > cy + kCoreBoxCells;
+      if (!c || far) return;
+      for (let k = 0; k < c.n; k++) {
+        const lx = c.cell[k] % t.nx, ly = Math.floor(c.cell[k] / t.nx);
+        if (!(c.flags[k] & 4) || lx < t.px0 || lx > t.px1 || ly < t.py0 || ly > t.py1) continue;
+        best = Math.min(best, (t.gx0 + lx - cx) ** 2 + (t.gy0 + ly - cy) ** 2);
+      }
+    });
+    return best === Infinity ? kCoreNone : Math.sqrt(best) * 0.25;
+  };
+  let s = 99;
+  const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let i = 0; i < 60; i++) {
+    const a: [number, number] = [rnd() * 520 - 10, rnd() * 520 - 10];
+    const b: [number, number] = [rnd() * 520 - 10, rnd() * 520 - 10];
+    assertEquals(coreAnchorPx(zs, [a, b]), [brute(...a), brute(...b)], `${a} ${b}`);
+  }
+});

@@ -4,12 +4,18 @@
  * cell ± 64 cells; every non-empty tile whose owned area meets a box is decoded once, and its
  * owned Core records (not clipped to the box) give the smallest squared cell distance to the
  * endpoint's centre cell. No Core record in any such tile → 16 px.
+ *
+ * Tiles are decoded nearest first (by the squared distance from each endpoint's centre cell to
+ * the tile's owned rectangle, a lower bound of any of its records' distances) and a tile is
+ * skipped once no endpoint it serves can still improve: the result is the same minimum, but an
+ * endpoint standing on core decodes one tile instead of nine. A skipped tile is still decoded
+ * (and checked) by the grid patches and the window when they need it.
  * @module
  */
 
 import { kCS } from "../grid/constants.ts";
 import { SpanFlag } from "../pack/grid_types.ts";
-import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
+import { decodeTileChecked, isOwned, ownedBox, tilesMeeting } from "./grid_access.ts";
 import { boxAround } from "./grid_patch.ts";
 import type { ZoneState } from "./zone_state.ts";
 
@@ -38,10 +44,22 @@ export function coreAnchorPx(
     }
   });
   const best = centres.map(() => Infinity);
-  for (const t of [...owners.keys()].sort((a, b) => a - b)) {
+  // Lower bound of tile t's squared cell distance to endpoint e.
+  const bound = (t: number, e: number) => {
+    const b = ownedBox(z.tiles[t]), [cx, cy] = centres[e];
+    const dx = cx < b.x0 ? b.x0 - cx : cx > b.x1 ? cx - b.x1 : 0;
+    const dy = cy < b.y0 ? b.y0 - cy : cy > b.y1 ? cy - b.y1 : 0;
+    return dx * dx + dy * dy;
+  };
+  const order = [...owners.keys()].map((t) => ({
+    t,
+    key: Math.min(...owners.get(t)!.map((e) => bound(t, e))),
+  })).sort((a, b) => a.key - b.key || a.t - b.t);
+  for (const { t } of order) {
+    const who = owners.get(t)!.filter((e) => bound(t, e) < best[e]);
+    if (who.length === 0) continue;
     const te = z.tiles[t];
     const cols = decodeTileChecked(zs.section, zs.gridZone, t, zs.file);
-    const who = owners.get(t)!;
     for (let i = 0; i < cols.n; i++) {
       if (!(cols.flags[i] & SpanFlag.Core)) continue;
       const lx = cols.cell[i] % te.nx, ly = (cols.cell[i] / te.nx) | 0;
