@@ -278,3 +278,16 @@ Deno.test("check 8: the nearest-first core-anchor scan equals a scan of every ti
     assertEquals(coreAnchorPx(zs, [a, b]), [brute(...a), brute(...b)], `${a} ${b}`);
   }
 });
+
+Deno.test("gap: both bridge ramps closed, street → deck: the sides overlap in plan view, distance 0", async () => {
+  const dir = new URL("../examples/city_small/", import.meta.url).pathname;
+  const ex = await openEngine(dir + "base.nav.gz");
+  const all = parseLegs(await Deno.readTextFile(dir + "legs.json"), "legs.json");
+  const r = await ex.plan(legRequest(all.find((l) => l.id === "bridge_deck_ramps_closed")!));
+  assertEquals([r.ok, r.error], [false, "target_deck_unreachable"]);
+  const g = r.debug.gap!;
+  assert(g !== null, "gap located");
+  assertEquals(g.distance, 0);
+  assertEquals(g.start, g.goal);
+  ex.close();
+});

@@ -614,6 +614,22 @@ export function generatedLegs(m: LandmarkSet, zone: string, tier?: string): Leg[
     "declared deck 6 m near the goal but not in its cell: the goal anchor is the nearest usable span within 2 m of the deck (掩膜与吸附锚点, no radius), 4.25 px away — within the 8-px judgement, so the route ends on the deck",
     { goal_deck_y: 6 },
   );
+  {
+    const deck = P("bridge", "deck");
+    add(
+      "bridge_deck_ramps_closed",
+      P("bridge", "under"),
+      [deck[0], deck[1] + 0.5, deck[2]], // not the start's cell (same-cell anchors return the deck span)
+      "target_deck_unreachable",
+      ["bridge"],
+      "runtime discs close both ramps: from the street under the deck to the deck above it; the baseline fails in the final tier, and the two sides of the gap overlap in plan view (the deck's columns hold the street), so the gap distance is 0 (断开处的定位)",
+      {
+        start_floor_y: 0,
+        goal_deck_y: 6,
+        no_go_discs: [{ x: deck[0] - 16, y: deck[1], r: 4 }, { x: deck[0] + 16, y: deck[1], r: 4 }],
+      },
+    );
+  }
   add(
     "high_deck_up",
     P("high_deck", "stairs_bottom"),
