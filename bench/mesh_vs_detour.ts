@@ -7,9 +7,7 @@
  * on a 100 k-triangle grid. Run: `deno run -A bench/mesh_vs_detour.ts [PAIRS]`.
  * @module
  */
-import { init, NavMeshQuery } from "@recast-navigation/core";
-import { generateSoloNavMesh } from "@recast-navigation/generators";
-import { fileURLToPath } from "node:url";
+import { detourWorld, ex } from "./recast_common.ts";
 import { cleanZone } from "../src/mesh/zone_clean.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { MeshSearch } from "../src/plan/mesh/astar.ts";
@@ -17,7 +15,6 @@ import { buildMeshGraph } from "../src/plan/mesh/graph.ts";
 import { heightOn, meshRoute } from "../src/plan/mesh/planner.ts";
 
 const PAIRS = Number(Deno.args[0] ?? 2000);
-const ex = (p: string) => fileURLToPath(new URL(`../examples/${p}`, import.meta.url));
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -30,49 +27,17 @@ function rng(seed: number): () => number {
   };
 }
 
-function parseObj(text: string): { positions: number[]; indices: number[] } {
-  const positions: number[] = [], indices: number[] = [];
-  for (const line of text.split("\n")) {
-    const p = line.trim().split(/\s+/);
-    if (p[0] === "v") positions.push(+p[1], +p[2], +p[3]);
-    else if (p[0] === "f") {
-      const v = p.slice(1).map((s) => {
-        const i = parseInt(s.split("/")[0]);
-        return i < 0 ? positions.length / 3 + i : i - 1;
-      });
-      for (let k = 1; k + 1 < v.length; k++) indices.push(v[0], v[k], v[k + 1]);
-    }
-  }
-  return { positions, indices };
-}
-
 function median(a: number[]): number {
   const s = [...a].sort((x, y) => x - y);
   return s[Math.floor(s.length / 2)];
 }
 
-await init();
 const rows: string[] = [];
 
 for (const world of ["nav_test", "dungeon"]) {
-  const manifest = JSON.parse(await Deno.readTextFile(ex(`${world}/world.json`)));
-  const zone = manifest.zones[0], mesh = zone.meshes[0];
-  const s = mesh.px_per_m, [ox, oy] = mesh.offset_px;
-  const obj = parseObj(await Deno.readTextFile(ex(`${world}/${mesh.file}`)));
-  // Detour: Recast's demo defaults (cs 0.3, ch 0.2, agent 2 m tall, 0.6 m radius, 0.9 m climb).
-  const gen = generateSoloNavMesh(obj.positions, obj.indices, {
-    cs: 0.3,
-    ch: 0.2,
-    walkableSlopeAngle: 45,
-    walkableHeight: 10,
-    walkableClimb: 4,
-    walkableRadius: 2,
-  });
-  if (!gen.success) throw new Error(`${world}: Detour navmesh: ${gen.error}`);
-  const query = new NavMeshQuery(gen.navMesh);
-
+  const { query, navMesh, zone: zoneName, s, ox, oy } = await detourWorld(world);
   const engine = await openEngine(ex(`${world}/base.nav.gz`), { workers: 1 });
-  const zs = await engine.zoneState(zone.name);
+  const zs = await engine.zoneState(zoneName);
   const zc = zs.mesh;
   const t0 = performance.now();
   const graph = buildMeshGraph(zc, { offMeshLinks: engine.offMeshLinks() });
@@ -125,7 +90,7 @@ for (const world of ["nav_test", "dungeon"]) {
   const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
   const nsMean = sum(nsMs) / nsMs.length, dtMean = sum(dtMs) / dtMs.length;
   rows.push(
-    `| ${world} | ${zc.triCount} | ${gen.navMesh.getMaxTiles()} tile(s) | ${PAIRS} | ${nsOk} / ${dtOk} / ${bothOk} | ` +
+    `| ${world} | ${zc.triCount} | ${navMesh.getMaxTiles()} tile(s) | ${PAIRS} | ${nsOk} / ${dtOk} / ${bothOk} | ` +
       `${(1000 * nsMean).toFixed(1)} (median ${(1000 * median(nsMs)).toFixed(1)}) | ` +
       `${(1000 * dtMean).toFixed(1)} (median ${(1000 * median(dtMs)).toFixed(1)}) | ` +
       `${(nsMean / dtMean).toFixed(2)} | ${setupMs.toFixed(2)} |`,

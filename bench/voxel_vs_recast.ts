@@ -12,53 +12,22 @@
  *     deno run -A bench/voxel_vs_recast.ts
  * @module
  */
-import { init, NavMeshQuery } from "@recast-navigation/core";
-import { generateSoloNavMesh } from "@recast-navigation/generators";
-import { fileURLToPath } from "node:url";
+import { detourWorld, ex } from "./recast_common.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { parseLegs } from "../src/world/legs.ts";
-import { readMaybeGzip } from "../src/codec/file.ts";
-import { decodeMainPack } from "../src/pack/bnav/codec.ts";
-import { decodeBgrdTile, parseBgrd } from "../src/pack/bgrd/section.ts";
-
-const ex = (p: string) => fileURLToPath(new URL(`../examples/${p}`, import.meta.url));
-
-function parseObj(text: string): { positions: number[]; indices: number[] } {
-  const positions: number[] = [], indices: number[] = [];
-  for (const line of text.split("\n")) {
-    const p = line.trim().split(/\s+/);
-    if (p[0] === "v") positions.push(+p[1], +p[2], +p[3]);
-    else if (p[0] === "f") {
-      const v = p.slice(1).map((s) => {
-        const i = parseInt(s.split("/")[0]);
-        return i < 0 ? positions.length / 3 + i : i - 1;
-      });
-      for (let k = 1; k + 1 < v.length; k++) indices.push(v[0], v[k], v[k + 1]);
-    }
-  }
-  return { positions, indices };
-}
+import { ownedRecords } from "../src/testing/owned_records.ts";
 
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
-/** Grid clearance by global cell: the (height, clearance px) pairs of its records. */
+/** Grid clearance by global cell: the (height, clearance px) pairs of its Core records. */
 async function clearanceGrid(pack: string): Promise<Map<number, [number, number][]>> {
-  const section = parseBgrd(decodeMainPack(await readMaybeGzip(pack)).pack.grid!);
-  const z = section.zones[0], out = new Map<number, [number, number][]>();
-  for (let t = 0; t < z.tiles.length; t++) {
-    const te = z.tiles[t];
-    if (te.records === 0) continue;
-    const cols = decodeBgrdTile(section, 0, t);
-    for (let i = 0; i < cols.n; i++) {
-      const lx = cols.cell[i] % te.nx, ly = Math.floor(cols.cell[i] / te.nx);
-      if (lx < te.px0 || lx > te.px1 || ly < te.py0 || ly > te.py1) continue;
-      if (!(cols.flags[i] & 4)) continue; // Core records only: the walkable surface
-      const k = (te.gy0 + ly) * 65536 + (te.gx0 + lx);
-      const list = out.get(k) ?? [];
-      list.push([cols.h[i], Math.sqrt(cols.clr[i]) * 0.25]);
-      out.set(k, list);
-    }
+  const out = new Map<number, [number, number][]>();
+  for (const r of (await ownedRecords(pack)).records) {
+    if (!(r.flags & 4)) continue; // Core records only: the walkable surface
+    const k = r.gy * 65536 + r.gx, list = out.get(k) ?? [];
+    list.push([r.h, r.clr]);
+    out.set(k, list);
   }
   return out;
 }
@@ -91,27 +60,13 @@ const length = (p: number[][]) => {
   return L;
 };
 
-await init();
 console.log(
   "| mesh | leg | navscope ms | Detour ms | navscope length px | Detour length px | navscope min clearance px (own) | Detour min clearance px |",
 );
 console.log("|---|---|---|---|---|---|---|---|");
 const summary: string[] = [];
 for (const world of ["nav_test", "dungeon"]) {
-  const manifest = JSON.parse(await Deno.readTextFile(ex(`${world}/world.json`)));
-  const zone = manifest.zones[0], mesh = zone.meshes[0];
-  const s = mesh.px_per_m, [ox, oy] = mesh.offset_px;
-  const obj = parseObj(await Deno.readTextFile(ex(`${world}/${mesh.file}`)));
-  const gen = generateSoloNavMesh(obj.positions, obj.indices, {
-    cs: 0.3,
-    ch: 0.2,
-    walkableSlopeAngle: 45,
-    walkableHeight: 10,
-    walkableClimb: 4,
-    walkableRadius: 2,
-  });
-  if (!gen.success) throw new Error(`${world}: Detour navmesh: ${gen.error}`);
-  const query = new NavMeshQuery(gen.navMesh);
+  const { query, s, ox, oy } = await detourWorld(world);
   const engine = await openEngine(ex(`${world}/base.nav.gz`), { workers: 1 });
   const grid = await clearanceGrid(ex(`${world}/base.nav.gz`));
   const legs = parseLegs(await Deno.readTextFile(ex(`${world}/legs.json`)), "legs.json")

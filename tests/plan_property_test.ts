@@ -23,7 +23,7 @@ import { mulberry32 } from "./rng.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { readMaybeGzip } from "../src/codec/file.ts";
 import { decodeMainPack } from "../src/pack/bnav/codec.ts";
-import { decodeBgrdTile, parseBgrd } from "../src/pack/bgrd/section.ts";
+import { ownedRecords } from "../src/testing/owned_records.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { factsFromPlan } from "../src/analyze/adapter.ts";
 import { classifyFailure } from "../src/analyze/rules.ts";
@@ -50,25 +50,11 @@ interface CellTable {
 }
 
 async function cellTable(pack: string): Promise<{ zone: string; t: CellTable }> {
-  const bytes = await readMaybeGzip(pack);
-  const section = parseBgrd(decodeMainPack(bytes).pack.grid!);
-  const z = section.zones[0];
-  const own: { gx: number; gy: number; rid: number; flags: number; h: number; clr: number }[] = [];
+  const { name, records: own } = await ownedRecords(pack);
   let gx0 = Infinity, gy0 = Infinity, gx1 = -Infinity, gy1 = -Infinity;
-  for (let t = 0; t < z.tiles.length; t++) {
-    const te = z.tiles[t];
-    if (te.records === 0) continue;
-    const cols = decodeBgrdTile(section, 0, t);
-    for (let i = 0; i < cols.n; i++) {
-      const lx = cols.cell[i] % te.nx, ly = Math.floor(cols.cell[i] / te.nx);
-      // Each record once: only the tile's owned rectangle (the apron repeats its neighbours').
-      if (lx < te.px0 || lx > te.px1 || ly < te.py0 || ly > te.py1) continue;
-      const gx = te.gx0 + lx, gy = te.gy0 + ly;
-      const clr = Math.sqrt(cols.clr[i]) * 0.25;
-      own.push({ gx, gy, rid: cols.rid[i], flags: cols.flags[i], h: cols.h[i], clr });
-      gx0 = Math.min(gx0, gx), gy0 = Math.min(gy0, gy);
-      gx1 = Math.max(gx1, gx), gy1 = Math.max(gy1, gy);
-    }
+  for (const r of own) {
+    gx0 = Math.min(gx0, r.gx), gy0 = Math.min(gy0, r.gy);
+    gx1 = Math.max(gx1, r.gx), gy1 = Math.max(gy1, r.gy);
   }
   const nx = gx1 - gx0 + 1, ny = gy1 - gy0 + 1;
   const start = new Int32Array(nx * ny + 1);
@@ -83,7 +69,7 @@ async function cellTable(pack: string): Promise<{ zone: string; t: CellTable }> 
   }
   for (let k = 0; k < own.length; k++) if (flags[k] & 4) core.push(k);
   return {
-    zone: z.name,
+    zone: name,
     t: { gx0, gy0, nx, ny, start, rid, flags, h, clr, core: Int32Array.from(core) },
   };
 }

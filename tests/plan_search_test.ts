@@ -102,23 +102,11 @@ function stable(r: PlanResult): unknown {
 Deno.test("route checker: topology steps are 8-neighbour steps; the final route stays on the region's core", async () => {
   // Independent of the planner: the zone's records decoded straight from the pack, folded into
   // per-cell flags of the route's region, and every route segment sampled every 0.05 px.
-  const { readMaybeGzip } = await import("../src/codec/file.ts");
-  const { decodeMainPack } = await import("../src/pack/bnav/codec.ts");
-  const { parseBgrd, decodeBgrdTile } = await import("../src/pack/bgrd/section.ts");
-  const bytes = await readMaybeGzip(DIR + "base.nav.gz");
-  const section = parseBgrd(decodeMainPack(bytes).pack.grid!);
-  const z = section.zones[0];
+  const { ownedRecords } = await import("../src/testing/owned_records.ts");
   const cells = new Map<string, number>(); // "gx,gy,rid" → OR of flags
-  for (let t = 0; t < z.tiles.length; t++) {
-    const te = z.tiles[t];
-    if (te.records === 0) continue;
-    const cols = decodeBgrdTile(section, 0, t);
-    for (let i = 0; i < cols.n; i++) {
-      const lx = cols.cell[i] % te.nx, ly = Math.floor(cols.cell[i] / te.nx);
-      if (lx < te.px0 || lx > te.px1 || ly < te.py0 || ly > te.py1) continue;
-      const k = `${te.gx0 + lx},${te.gy0 + ly},${cols.rid[i]}`;
-      cells.set(k, (cells.get(k) ?? 0) | cols.flags[i]);
-    }
+  for (const r of (await ownedRecords(DIR + "base.nav.gz")).records) {
+    const k = `${r.gx},${r.gy},${r.rid}`;
+    cells.set(k, (cells.get(k) ?? 0) | r.flags);
   }
   const engine = await openEngine(DIR + "base.nav.gz");
   let samples = 0;
