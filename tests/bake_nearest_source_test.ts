@@ -25,6 +25,22 @@ Deno.test("sourceXY: packed sweeps equal the four-column reference on random gri
   assertEquals(cells > 500_000, true);
 });
 
+Deno.test("sourceXY: equal to the reference for path-shaped seeds (the corridor's case)", () => {
+  const rnd = mulberry32(99);
+  for (let t = 0; t < 20; t++) {
+    const nx = 150 + Math.floor(rnd() * 100), ny = 150 + Math.floor(rnd() * 100);
+    const obs = new Uint8Array(nx * ny);
+    // A random 8-connected walk, like a topology path.
+    let x = Math.floor(rnd() * nx), y = Math.floor(rnd() * ny);
+    for (let k = 0; k < 600; k++) {
+      obs[y * nx + x] = 1;
+      x = Math.min(nx - 1, Math.max(0, x + Math.floor(rnd() * 3) - 1));
+      y = Math.min(ny - 1, Math.max(0, y + Math.floor(rnd() * 3) - 1));
+    }
+    assertEquals(sourceXY(obs, nx, ny).src, referenceSourceXY(obs, nx, ny).src, `path ${t}`);
+  }
+});
+
 // The implementation before the packed column (src/bake/medial.ts at e3e389e), unchanged.
 const FAR = 0x7fffffff;
 

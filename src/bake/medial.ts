@@ -28,10 +28,28 @@ export function sourceXY(
   nx: number,
   ny: number,
 ): { src: Int32Array; sx: Int32Array; sy: Int32Array } {
+  const P = sourcePacked(obstacle, nx, ny), n = nx * ny;
+  const src = new Int32Array(n).fill(-1);
+  const sx = new Int32Array(n), sy = new Int32Array(n);
+  for (let c = 0; c < n; c++) {
+    const v = P[c];
+    if (v < 0) continue;
+    const x = v & 0xffff, y = v >> 16;
+    (sx[c] = x), (sy[c] = y), (src[c] = y * nx + x);
+  }
+  return { src, sx, sy };
+}
+
+/**
+ * The NearestSource sweeps on one packed column: `P[c]` = y·2¹⁶ + x of cell c's source, −1 when
+ * it has none ({@link sourceXY} unpacks it; the corridor reads it directly).
+ */
+export function sourcePacked(obstacle: Uint8Array, nx: number, ny: number): Int32Array {
   const n = nx * ny;
   // One packed column during the sweeps: a cell's source as y·2¹⁶ + x (−1: none yet). Windows
   // are far below 2¹⁶ cells a side (kMaxCells); one load per candidate instead of four, and the
-  // current best distance is recomputed from the packed source instead of stored.
+  // current best distance is recomputed from the packed source instead of stored. A candidate
+  // with the current source is skipped: at equal distance it could not win (strictly nearer).
   if (nx > 0xffff || ny > 0x7fff) throw new RangeError(`sourceXY: ${nx} × ${ny} is too large`);
   const P = new Int32Array(n).fill(-1);
   let firstRow = ny; // first row holding an obstacle
@@ -43,11 +61,9 @@ export function sourceXY(
       }
     }
   }
-  const src = new Int32Array(n).fill(-1);
-  const sx = new Int32Array(n), sy = new Int32Array(n);
   // No obstacle: no source anywhere. Above the first obstacle row sweep 1 has nothing to
   // propagate (every cell it reads is still sourceless), so it starts there.
-  if (firstRow === ny) return { src, sx, sy };
+  if (firstRow === ny) return P;
   // take(c ← q), written out: adopt q's source when strictly nearer, in the order of the
   // module doc (each candidate compares against the current best, as sequential takes do).
   // Obstacle cells are skipped: their distance 0 cannot be beaten strictly.
@@ -64,20 +80,20 @@ export function sourceXY(
       if (y > 0) {
         q = c - nx;
         p = P[q];
-        if (p >= 0) {
+        if (p >= 0 && p !== sc) {
           (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
           if (d < dc) (dc = d), (sc = p);
         }
         if (x > 0) {
           p = P[q - 1];
-          if (p >= 0) {
+          if (p >= 0 && p !== sc) {
             (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
             if (d < dc) (dc = d), (sc = p);
           }
         }
         if (x + 1 < nx) {
           p = P[q + 1];
-          if (p >= 0) {
+          if (p >= 0 && p !== sc) {
             (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
             if (d < dc) (dc = d), (sc = p);
           }
@@ -85,7 +101,7 @@ export function sourceXY(
       }
       if (x > 0) {
         p = P[c - 1];
-        if (p >= 0) {
+        if (p >= 0 && p !== sc) {
           (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
           if (d < dc) (dc = d), (sc = p);
         }
@@ -96,8 +112,8 @@ export function sourceXY(
       const c = row + x;
       if (obstacle[c] !== 0) continue;
       p = P[c + 1];
-      if (p < 0) continue;
       sc = P[c];
+      if (p < 0 || p === sc) continue;
       (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
       if (sc >= 0) {
         const fx = (sc & 0xffff) - x, fy = (sc >> 16) - y;
@@ -116,20 +132,20 @@ export function sourceXY(
       if (y + 1 < ny) {
         q = c + nx;
         p = P[q];
-        if (p >= 0) {
+        if (p >= 0 && p !== sc) {
           (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
           if (d < dc) (dc = d), (sc = p);
         }
         if (x > 0) {
           p = P[q - 1];
-          if (p >= 0) {
+          if (p >= 0 && p !== sc) {
             (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
             if (d < dc) (dc = d), (sc = p);
           }
         }
         if (x + 1 < nx) {
           p = P[q + 1];
-          if (p >= 0) {
+          if (p >= 0 && p !== sc) {
             (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
             if (d < dc) (dc = d), (sc = p);
           }
@@ -137,7 +153,7 @@ export function sourceXY(
       }
       if (x + 1 < nx) {
         p = P[c + 1];
-        if (p >= 0) {
+        if (p >= 0 && p !== sc) {
           (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
           if (d < dc) (dc = d), (sc = p);
         }
@@ -148,8 +164,8 @@ export function sourceXY(
       const c = row + x;
       if (obstacle[c] !== 0) continue;
       p = P[c - 1];
-      if (p < 0) continue;
       sc = P[c];
+      if (p < 0 || p === sc) continue;
       (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
       if (sc >= 0) {
         const fx = (sc & 0xffff) - x, fy = (sc >> 16) - y;
@@ -157,13 +173,7 @@ export function sourceXY(
       } else P[c] = p;
     }
   }
-  for (let c = 0; c < n; c++) {
-    const v = P[c];
-    if (v < 0) continue;
-    const x = v & 0xffff, y = v >> 16;
-    (sx[c] = x), (sy[c] = y), (src[c] = y * nx + x);
-  }
-  return { src, sx, sy };
+  return P;
 }
 
 /**

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { sourceXY } from "../../bake/medial.ts";
+import { sourcePacked } from "../../bake/medial.ts";
 import { kCS } from "../../grid/constants.ts";
 import { kClrPref } from "./price_field.ts";
 
@@ -34,16 +34,16 @@ export function corridor(
   const n = nx * ny;
   const seed = new Uint8Array(n);
   for (let i = 0; i < path.length; i++) seed[path[i]] = 1;
-  const { src, sx, sy } = sourceXY(seed, nx, ny);
+  const P = sourcePacked(seed, nx, ny);
   const band = new Uint8Array(n), solidc = new Uint8Array(n);
   const floor = kClrPref + kGeoMargin;
-  // Row by row with the sources' (x, y) from the sweeps: no index → coordinate division.
+  // Row by row with the sources' packed (x, y) from the sweeps: no index → coordinate division.
   for (let y = 0, c = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++, c++) {
-      const s = src[c];
-      if (s < 0) continue;
-      const W = dist[s];
-      const dx = (x - sx[c]) * kCS, dy = (y - sy[c]) * kCS;
+      const v = P[c];
+      if (v < 0) continue;
+      const px = v & 0xffff, py = v >> 16, W = dist[py * nx + px];
+      const dx = (x - px) * kCS, dy = (y - py) * kCS;
       if (seed[c] || dx * dx + dy * dy <= W * W) band[c] = 1;
       const t = kChordFrac * W;
       if (dist[c] >= (t > floor ? t : floor)) solidc[c] = 1;
