@@ -183,3 +183,40 @@ Deno.test("search: repeated plans and 1 vs 2 workers are identical", async () =>
   }
   b.close();
 });
+
+Deno.test("linked: equals a breadth-first 8-connected flood with link hops on random masks", async () => {
+  const { linked } = await import("../src/plan/search/linked.ts");
+  const { mulberry32 } = await import("./rng.ts");
+  const rnd = mulberry32(77);
+  for (let t = 0; t < 300; t++) {
+    const nx = 2 + Math.floor(rnd() * 30), ny = 2 + Math.floor(rnd() * 30), n = nx * ny;
+    const mask = new Uint8Array(n).map(() => (rnd() < 0.55 ? 1 : 0));
+    // Links as (from cell, to cell); the window's span table here has one span per cell.
+    const nl = Math.floor(rnd() * 3);
+    const from = Int32Array.from({ length: nl }, () => Math.floor(rnd() * n));
+    const to = Int32Array.from({ length: nl }, () => Math.floor(rnd() * n));
+    const w = {
+      nx,
+      ny,
+      links: { n: nl, fromSpan: from, toSpan: to },
+      spans: { cell: Int32Array.from({ length: n }, (_, i) => i) },
+    } as unknown as Parameters<typeof linked>[0];
+    const a = Math.floor(rnd() * n), b = Math.floor(rnd() * n);
+    // Reference: BFS over 8-neighbours in the mask plus links from reached cells.
+    const seen = new Uint8Array(n), q: number[] = [];
+    if (mask[a]) (seen[a] = 1), q.push(a);
+    for (let i = 0; i < q.length; i++) {
+      const c = q[i], x = c % nx, y = Math.floor(c / nx);
+      const next: number[] = [];
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const X = x + dx, Y = y + dy;
+          if (X >= 0 && Y >= 0 && X < nx && Y < ny) next.push(Y * nx + X);
+        }
+      }
+      for (let l = 0; l < nl; l++) if (from[l] === c) next.push(to[l]);
+      for (const k of next) if (mask[k] && !seen[k]) (seen[k] = 1), q.push(k);
+    }
+    assertEquals(linked(w, mask, a, b), mask[b] === 1 && seen[b] === 1, `mask ${t}`);
+  }
+});

@@ -8,40 +8,47 @@
 
 import type { WindowGrid } from "../build_window.ts";
 
-/** Does the flood from cell `a` reach cell `b`? */
+/** Does the flood from cell `a` reach cell `b`? (It stops as soon as `b` is reached.) */
 export function linked(w: WindowGrid, mask: Uint8Array, a: number, b: number): boolean {
   const nx = w.nx, ny = w.ny;
   if (!mask[a] || !mask[b]) return false;
+  if (a === b) return true;
   const seen = new Uint8Array(nx * ny);
-  const stack: number[] = [a];
+  const stack = new Int32Array(nx * ny);
+  let sp = 0;
+  stack[sp++] = a;
   seen[a] = 1;
-  const flood = () => {
-    while (stack.length > 0) {
-      const c = stack.pop()!, x = c % nx, y = (c / nx) | 0;
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const bx = x + dx, by = y + dy;
-          if ((dx === 0 && dy === 0) || bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
-          const k = by * nx + bx;
+  // Pushes k if it is an unseen mask cell; true when k is the goal.
+  const flood = (): boolean => {
+    while (sp > 0) {
+      const c = stack[--sp], y = (c / nx) | 0, x = c - y * nx;
+      const y0 = y > 0 ? -1 : 0, y1 = y + 1 < ny ? 1 : 0;
+      const x0 = x > 0 ? -1 : 0, x1 = x + 1 < nx ? 1 : 0;
+      for (let dy = y0; dy <= y1; dy++) {
+        for (let dx = x0; dx <= x1; dx++) {
+          const k = c + dy * nx + dx;
           if (mask[k] && !seen[k]) {
+            if (k === b) return true;
             seen[k] = 1;
-            stack.push(k);
+            stack[sp++] = k;
           }
         }
       }
     }
+    return false;
   };
   for (let grown = true; grown;) {
-    flood();
+    if (flood()) return true;
     grown = false;
     for (let i = 0; i < w.links.n; i++) {
       const s = w.spans.cell[w.links.fromSpan[i]], t = w.spans.cell[w.links.toSpan[i]];
       if (seen[s] && !seen[t] && mask[t]) {
+        if (t === b) return true;
         seen[t] = 1;
-        stack.push(t);
+        stack[sp++] = t;
         grown = true;
       }
     }
   }
-  return seen[b] === 1;
+  return false;
 }
