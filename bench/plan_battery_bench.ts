@@ -4,7 +4,10 @@
  * geometry and total — sum, p50, p90, max — the median final window, and the per-leg ratio
  * navscope / C++ on comparable legs (median and p90). One warm-up plan per world first.
  *
- *     deno run -A bench/plan_battery_bench.ts [WORLD …] [--workers N]
+ * With `--tier0-clean` only the legs the reference finished at tier 0 without warnings (the
+ * spec's second set of targets: topology ≤ 8.8 ms, geometry ≤ 6.9 ms p50).
+ *
+ *     deno run -A bench/plan_battery_bench.ts [WORLD …] [--workers N] [--tier0-clean]
  * @module
  */
 import { openEngine } from "../src/plan/engine.ts";
@@ -14,6 +17,7 @@ import { parseLegs } from "../src/world/legs.ts";
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const wi = Deno.args.indexOf("--workers");
 const workers = wi >= 0 ? Number(Deno.args[wi + 1]) : 1;
+const clean = Deno.args.includes("--tier0-clean");
 const worlds = args.filter((a) => isNaN(Number(a))).length
   ? args.filter((a) => isNaN(Number(a)))
   : ["dungeon", "nav_test", "proto_level", "tower_big", "city_small"];
@@ -42,6 +46,7 @@ for (const w of worlds) {
   const cells: number[] = [];
   for (let i = 0; i < legs.length; i++) {
     if (!refs[i].comparable || !refs[i].ok) continue;
+    if (clean && (refs[i].tier !== 0 || refs[i].warnings.length > 0)) continue;
     const r = await engine.plan(legRequest(legs[i]));
     cells.push(r.debug.nx * r.debug.ny);
     for (const k of Object.keys(ours)) {
