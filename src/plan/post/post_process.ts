@@ -9,8 +9,8 @@ import { kCS } from "../../grid/constants.ts";
 import { walkDigitalLine } from "../../grid/digital_line.ts";
 import type { WindowGrid } from "../build_window.ts";
 import type { Pt, RouteDrop } from "../types.ts";
-import { dropMargin } from "./drop_margin.ts";
-import { BlockerSegments, contourSegments } from "../visibility/blockers.ts";
+import { dropMargin, kFallRadius } from "./drop_margin.ts";
+import { BlockerSegments, type CellBox, contourSegments } from "../visibility/blockers.ts";
 import { Visibility } from "../visibility/visibility.ts";
 import { assemble } from "./assemble.ts";
 import { liftCorners } from "./lift_corners.ts";
@@ -97,20 +97,37 @@ function isLinkStep(w: WindowGrid, a: number, b: number): boolean {
   return false;
 }
 
-/** The route mask tm (拉直的输入): solidc ∪ access, ∩ the final mask, ∪ the path's 3×3 ∩ mask. */
-export function routeMask(w: WindowGrid, inp: PostInput, cells: ArrayLike<number>): Uint8Array {
-  const n = w.nx * w.ny, tm = new Uint8Array(n), m = inp.lastMask;
-  if (inp.solidc) { for (let c = 0; c < n; c++) tm[c] = inp.solidc[c]; }
-  for (const c of inp.accessCells) tm[c] = 1;
-  for (let c = 0; c < n; c++) tm[c] &= m[c];
+/**
+ * The route mask tm (拉直的输入): solidc ∪ access, ∩ the final mask, ∪ the path's 3×3 ∩ mask.
+ * With a box only its cells are set (the rest stays 0: no query reaches them, see pullBox).
+ */
+export function routeMask(
+  w: WindowGrid,
+  inp: PostInput,
+  cells: ArrayLike<number>,
+  box: CellBox | null = null,
+): Uint8Array {
+  const nx = w.nx, n = nx * w.ny, tm = new Uint8Array(n), m = inp.lastMask;
+  const xa = box ? box.x0 : 0, xb = box ? box.x1 : nx;
+  const ya = box ? box.y0 : 0, yb = box ? box.y1 : w.ny;
+  for (let y = ya; y < yb; y++) {
+    for (let c = y * nx + xa, e = y * nx + xb; c < e; c++) {
+      tm[c] = (inp.solidc ? inp.solidc[c] : 0) & m[c];
+    }
+  }
+  const inBox = (c: number) => {
+    const x = c % nx, y = (c / nx) | 0;
+    return x >= xa && x < xb && y >= ya && y < yb;
+  };
+  for (const c of inp.accessCells) if (inBox(c)) tm[c] = m[c];
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i];
-    const x = c % w.nx, y = (c / w.nx) | 0;
+    const x = c % nx, y = (c / nx) | 0;
     for (let dy = -1; dy <= 1; dy++) {
       for (let dx = -1; dx <= 1; dx++) {
         const bx = x + dx, by = y + dy;
-        if (bx < 0 || by < 0 || bx >= w.nx || by >= w.ny) continue;
-        const b = by * w.nx + bx;
+        if (bx < xa || by < ya || bx >= xb || by >= yb) continue;
+        const b = by * nx + bx;
         if (m[b]) tm[b] = 1;
       }
     }
@@ -118,12 +135,38 @@ export function routeMask(w: WindowGrid, inp: PostInput, cells: ArrayLike<number
   return tm;
 }
 
-/** Blocker segments of the pull views: core contours, kept walls, facade segments. */
-export function pullBlockers(w: WindowGrid): BlockerSegments {
+/** Blocker segments of the pull views: core contours (in `box`), kept walls, facade segments. */
+export function pullBlockers(w: WindowGrid, box: CellBox | null = null): BlockerSegments {
   const seg: number[] = [];
-  contourSegments(w.core, w.nx, w.ny, w.x0, w.y0, seg);
+  contourSegments(w.core, w.nx, w.ny, w.x0, w.y0, seg, box);
   for (let i = 0; i < w.blockers.length; i++) seg.push(w.blockers[i]);
   return new BlockerSegments(Float64Array.from(seg));
+}
+
+/**
+ * The cells every chord of the pull, LiftCorners and PullWaypoints stays in: the bounding box of
+ * the pull input and the raw endpoints, widened by LiftCorners' 2 cells, a drop landing's move
+ * (≤ 2R, formulas.md #135) and 2 cells of slack. A chord lies in the box of its two ends, so
+ * core edges, route-mask cells and on-mask samples outside it are never consulted: building
+ * them only inside it gives the same answers (the route mask and the blocker table were a
+ * whole-window pass each, 80 % of the pull stage on 3-M-cell windows). Null: the whole window.
+ */
+function pullBox(w: WindowGrid, pts: readonly Pt[], inp: PostInput): CellBox | null {
+  let xa = Infinity, ya = Infinity, xb = -Infinity, yb = -Infinity;
+  for (const p of [...pts, inp.start, inp.goal]) {
+    const x = Math.floor(p[0] / kCS) - w.x0, y = Math.floor(p[1] / kCS) - w.y0;
+    xa = Math.min(xa, x), ya = Math.min(ya, y), xb = Math.max(xb, x), yb = Math.max(yb, y);
+  }
+  const R = inp.scaleX ? (3 * kFallRadius) / Math.abs(inp.scaleX) : 0;
+  const m = 2 + Math.ceil((2 * R) / kCS) + 2;
+  if (!isFinite(xa) || !isFinite(m)) return null;
+  const box = {
+    x0: Math.max(0, xa - m),
+    y0: Math.max(0, ya - m),
+    x1: Math.min(w.nx, xb + m + 1),
+    y1: Math.min(w.ny, yb + m + 1),
+  };
+  return box.x0 === 0 && box.y0 === 0 && box.x1 === w.nx && box.y1 === w.ny ? null : box;
 }
 
 /** Runs the post-processing steps. */
@@ -141,8 +184,9 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     ? [...spans].map((s) => centre(sp.cell[s]))
     : [...inp.path.cells].map(centre);
   const hs: number[] | null = spans ? [...spans].map((s) => sp.h[s]) : null;
-  const blockers = pullBlockers(w);
-  const tm = kind === "chain" ? routeMask(w, inp, expandChain(w, inp.chain!)) : null;
+  const box = pullBox(w, pts, inp);
+  const blockers = pullBlockers(w, box);
+  const tm = kind === "chain" ? routeMask(w, inp, expandChain(w, inp.chain!), box) : null;
   const view = kind === "chain"
     ? new Visibility(w, blockers, tm)
     : new Visibility(w, blockers, null, { steps: false, layer: kind === "cells" });

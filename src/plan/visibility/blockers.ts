@@ -27,11 +27,16 @@ export function contourSegments(
   x0: number,
   y0: number,
   out: number[],
+  box: CellBox | null = null,
 ): void {
   const at = (x: number, y: number) =>
     x >= 0 && y >= 0 && x < nx && y < ny && mask[y * nx + x] !== 0;
-  for (let y = 0; y < ny; y++) {
-    for (let x = 0; x < nx; x++) {
+  // With a box only its cells' edges are emitted — a row-major subsequence of the full list; the
+  // neighbour test still reads the whole mask, so an edge is the same as in the full trace.
+  const ya = box ? Math.max(0, box.y0) : 0, yb = box ? Math.min(ny, box.y1) : ny;
+  const xa = box ? Math.max(0, box.x0) : 0, xb = box ? Math.min(nx, box.x1) : nx;
+  for (let y = ya; y < yb; y++) {
+    for (let x = xa; x < xb; x++) {
       if (!mask[y * nx + x]) continue;
       const X = (x0 + x) * kCS, Y = (y0 + y) * kCS, X1 = X + kCS, Y1 = Y + kCS;
       if (!at(x, y - 1)) out.push(X, Y, X1, Y); // south edge, eastwards
@@ -40,6 +45,14 @@ export function contourSegments(
       if (!at(x - 1, y)) out.push(X, Y1, X, Y); // west edge, southwards
     }
   }
+}
+
+/** A window-cell rectangle `[x0, x1) × [y0, y1)`. */
+export interface CellBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
 }
 
 /** A blocker table with its bucket index. */
