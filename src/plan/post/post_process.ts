@@ -10,7 +10,7 @@ import { walkDigitalLine } from "../../grid/digital_line.ts";
 import type { WindowGrid } from "../build_window.ts";
 import type { Pt, RouteDrop } from "../types.ts";
 import { dropMargin, kFallRadius } from "./drop_margin.ts";
-import { BlockerSegments, type CellBox, contourSegments } from "../visibility/blockers.ts";
+import { BlockerSegments, type CellBox, contourEdges } from "../visibility/blockers.ts";
 import { Visibility } from "../visibility/visibility.ts";
 import { assemble } from "./assemble.ts";
 import { liftCorners } from "./lift_corners.ts";
@@ -137,10 +137,11 @@ export function routeMask(
 
 /** Blocker segments of the pull views: core contours (in `box`), kept walls, facade segments. */
 export function pullBlockers(w: WindowGrid, box: CellBox | null = null): BlockerSegments {
-  const seg: number[] = [];
-  contourSegments(w.core, w.nx, w.ny, w.x0, w.y0, seg, box);
-  for (let i = 0; i < w.blockers.length; i++) seg.push(w.blockers[i]);
-  return new BlockerSegments(Float64Array.from(seg));
+  const core = contourEdges(w.core, w.nx, w.ny, w.x0, w.y0, box);
+  const seg = new Float64Array(core.length + w.blockers.length);
+  seg.set(core);
+  seg.set(w.blockers, core.length);
+  return new BlockerSegments(seg);
 }
 
 /**

@@ -29,22 +29,45 @@ export function contourSegments(
   out: number[],
   box: CellBox | null = null,
 ): void {
-  const at = (x: number, y: number) =>
-    x >= 0 && y >= 0 && x < nx && y < ny && mask[y * nx + x] !== 0;
-  // With a box only its cells' edges are emitted — a row-major subsequence of the full list; the
-  // neighbour test still reads the whole mask, so an edge is the same as in the full trace.
+  const f = contourEdges(mask, nx, ny, x0, y0, box);
+  for (let i = 0; i < f.length; i++) out.push(f[i]);
+}
+
+/**
+ * {@link contourSegments} into a Float64Array (`ax, ay, bx, by` per edge). With a box only its cells' edges are emitted — a row-major subsequence of the full
+ * list; the neighbour test still reads the whole mask, so each edge is the same as in the full
+ * pass.
+ */
+export function contourEdges(
+  mask: Uint8Array,
+  nx: number,
+  ny: number,
+  x0: number,
+  y0: number,
+  box: CellBox | null = null,
+): Float64Array {
   const ya = box ? Math.max(0, box.y0) : 0, yb = box ? Math.min(ny, box.y1) : ny;
   const xa = box ? Math.max(0, box.x0) : 0, xb = box ? Math.min(nx, box.x1) : nx;
+  let out = new Float64Array(4096), k = 0;
+  const put = (ax: number, ay: number, bx: number, by: number) => {
+    if (k + 4 > out.length) {
+      const bigger = new Float64Array(out.length * 2);
+      bigger.set(out);
+      out = bigger;
+    }
+    (out[k++] = ax), (out[k++] = ay), (out[k++] = bx), (out[k++] = by);
+  };
   for (let y = ya; y < yb; y++) {
-    for (let x = xa; x < xb; x++) {
-      if (!mask[y * nx + x]) continue;
+    for (let x = xa, c = y * nx + xa; x < xb; x++, c++) {
+      if (!mask[c]) continue;
       const X = (x0 + x) * kCS, Y = (y0 + y) * kCS, X1 = X + kCS, Y1 = Y + kCS;
-      if (!at(x, y - 1)) out.push(X, Y, X1, Y); // south edge, eastwards
-      if (!at(x + 1, y)) out.push(X1, Y, X1, Y1); // east edge, northwards
-      if (!at(x, y + 1)) out.push(X1, Y1, X, Y1); // north edge, westwards
-      if (!at(x - 1, y)) out.push(X, Y1, X, Y); // west edge, southwards
+      if (y === 0 || !mask[c - nx]) put(X, Y, X1, Y); // south edge, eastwards
+      if (x + 1 === nx || !mask[c + 1]) put(X1, Y, X1, Y1); // east edge, northwards
+      if (y + 1 === ny || !mask[c + nx]) put(X1, Y1, X, Y1); // north edge, westwards
+      if (x === 0 || !mask[c - 1]) put(X, Y1, X, Y); // west edge, southwards
     }
   }
+  return out.slice(0, k);
 }
 
 /** A window-cell rectangle `[x0, x1) × [y0, y1)`. */
