@@ -8,6 +8,7 @@
  * @module
  */
 import { detourWorld, ex } from "./recast_common.ts";
+import { mulberry32 as rng } from "../src/rng.ts";
 import { cleanZone } from "../src/mesh/zone_clean.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { MeshSearch } from "../src/plan/mesh/astar.ts";
@@ -15,17 +16,6 @@ import { buildMeshGraph } from "../src/plan/mesh/graph.ts";
 import { heightOn, meshRoute } from "../src/plan/mesh/planner.ts";
 
 const PAIRS = Number(Deno.args[0] ?? 2000);
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function median(a: number[]): number {
   const s = [...a].sort((x, y) => x - y);

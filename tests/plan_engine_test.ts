@@ -5,6 +5,7 @@
  * window's cropped to it; bad requests are refused; plan lines round-trip into `classify`.
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
+import { mulberry32 } from "./rng.ts";
 import { kHopWarning, openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { buildWindow } from "../src/plan/build_window.ts";
@@ -270,8 +271,7 @@ Deno.test("check 8: the nearest-first core-anchor scan equals a scan of every ti
     });
     return best === Infinity ? kCoreNone : Math.sqrt(best) * 0.25;
   };
-  let s = 99;
-  const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = mulberry32(99);
   for (let i = 0; i < 60; i++) {
     const a: [number, number] = [rnd() * 520 - 10, rnd() * 520 - 10];
     const b: [number, number] = [rnd() * 520 - 10, rnd() * 520 - 10];

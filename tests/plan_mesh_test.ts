@@ -10,18 +10,7 @@ import { findCorridor, MeshSearch } from "../src/plan/mesh/astar.ts";
 import { funnel, type FunnelEvent, type Portal, type XY } from "../src/plan/mesh/funnel.ts";
 import { buildMeshGraph, cleanedAdjacency, type MeshGraph } from "../src/plan/mesh/graph.ts";
 import { corridorRoute, meshRoute } from "../src/plan/mesh/planner.ts";
-
-/** A tiny deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from "./rng.ts";
 
 function meshOf(pts: readonly XY[], tris: number[], flags?: number[]): ZoneClean {
   const v = new Float32Array(3 * pts.length);

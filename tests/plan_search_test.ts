@@ -8,7 +8,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { digitalLineCells } from "../src/grid/digital_line.ts";
 import { spanGridFromColumns } from "../src/grid/span_grid.ts";
-import { BlockerSegments, contourSegments } from "../src/plan/visibility/blockers.ts";
+import { BlockerSegments, contourEdges } from "../src/plan/visibility/blockers.ts";
 import { layerWalk } from "../src/plan/visibility/layer_oracle.ts";
 import { AccessSearch } from "../src/plan/search/access.ts";
 import { openEngine } from "../src/plan/engine.ts";
@@ -35,8 +35,7 @@ Deno.test("blockers: a 45° chord through the shared corner of two edges hits; a
 
 Deno.test("contours: two mask cells touching at a corner give two closed 4-edge outlines", () => {
   const mask = Uint8Array.of(1, 0, 0, 1); // 2 × 2, cells (0,0) and (1,1)
-  const out: number[] = [];
-  contourSegments(mask, 2, 2, 0, 0, out);
+  const out = contourEdges(mask, 2, 2, 0, 0);
   assertEquals(out.length / 4, 8);
   // Every segment is one 0.25-px cell edge, with the mask cell on its left (y up).
   for (let i = 0; i < out.length; i += 4) {

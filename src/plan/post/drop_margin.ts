@@ -21,6 +21,11 @@ export const kFallRadius = 0.41;
 /** Surface-follow tolerance, m (kQH). */
 const kFollow = 1.0;
 
+/** R = 3·kFallRadius / |s_x| px (formulas.md #134): how far a landing moves off the ledge. */
+export function landingMargin(scaleX: number): number {
+  return (3 * kFallRadius) / Math.abs(scaleX);
+}
+
 function spansAt(g: SpanGrid, c: number): number[] {
   const j = occIndex(g, c);
   if (j < 0) return [];
@@ -57,7 +62,7 @@ export function dropMargin(
 ): RouteDrop[] {
   const drops: RouteDrop[] = [];
   if (!(scaleX !== 0) || pts.length < 3 || hs.length !== pts.length) return drops;
-  const R = (3 * kFallRadius) / Math.abs(scaleX);
+  const R = landingMargin(scaleX);
   for (let k = 1; k < pts.length - 1; k++) {
     const a = pts[k - 1], b = pts[k];
     if (!(hs[k - 1] - hs[k] > kClimb) || (a[0] === b[0] && a[1] === b[1])) continue;

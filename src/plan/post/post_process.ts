@@ -9,7 +9,7 @@ import { kCS } from "../../grid/constants.ts";
 import { walkDigitalLine } from "../../grid/digital_line.ts";
 import type { WindowGrid } from "../build_window.ts";
 import type { Pt, RouteDrop } from "../types.ts";
-import { dropMargin, kFallRadius } from "./drop_margin.ts";
+import { dropMargin, landingMargin } from "./drop_margin.ts";
 import { BlockerSegments, type CellBox, contourEdges } from "../visibility/blockers.ts";
 import { Visibility } from "../visibility/visibility.ts";
 import { assemble } from "./assemble.ts";
@@ -158,7 +158,7 @@ function pullBox(w: WindowGrid, pts: readonly Pt[], inp: PostInput): CellBox | n
     const x = Math.floor(p[0] / kCS) - w.x0, y = Math.floor(p[1] / kCS) - w.y0;
     xa = Math.min(xa, x), ya = Math.min(ya, y), xb = Math.max(xb, x), yb = Math.max(yb, y);
   }
-  const R = inp.scaleX ? (3 * kFallRadius) / Math.abs(inp.scaleX) : 0;
+  const R = inp.scaleX ? landingMargin(inp.scaleX) : 0;
   const m = 2 + Math.ceil((2 * R) / kCS) + 2;
   if (!isFinite(xa) || !isFinite(m)) return null;
   const box = {

@@ -18,25 +18,9 @@ const kEps = 1e-7;
  * cell outside the mask (or outside the window) is one 0.25-px segment. The spec traces them into
  * rings (right turn at diagonal pinches); the rings split back into exactly these cell edges, and
  * the line of sight only asks whether a chord meets any segment, so the grouping is not kept.
- * Segments are appended as `ax, ay, bx, by` px with the mask cell on the left of a → b (y up).
- */
-export function contourSegments(
-  mask: Uint8Array,
-  nx: number,
-  ny: number,
-  x0: number,
-  y0: number,
-  out: number[],
-  box: CellBox | null = null,
-): void {
-  const f = contourEdges(mask, nx, ny, x0, y0, box);
-  for (let i = 0; i < f.length; i++) out.push(f[i]);
-}
-
-/**
- * {@link contourSegments} into a Float64Array (`ax, ay, bx, by` per edge). With a box only its cells' edges are emitted — a row-major subsequence of the full
- * list; the neighbour test still reads the whole mask, so each edge is the same as in the full
- * pass.
+ * Returned as `ax, ay, bx, by` px per edge with the mask cell on the left of a → b (y up). With a
+ * box only its cells' edges are emitted — a row-major subsequence of the full list; the neighbour
+ * test still reads the whole mask, so each edge is the same as in the full pass.
  */
 export function contourEdges(
   mask: Uint8Array,
