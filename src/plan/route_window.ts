@@ -521,22 +521,49 @@ class Router {
   }
 }
 
+/** a ∧ b over n mask cells (0/1 bytes), four cells per step where both are word-aligned. */
 function and(a: Uint8Array, b: Uint8Array, n: number): Uint8Array {
   const out = new Uint8Array(n);
-  for (let c = 0; c < n; c++) out[c] = a[c] & b[c];
+  let c = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const nw = n >> 2;
+    const A = new Uint32Array(a.buffer, a.byteOffset, nw);
+    const B = new Uint32Array(b.buffer, b.byteOffset, nw);
+    const O = new Uint32Array(out.buffer, 0, nw);
+    for (let i = 0; i < nw; i++) O[i] = A[i] & B[i];
+    c = nw << 2;
+  }
+  for (; c < n; c++) out[c] = a[c] & b[c];
   return out;
 }
 
-/** nearestCell: the mask cell with the smallest squared cell distance, row-major first. */
-function nearestCell(mask: Uint8Array, nx: number, ny: number, p: [number, number]): Anchor | null {
+/**
+ * nearestCell: the mask cell with the smallest squared cell distance, row-major first. Rows are
+ * visited outward from p and the scan stops once a row's dy² exceeds the best distance (no cell
+ * there can equal or beat it); ties keep the lowest cell index, as a row-major scan would.
+ */
+export function nearestCell(
+  mask: Uint8Array,
+  nx: number,
+  ny: number,
+  p: [number, number],
+): Anchor | null {
   let best = -1, bd = Infinity;
-  for (let y = 0; y < ny; y++) {
-    const dy = y - p[1];
+  const scanRow = (y: number) => {
+    const dy = y - p[1], row = y * nx;
     for (let x = 0; x < nx; x++) {
-      if (!mask[y * nx + x]) continue;
+      if (!mask[row + x]) continue;
       const dx = x - p[0], d = dx * dx + dy * dy;
-      if (d < bd) (bd = d), (best = y * nx + x);
+      if (d < bd || (d === bd && row + x < best)) (bd = d), (best = row + x);
     }
+  };
+  let lo = Math.min(Math.floor(p[1]), ny - 1), hi = Math.max(Math.floor(p[1]) + 1, 0);
+  while (lo >= 0 || hi < ny) {
+    const elo = lo - p[1], ehi = hi - p[1];
+    const dlo = lo >= 0 ? elo * elo : Infinity, dhi = hi < ny ? ehi * ehi : Infinity;
+    if (dlo > bd && dhi > bd) break;
+    if (dlo <= dhi) scanRow(lo--);
+    else scanRow(hi++);
   }
   return best < 0 ? null : { cell: best, dist: Math.sqrt(bd) * kCS };
 }

@@ -13,7 +13,7 @@ import { kCS } from "../../grid/constants.ts";
 import { type FallGate, riseOk } from "../../grid/rise_ok.ts";
 import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
-import { DX, DY, stepBanned } from "../search/span_astar.ts";
+import { DX, DY, stepBannedK } from "../search/span_astar.ts";
 import type { Pt } from "../types.ts";
 
 /** A located gap. */
@@ -26,6 +26,19 @@ export interface Gap {
   distance: number;
 }
 
+/** The opposite neighbour of each DX/DY neighbour k. */
+const OPPOSITE = [2, 3, 0, 1, 6, 7, 4, 5];
+
+/** Links in CSR by one end: `to[start[s] .. start[s+1])` are the other ends of span s's links. */
+function linkCsr(from: Int32Array, to: Int32Array, n: number, spans: number) {
+  const start = new Int32Array(spans + 1);
+  for (let i = 0; i < n; i++) start[from[i] + 1]++;
+  for (let s = 0; s < spans; s++) start[s + 1] += start[s];
+  const fill = start.slice(0, spans), other = new Int32Array(n);
+  for (let i = 0; i < n; i++) other[fill[from[i]]++] = to[i];
+  return { start, other };
+}
+
 /** Floods spans from `seeds` over `mask`; `reverse` judges each step from the new span. */
 function flood(
   w: WindowGrid,
@@ -35,19 +48,21 @@ function flood(
   reverse: boolean,
   gate: FallGate | null,
 ): Uint8Array {
-  const sp = w.spans, nx = w.nx, ny = w.ny;
-  const seen = new Uint8Array(sp.h.length);
-  const stack = [...seeds];
-  for (const s of seeds) seen[s] = 1;
-  // Reverse links: target → sources.
-  const back = new Map<number, number[]>(), fwd = new Map<number, number[]>();
-  for (let i = 0; i < w.links.n; i++) {
-    const a = w.links.fromSpan[i], b = w.links.toSpan[i];
-    (fwd.get(a) ?? fwd.set(a, []).get(a)!).push(b);
-    (back.get(b) ?? back.set(b, []).get(b)!).push(a);
+  const sp = w.spans, nx = w.nx, ny = w.ny, nsp = sp.h.length;
+  const seen = new Uint8Array(nsp);
+  // Each span is pushed once: the stack never holds more than the span count.
+  const stack = new Int32Array(Math.max(nsp, seeds.length));
+  let top = 0;
+  for (const s of seeds) {
+    if (!seen[s]) (seen[s] = 1), (stack[top++] = s);
   }
-  while (stack.length > 0) {
-    const u = stack.pop()!;
+  // Links by the end the flood leaves from: forward source → target, reverse target → source.
+  const L = w.links;
+  const links = reverse
+    ? linkCsr(L.toSpan, L.fromSpan, L.n, nsp)
+    : linkCsr(L.fromSpan, L.toSpan, L.n, nsp);
+  while (top > 0) {
+    const u = stack[--top];
     const cu = sp.cell[u], x = cu % nx, y = (cu / nx) | 0;
     for (let k = 0; k < 8; k++) {
       const dx = DX[k], dy = DY[k], bx = x + dx, by = y + dy;
@@ -60,17 +75,18 @@ function flood(
       for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
         if (seen[v] || !usable[v]) continue;
         const ok = reverse
-          ? !stepBanned(w.steps, cb, cu, -dx, -dy) &&
+          ? !stepBannedK(w.steps, cb, cu, OPPOSITE[k]) &&
             riseOk(sp, bx, by, sp.h[v], -dx, -dy, sp.h[u], gate)
-          : !stepBanned(w.steps, cu, cb, dx, dy) &&
+          : !stepBannedK(w.steps, cu, cb, k) &&
             riseOk(sp, x, y, sp.h[u], dx, dy, sp.h[v], gate);
         if (!ok) continue;
         seen[v] = 1;
-        stack.push(v);
+        stack[top++] = v;
       }
     }
-    for (const v of (reverse ? back : fwd).get(u) ?? []) {
-      if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), stack.push(v);
+    for (let q = links.start[u]; q < links.start[u + 1]; q++) {
+      const v = links.other[q];
+      if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), (stack[top++] = v);
     }
   }
   return seen;

@@ -7,7 +7,7 @@
 
 import type { WindowGrid } from "../build_window.ts";
 import { KeyIdHeap } from "./heap.ts";
-import { DX, DY, stepBanned } from "./span_astar.ts";
+import { DX, DY, stepBannedK } from "./span_astar.ts";
 
 const DIAG = Math.fround(Math.fround(Math.SQRT2 * 0.5) * Math.fround(2));
 
@@ -55,7 +55,7 @@ export function costAstar(
       const b = by * nx + bx;
       if (!mask[b] || closed[b]) continue;
       if (k >= 4 && (!mask[y * nx + bx] || !mask[by * nx + x])) continue;
-      if (stepBanned(w.steps, c, b, dx, dy)) continue;
+      if (stepBannedK(w.steps, c, b, k)) continue;
       const nd = g[c] + (k < 4 ? 1 : DIAG);
       if (nd < g[b] - 1e-12) {
         g[b] = nd;

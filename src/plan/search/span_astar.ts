@@ -119,11 +119,13 @@ export class SpanSearch {
     heap.clear();
     this.abandoned = false;
     const gx = o.goalCell % nx, gy = (o.goalCell / nx) | 0;
+    // The heuristic is written out where it is used (x, y are at hand there); hOf is the same
+    // formula for the start and the link ends.
     const hOf = (c: number) => {
       const dx = (c % nx) - gx, dy = ((c / nx) | 0) - gy;
       return Math.sqrt(dx * dx + dy * dy);
     };
-    const m = (c: number) => (price === null ? 1 : price[c]);
+    const unit = price === null;
     const abandonAt = o.abandonAt ?? Infinity;
     g[o.start] = 0;
     parent[o.start] = -1;
@@ -135,7 +137,9 @@ export class SpanSearch {
       heap.pop();
       if (closed[u]) continue;
       const cu = sp.cell[u];
-      if (f > g[u] + hOf(cu) + 1e-9) continue;
+      const x = cu % nx, y = (cu / nx) | 0;
+      const hx = x - gx, hy = y - gy;
+      if (f > g[u] + Math.sqrt(hx * hx + hy * hy) + 1e-9) continue;
       if (theta && parent[u] >= 0 && !jump[u]) this.checkSight(u, o);
       if (o.goal[u]) return this.result(u, theta !== undefined);
       if (f >= abandonAt) {
@@ -143,7 +147,7 @@ export class SpanSearch {
         return null;
       }
       closed[u] = 1;
-      const x = cu % nx, y = (cu / nx) | 0, hu = sp.h[u], mu = m(cu);
+      const hu = sp.h[u], mu = unit ? 1 : price[cu];
       const pu = parent[u];
       for (let k = 0; k < 8; k++) {
         const dx = DX[k], dy = DY[k];
@@ -152,10 +156,11 @@ export class SpanSearch {
         const cb = by * nx + bx;
         if (!o.mask[cb]) continue;
         if (k >= 4 && (!o.mask[y * nx + bx] || !o.mask[by * nx + x])) continue;
-        if (stepBanned(w.steps, cu, cb, dx, dy)) continue;
+        if (stepBannedK(w.steps, cu, cb, k)) continue;
         const j = occIndex(sp, cb);
         if (j < 0) continue;
-        const mb = m(cb);
+        const mb = unit ? 1 : price[cb];
+        const ex = bx - gx, ey = by - gy, hb = Math.sqrt(ex * ex + ey * ey);
         const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
         for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
           if (!o.usable[v] || closed[v] > relaxClosed) continue;
@@ -164,7 +169,7 @@ export class SpanSearch {
           let np = u, nd = g[u] + cost;
           if (theta && pu >= 0 && !jump[u] && !drop && mb <= 1) {
             const cp = sp.cell[pu];
-            if (m(cp) <= 1) {
+            if (unit || price[cp] <= 1) {
               const ex = bx - (cp % nx), ey = by - ((cp / nx) | 0);
               const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
               if (cd < nd - 1e-12) np = pu, nd = cd;
@@ -175,7 +180,7 @@ export class SpanSearch {
             parent[v] = np;
             if (!closed[v]) step[v] = u;
             jump[v] = drop ? 1 : 0;
-            heap.push(nd + hOf(cb), v);
+            heap.push(nd + hb, v);
           }
         }
       }
@@ -216,7 +221,7 @@ export class SpanSearch {
       const cw = wy * nx + wx;
       if (!o.mask[cw]) continue;
       if (k >= 4 && (!o.mask[wy * nx + ux] || !o.mask[uy * nx + wx])) continue;
-      if (stepBanned(w.steps, cw, cu, dx, dy)) continue;
+      if (stepBannedK(w.steps, cw, cu, k)) continue;
       const j = occIndex(sp, cw);
       if (j < 0) continue;
       const ws = k < 4 ? 1 : Math.SQRT2;
@@ -271,4 +276,23 @@ function dirIndex(dx: number, dy: number): number {
   if (dx === 1 && dy === 1) return 2;
   if (dx === 1 && dy === -1) return 3;
   return -1;
+}
+
+/** Per neighbour k of DX/DY: 1 when {@link stepBanned} reads the bit on a (else on b). */
+const BAN_ON_A = new Uint8Array(8);
+/** Per neighbour k: the bit {@link stepBanned} reads. */
+const BAN_SHIFT = new Uint8Array(8);
+for (let k = 0; k < 8; k++) {
+  const d = dirIndex(DX[k], DY[k]);
+  BAN_ON_A[k] = d >= 0 ? 1 : 0;
+  BAN_SHIFT[k] = d >= 0 ? 2 * d : 2 * dirIndex(-DX[k], -DY[k]) + 1;
+}
+
+/**
+ * {@link stepBanned} for the step a → b along neighbour k of DX/DY (b = a + (DX[k], DY[k])),
+ * from tables built by the same direction rule: the searches' inner loops call it eight times
+ * per expanded span.
+ */
+export function stepBannedK(steps: Uint8Array, a: number, b: number, k: number): boolean {
+  return ((steps[BAN_ON_A[k] ? a : b] >> BAN_SHIFT[k]) & 1) !== 0;
 }

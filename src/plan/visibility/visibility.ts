@@ -11,7 +11,7 @@ import { walkDigitalLine } from "../../grid/digital_line.ts";
 import type { WindowGrid } from "../build_window.ts";
 import { stepBanned } from "../search/span_astar.ts";
 import type { BlockerSegments } from "./blockers.ts";
-import { layerWalk, reachesHeight } from "./layer_oracle.ts";
+import { layerReaches, layerWalk } from "./layer_oracle.ts";
 
 /** A line-of-sight view over one window. */
 export class Visibility {
@@ -38,8 +38,7 @@ export class Visibility {
     const n = this.line(px, py, qx, qy);
     if (this.checks.steps && this.crossesStep(n)) return false;
     if (!this.checks.layer) return true;
-    const hs = layerWalk(this.win.spans, this.cells.subarray(0, 2 * n), hp);
-    return hs !== null && reachesHeight(hs, hq);
+    return layerReaches(this.win.spans, this.cells, 2 * n, hp, hq);
   }
 
   /** Does the chord cross a banned facade step (crossesStep) ? */
@@ -57,7 +56,7 @@ export class Visibility {
     drop = false,
   ): number[] | null {
     const n = this.line(px, py, qx, qy);
-    return layerWalk(this.win.spans, this.cells.subarray(0, 2 * n), h, drop);
+    return layerWalk(this.win.spans, this.cells, h, drop, 2 * n);
   }
 
   /** On-mask samples (formulas.md #122): n = ⌊L/(kCS·0.5)⌋ + 2 points, the last exactly q. */
