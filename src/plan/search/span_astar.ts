@@ -82,7 +82,13 @@ export class SpanSearch {
   private readonly parent: Int32Array;
   private readonly step: Int32Array;
   private readonly jump: Uint8Array;
-  private readonly closed: Uint8Array;
+  /**
+   * Per-span run stamp instead of clearing g and a closed flag before every run (a window's
+   * searches run many times over millions of spans): `mark ≥ epoch` ⇔ g is set in this run,
+   * `mark = epoch + 1` ⇔ closed.
+   */
+  private readonly mark: Uint32Array;
+  private epoch = 0;
   private readonly heap = new KeyIdHeap(4096);
   /** Links in CSR by source span (table order kept within a source). */
   readonly linkStart: Int32Array;
@@ -97,7 +103,7 @@ export class SpanSearch {
     this.parent = new Int32Array(n);
     this.step = new Int32Array(n);
     this.jump = new Uint8Array(n);
-    this.closed = new Uint8Array(n);
+    this.mark = new Uint32Array(n);
     const L = win.links;
     this.linkStart = new Int32Array(n + 1);
     for (let i = 0; i < L.n; i++) this.linkStart[L.fromSpan[i] + 1]++;
@@ -110,12 +116,13 @@ export class SpanSearch {
   /** Runs one search; null when the goal cannot be reached (or the search was abandoned). */
   run(o: SpanSearchOptions): SpanPath | null {
     const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny;
-    const { g, parent, step, jump, closed, heap } = this;
+    const { g, parent, step, jump, mark, heap } = this;
     const price = o.price, theta = o.theta, gate = o.gate ?? null;
     // 1 = a closed span is still relaxed (pre-#6214); 0 = #6214's skip.
     const relaxClosed = theta?.relaxClosed ? 1 : 0;
-    g.fill(Infinity);
-    closed.fill(0);
+    this.epoch += 2;
+    if (this.epoch >= 0xfffffff0) (mark.fill(0)), (this.epoch = 2);
+    const E = this.epoch, CLOSED = E + 1;
     heap.clear();
     this.abandoned = false;
     const gx = o.goalCell % nx, gy = (o.goalCell / nx) | 0;
@@ -128,6 +135,7 @@ export class SpanSearch {
     const unit = price === null;
     const abandonAt = o.abandonAt ?? Infinity;
     g[o.start] = 0;
+    mark[o.start] = E;
     parent[o.start] = -1;
     step[o.start] = -1;
     jump[o.start] = 0;
@@ -135,7 +143,7 @@ export class SpanSearch {
     while (heap.size > 0) {
       const f = heap.topKey(), u = heap.topId();
       heap.pop();
-      if (closed[u]) continue;
+      if (mark[u] === CLOSED) continue;
       const cu = sp.cell[u];
       const x = cu % nx, y = (cu / nx) | 0;
       const hx = x - gx, hy = y - gy;
@@ -146,7 +154,7 @@ export class SpanSearch {
         this.abandoned = true;
         return null;
       }
-      closed[u] = 1;
+      mark[u] = CLOSED;
       const hu = sp.h[u], mu = unit ? 1 : price[cu];
       const pu = parent[u];
       for (let k = 0; k < 8; k++) {
@@ -163,7 +171,8 @@ export class SpanSearch {
         const ex = bx - gx, ey = by - gy, hb = Math.sqrt(ex * ex + ey * ey);
         const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
         for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
-          if (!o.usable[v] || closed[v] > relaxClosed) continue;
+          const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
+          if (!o.usable[v] || cv > relaxClosed) continue;
           if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
           const drop = sp.h[v] - hu < -kClimb;
           let np = u, nd = g[u] + cost;
@@ -175,24 +184,24 @@ export class SpanSearch {
               if (cd < nd - 1e-12) np = pu, nd = cd;
             }
           }
-          if (nd < g[v] - 1e-12) {
+          if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
             g[v] = nd;
-            parent[v] = np;
-            if (!closed[v]) step[v] = u;
-            jump[v] = drop ? 1 : 0;
+            if (!cv) (step[v] = u), (mark[v] = E);
+            // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
+            if (theta) (parent[v] = np), (jump[v] = drop ? 1 : 0);
             heap.push(nd + hb, v);
           }
         }
       }
       for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
         const i = this.linkOrder[q], v = w.links.toSpan[i];
-        if (!o.usable[v] || closed[v] > relaxClosed || !o.mask[sp.cell[v]]) continue;
+        const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
+        if (!o.usable[v] || cv > relaxClosed || !o.mask[sp.cell[v]]) continue;
         const nd = g[u] + w.links.cost[i];
-        if (nd < g[v] - 1e-12) {
+        if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
           g[v] = nd;
-          parent[v] = u;
-          if (!closed[v]) step[v] = u;
-          jump[v] = 1;
+          if (!cv) (step[v] = u), (mark[v] = E);
+          if (theta) (parent[v] = u), (jump[v] = 1);
           heap.push(nd + hOf(sp.cell[v]), v);
         }
       }
@@ -226,7 +235,7 @@ export class SpanSearch {
       if (j < 0) continue;
       const ws = k < 4 ? 1 : Math.SQRT2;
       for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
-        if (!this.closed[s] || !o.usable[s]) continue;
+        if (this.mark[s] !== this.epoch + 1 || !o.usable[s]) continue;
         if (!riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], o.gate ?? null)) continue;
         const c = this.g[s] + ws * 0.5 * Math.fround(m(cw) + m(cu));
         if (c < best - 1e-12) best = c, bw = s, bs = s;
