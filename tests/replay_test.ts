@@ -14,6 +14,7 @@ import { parseLegs } from "../src/world/legs.ts";
 import { comparableRecord, stripLineTimings } from "../src/analyze/replay.ts";
 import {
   canonicalReplayJson,
+  handoutOrder,
   mergeReplayDirs,
   replayLogs,
   type ReplayResult,
@@ -178,6 +179,23 @@ Deno.test("replay --all: newly failing legs, and exact replays are bit-identical
     ["dungeon|0.00,0.00|22.75,52.25|-", "nav_test|0.00,1.00|25.50,21.00|-"],
   );
   assert(res.report.identical >= fx.nav.size - 1, `identical ${res.report.identical}`);
+});
+
+Deno.test("replay: tasks go out by pack and zone, the longest logged plan first, then by key", () => {
+  const leg = (zone: string, key: string, total_ms: number) => ({
+    zone,
+    key,
+    old: { ok: false, class: "", code: "", error: "", tier: -1, kind: "", total_ms },
+  });
+  const order = handoutOrder([
+    { pack: 1, leg: leg("a", "a|1", 900) }, // 0
+    { pack: 0, leg: leg("b", "b|1", 5) }, // 1
+    { pack: 0, leg: leg("a", "a|2", 10) }, // 2
+    { pack: 0, leg: leg("a", "a|1", 10) }, // 3
+    { pack: 0, leg: leg("a", "a|3", NaN) }, // 4: unknown time counts as 0
+    { pack: 0, leg: leg("a", "a|4", 700) }, // 5
+  ]);
+  assertEquals(order, [5, 3, 2, 4, 1, 0]);
 });
 
 Deno.test("replay: --jobs 1 and --jobs 2 give identical output (but for timings)", async () => {

@@ -161,6 +161,26 @@ export function replayLine(r: PlanRecord, time: number): string {
   });
 }
 
+/**
+ * The order replay hands tasks to the pool (indices into `tasks`): by pack and zone, so each
+ * worker's zone cache stays warm; within a zone the longest first by the plan time the log
+ * recorded (unknown: 0), so no big leg starts last while the other workers idle; key last.
+ * Results go back by index, so the order never shows in the output.
+ */
+export function handoutOrder(
+  tasks: ReadonlyArray<{ pack: number; leg: Pick<ReplayLeg, "zone" | "key" | "old"> }>,
+): number[] {
+  const cost = (i: number) => {
+    const t = tasks[i].leg.old.total_ms;
+    return Number.isFinite(t) ? t : 0;
+  };
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return tasks.map((_, i) => i).sort((a, b) =>
+    tasks[a].pack - tasks[b].pack || cmp(tasks[a].leg.zone, tasks[b].leg.zone) ||
+    cost(b) - cost(a) || cmp(tasks[a].leg.key, tasks[b].leg.key)
+  );
+}
+
 /** Replays the legs of the logs (see the module doc). */
 export async function replayLogs(
   inputs: readonly string[],
@@ -188,9 +208,8 @@ export async function replayLogs(
         tasks.push({ pack: packOf[i], request: l.request! });
       }
     });
-    // Sort tasks by (pack, zone, key): warm zone caches.
-    const order = tasks.map((_, i) => i).sort((a, b) =>
-      tasks[a].pack - tasks[b].pack || (legs[taskIdx[a]].key < legs[taskIdx[b]].key ? -1 : 1)
+    const order = handoutOrder(
+      tasks.map((t, i) => ({ pack: t.pack, leg: legs[taskIdx[i]] })),
     );
     const sorted = order.map((i) => tasks[i]);
     opts.onProgress?.(0, sorted.length);
