@@ -2,14 +2,16 @@
  * The planner's inner kernels against brute-force references written here (not the planner's
  * code): the layer oracle's scratch-buffer walk against the per-column list walk of formulas.md
  * #124–#126, the table form of the step-ban rule against the rule as the spec states it,
- * and nearestCell's outward row scan against a row-major scan.
+ * nearestCell's outward row scan against a row-major scan, and a reused SpanAstar (run stamps)
+ * against fresh ones.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { kClimb, kCS, kSlope, kStepUp } from "../src/grid/constants.ts";
 import { type SpanGrid, spanGridFromColumns, spanRange } from "../src/grid/span_grid.ts";
 import { layerReaches, layerWalk } from "../src/plan/visibility/layer_oracle.ts";
-import { DX, DY, stepBanned, stepBannedK } from "../src/plan/search/span_astar.ts";
+import { DX, DY, SpanSearch, stepBanned, stepBannedK } from "../src/plan/search/span_astar.ts";
+import type { WindowGrid } from "../src/plan/build_window.ts";
 import { nearestCell } from "../src/plan/route_window.ts";
 
 /** formulas.md #124–#126, written as plainly as possible: one list of heights per column. */
@@ -131,4 +133,53 @@ Deno.test("nearestCell: the outward row scan picks what a full row-major scan pi
     assertEquals(got?.cell ?? -1, best, `trial ${trial}: ${nx}×${ny} p ${p}`);
     if (got) assertEquals(got.dist, Math.sqrt(bd) * kCS);
   }
+});
+
+Deno.test("SpanAstar: one search object reused for 400 runs (its epoch wraps) answers as fresh ones", () => {
+  // A synthetic window: random walls, a little terrain (some steps too steep), a few links.
+  const rnd = mulberry32(6214);
+  const nx = 24, ny = 18, n = nx * ny;
+  const cols: number[][] = [];
+  for (let c = 0; c < n; c++) cols.push(rnd() < 0.2 ? [] : [Math.fround(rnd() * 0.6)]);
+  const spans = spanGridFromColumns(nx, ny, cols);
+  const nsp = spans.h.length;
+  const from = [3, 40, 77].map((s) => s % nsp), to = [nsp - 5, 9, 120].map((s) => s % nsp);
+  const win = {
+    nx,
+    ny,
+    x0: 0,
+    y0: 0,
+    spans,
+    steps: new Uint8Array(n).map(() => (rnd() < 0.05 ? 1 << Math.floor(rnd() * 8) : 0)),
+    links: {
+      n: from.length,
+      fromSpan: Int32Array.from(from),
+      toSpan: Int32Array.from(to),
+      cost: Float64Array.from(from.map(() => 3 + rnd() * 4)),
+    },
+  } as unknown as WindowGrid;
+  // A wall down the middle with one door, closed on every third run (links still cross it).
+  const open = new Uint8Array(n).fill(1), shut = new Uint8Array(n).fill(1);
+  for (let y = 0; y < ny; y++) (open[y * nx + 12] = y === 9 ? 1 : 0), (shut[y * nx + 12] = 0);
+  const usable = new Uint8Array(nsp).fill(1);
+  const price = Float32Array.from({ length: n }, () => Math.fround(1 + rnd()));
+  const reused = new SpanSearch(win);
+  let found = 0;
+  for (let run = 0; run < 400; run++) {
+    const start = Math.floor(rnd() * nsp), goalSpan = Math.floor(rnd() * nsp);
+    const goal = new Uint8Array(nsp);
+    goal[goalSpan] = 1;
+    const o = {
+      mask: run % 3 ? open : shut,
+      usable,
+      price: run % 2 ? price : null,
+      start,
+      goal,
+      goalCell: spans.cell[goalSpan],
+    };
+    const a = reused.run(o), b = new SpanSearch(win).run(o);
+    assertEquals(a, b, `run ${run}`);
+    if (a) found++;
+  }
+  assert(found > 100 && found < 400, `some runs reach the goal and some do not (${found})`);
 });

@@ -111,25 +111,33 @@ export function locateGap(
     if (rb[s]) (D[sp.cell[s]] = 0), (src[sp.cell[s]] = sp.cell[s]);
     if (ra[s]) inRa[sp.cell[s]] = 1;
   }
-  const relax = (c: number, b: number, wgt: number) => {
-    if (D[b] !== 0x7fffffff && D[b] + wgt < D[c]) (D[c] = D[b] + wgt), (src[c] = src[b]);
-  };
+  // The two chamfer passes, each cell's candidates in the order of the module doc; the current
+  // best is kept in locals (a candidate from an unreached cell, 0x7fffffff + w, never wins).
+  let t = 0;
   for (let y = 0; y < ny; y++) {
-    for (let x = 0; x < nx; x++) {
-      const c = y * nx + x;
-      if (y > 0 && x > 0) relax(c, c - nx - 1, 141);
-      if (y > 0) relax(c, c - nx, 100);
-      if (y > 0 && x + 1 < nx) relax(c, c - nx + 1, 141);
-      if (x > 0) relax(c, c - 1, 100);
+    for (let x = 0, c = y * nx; x < nx; x++, c++) {
+      let dc = D[c], sc = src[c];
+      if (y > 0) {
+        const q = c - nx;
+        if (x > 0 && (t = D[q - 1] + 141) < dc) (dc = t), (sc = src[q - 1]);
+        if ((t = D[q] + 100) < dc) (dc = t), (sc = src[q]);
+        if (x + 1 < nx && (t = D[q + 1] + 141) < dc) (dc = t), (sc = src[q + 1]);
+      }
+      if (x > 0 && (t = D[c - 1] + 100) < dc) (dc = t), (sc = src[c - 1]);
+      (D[c] = dc), (src[c] = sc);
     }
   }
   for (let y = ny - 1; y >= 0; y--) {
-    for (let x = nx - 1; x >= 0; x--) {
-      const c = y * nx + x;
-      if (y + 1 < ny && x + 1 < nx) relax(c, c + nx + 1, 141);
-      if (y + 1 < ny) relax(c, c + nx, 100);
-      if (y + 1 < ny && x > 0) relax(c, c + nx - 1, 141);
-      if (x + 1 < nx) relax(c, c + 1, 100);
+    for (let x = nx - 1, c = y * nx + nx - 1; x >= 0; x--, c--) {
+      let dc = D[c], sc = src[c];
+      if (y + 1 < ny) {
+        const q = c + nx;
+        if (x + 1 < nx && (t = D[q + 1] + 141) < dc) (dc = t), (sc = src[q + 1]);
+        if ((t = D[q] + 100) < dc) (dc = t), (sc = src[q]);
+        if (x > 0 && (t = D[q - 1] + 141) < dc) (dc = t), (sc = src[q - 1]);
+      }
+      if (x + 1 < nx && (t = D[c + 1] + 100) < dc) (dc = t), (sc = src[c + 1]);
+      (D[c] = dc), (src[c] = sc);
     }
   }
   let best = -1;

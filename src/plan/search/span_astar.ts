@@ -85,9 +85,10 @@ export class SpanSearch {
   /**
    * Per-span run stamp instead of clearing g and a closed flag before every run (a window's
    * searches run many times over millions of spans): `mark ≥ epoch` ⇔ g is set in this run,
-   * `mark = epoch + 1` ⇔ closed.
+   * `mark = epoch + 1` ⇔ closed. One byte, as dense as the closed flags it replaces; it is
+   * cleared once every 126 runs, when the epoch wraps.
    */
-  private readonly mark: Uint32Array;
+  private readonly mark: Uint8Array;
   private epoch = 0;
   private readonly heap = new KeyIdHeap(4096);
   /** Links in CSR by source span (table order kept within a source). */
@@ -103,7 +104,7 @@ export class SpanSearch {
     this.parent = new Int32Array(n);
     this.step = new Int32Array(n);
     this.jump = new Uint8Array(n);
-    this.mark = new Uint32Array(n);
+    this.mark = new Uint8Array(n);
     const L = win.links;
     this.linkStart = new Int32Array(n + 1);
     for (let i = 0; i < L.n; i++) this.linkStart[L.fromSpan[i] + 1]++;
@@ -121,7 +122,7 @@ export class SpanSearch {
     // 1 = a closed span is still relaxed (pre-#6214); 0 = #6214's skip.
     const relaxClosed = theta?.relaxClosed ? 1 : 0;
     this.epoch += 2;
-    if (this.epoch >= 0xfffffff0) (mark.fill(0)), (this.epoch = 2);
+    if (this.epoch > 252) (mark.fill(0)), (this.epoch = 2);
     const E = this.epoch, CLOSED = E + 1;
     heap.clear();
     this.abandoned = false;
