@@ -108,18 +108,7 @@ export function sourcePacked(obstacle: Uint8Array, nx: number, ny: number): Int3
       }
       P[c] = sc;
     }
-    for (let x = nx - 2; x >= 0; x--) {
-      const c = row + x;
-      if (obstacle[c] !== 0) continue;
-      p = P[c + 1];
-      sc = P[c];
-      if (p < 0 || p === sc) continue;
-      (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-      if (sc >= 0) {
-        const fx = (sc & 0xffff) - x, fy = (sc >> 16) - y;
-        if (d < fx * fx + fy * fy) P[c] = p;
-      } else P[c] = p;
-    }
+    passBack(P, obstacle, nx, y, 1); // sweep 1's second pass: right → left, taking E
   }
   for (let y = ny - 1; y >= 0; y--) {
     const row = y * nx;
@@ -160,20 +149,28 @@ export function sourcePacked(obstacle: Uint8Array, nx: number, ny: number): Int3
       }
       P[c] = sc;
     }
-    for (let x = 1; x < nx; x++) {
-      const c = row + x;
-      if (obstacle[c] !== 0) continue;
-      p = P[c - 1];
-      sc = P[c];
-      if (p < 0 || p === sc) continue;
-      (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-      if (sc >= 0) {
-        const fx = (sc & 0xffff) - x, fy = (sc >> 16) - y;
-        if (d < fx * fx + fy * fy) P[c] = p;
-      } else P[c] = p;
-    }
+    passBack(P, obstacle, nx, y, -1); // sweep 2's second pass: left → right, taking W
   }
   return P;
+}
+
+/**
+ * The second pass of a sweep over row y: against the main pass's direction, each cell takes the
+ * cell it came from (`from` = +1: x + 1, so right → left; −1: x − 1, so left → right).
+ */
+function passBack(P: Int32Array, obstacle: Uint8Array, nx: number, y: number, from: 1 | -1) {
+  const row = y * nx;
+  for (let x = from > 0 ? nx - 2 : 1, k = 1; k < nx; x -= from, k++) {
+    const c = row + x;
+    if (obstacle[c] !== 0) continue;
+    const p = P[c + from], sc = P[c];
+    if (p < 0 || p === sc) continue;
+    const ex = (p & 0xffff) - x, ey = (p >> 16) - y;
+    if (sc >= 0) {
+      const fx = (sc & 0xffff) - x, fy = (sc >> 16) - y;
+      if (ex * ex + ey * ey < fx * fx + fy * fy) P[c] = p;
+    } else P[c] = p;
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ import { kCS } from "../../grid/constants.ts";
 import { type FallGate, riseOk } from "../../grid/rise_ok.ts";
 import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
-import { DX, DY, stepBannedK } from "../search/span_astar.ts";
+import { DX, DY, linkCsr, stepBannedK } from "../search/span_astar.ts";
 import type { Pt } from "../types.ts";
 
 /** A located gap. */
@@ -28,16 +28,6 @@ export interface Gap {
 
 /** The opposite neighbour of each DX/DY neighbour k. */
 const OPPOSITE = [2, 3, 0, 1, 6, 7, 4, 5];
-
-/** Links in CSR by one end: `to[start[s] .. start[s+1])` are the other ends of span s's links. */
-function linkCsr(from: Int32Array, to: Int32Array, n: number, spans: number) {
-  const start = new Int32Array(spans + 1);
-  for (let i = 0; i < n; i++) start[from[i] + 1]++;
-  for (let s = 0; s < spans; s++) start[s + 1] += start[s];
-  const fill = start.slice(0, spans), other = new Int32Array(n);
-  for (let i = 0; i < n; i++) other[fill[from[i]]++] = to[i];
-  return { start, other };
-}
 
 /** Floods spans from `seeds` over `mask`; `reverse` judges each step from the new span. */
 function flood(
@@ -58,9 +48,8 @@ function flood(
   }
   // Links by the end the flood leaves from: forward source → target, reverse target → source.
   const L = w.links;
-  const links = reverse
-    ? linkCsr(L.toSpan, L.fromSpan, L.n, nsp)
-    : linkCsr(L.fromSpan, L.toSpan, L.n, nsp);
+  const links = linkCsr(reverse ? L.toSpan : L.fromSpan, L.n, nsp);
+  const other = reverse ? L.fromSpan : L.toSpan;
   while (top > 0) {
     const u = stack[--top];
     const cu = sp.cell[u], x = cu % nx, y = (cu / nx) | 0;
@@ -85,7 +74,7 @@ function flood(
       }
     }
     for (let q = links.start[u]; q < links.start[u + 1]; q++) {
-      const v = links.other[q];
+      const v = other[links.order[q]];
       if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), (stack[top++] = v);
     }
   }

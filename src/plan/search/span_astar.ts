@@ -76,6 +76,23 @@ export interface SpanSearchOptions {
   gate?: FallGate | null;
 }
 
+/**
+ * Links in CSR by one end: the links whose `end` is span s are `order[start[s] .. start[s+1])`
+ * (link indices, table order kept within a span).
+ */
+export function linkCsr(
+  end: Int32Array,
+  n: number,
+  spans: number,
+): { start: Int32Array; order: Int32Array } {
+  const start = new Int32Array(spans + 1);
+  for (let i = 0; i < n; i++) start[end[i] + 1]++;
+  for (let s = 0; s < spans; s++) start[s + 1] += start[s];
+  const fill = start.slice(0, spans), order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[fill[end[i]]++] = i;
+  return { start, order };
+}
+
 /** Reusable work buffers of a window's searches. */
 export class SpanSearch {
   private readonly g: Float64Array;
@@ -105,13 +122,9 @@ export class SpanSearch {
     this.step = new Int32Array(n);
     this.jump = new Uint8Array(n);
     this.mark = new Uint8Array(n);
-    const L = win.links;
-    this.linkStart = new Int32Array(n + 1);
-    for (let i = 0; i < L.n; i++) this.linkStart[L.fromSpan[i] + 1]++;
-    for (let s = 0; s < n; s++) this.linkStart[s + 1] += this.linkStart[s];
-    const fill = this.linkStart.slice(0, n);
-    this.linkOrder = new Int32Array(L.n);
-    for (let i = 0; i < L.n; i++) this.linkOrder[fill[L.fromSpan[i]]++] = i;
+    const csr = linkCsr(win.links.fromSpan, win.links.n, n);
+    this.linkStart = csr.start;
+    this.linkOrder = csr.order;
   }
 
   /** Runs one search; null when the goal cannot be reached (or the search was abandoned). */
