@@ -19,7 +19,8 @@ import { finalStepBits, SEG_MEDIAL_BIT } from "../pack/bnvf/merge.ts";
 import { type SpanColumns, SpanFlag } from "../pack/grid_types.ts";
 import { K_FLOOR_BAND, type NoGoTable, pointInRings } from "../pack/nogo/table.ts";
 import { tilesMeeting } from "./grid_access.ts";
-import { type DecodedTile, decodeMergedTile } from "./tile_decode.ts";
+import type { DecodedTile } from "./tile_decode.ts";
+import { PlanTiles } from "./plan_tiles.ts";
 import { reachDomain } from "./reach_domain.ts";
 import { type NoGoDiscSpec, PlanFailure } from "./types.ts";
 import type { CellRect } from "./window_tiers.ts";
@@ -114,17 +115,19 @@ interface RecordTable {
 
 /**
  * Builds a window (建窗). `decoded` are the window's tiles ({@link windowTiles} order) when a
- * decode pool already decoded them; otherwise they are decoded here.
+ * decode pool already decoded them; otherwise they are decoded here, reusing the tiles the plan's
+ * pre-checks decoded (`planTiles`).
  */
 export function buildWindow(
   zs: ZoneState,
   inp: BuildWindowInput,
   decoded?: readonly DecodedTile[],
+  planTiles: PlanTiles = new PlanTiles(zs),
 ): WindowGrid {
   const { rect, region } = inp;
   const nx = rect.nx, ny = rect.ny, ncell = nx * ny;
   // Step 3: decode the tiles with the sidecar columns and FOPN.
-  const { rec, tiles } = decodeWindowRecords(zs, rect, decoded);
+  const { rec, tiles } = decodeWindowRecords(zs, rect, decoded, planTiles);
   // Step 4: the seed cell in window coordinates.
   const sx = inp.seed.gx - rect.x0, sy = inp.seed.gy - rect.y0;
   if (sx < 0 || sy < 0 || sx >= nx || sy >= ny) {
@@ -244,7 +247,8 @@ export function windowTiles(zs: ZoneState, rect: CellRect): number[] {
 function decodeWindowRecords(
   zs: ZoneState,
   rect: CellRect,
-  decoded?: readonly DecodedTile[],
+  decoded: readonly DecodedTile[] | undefined,
+  planTiles: PlanTiles,
 ): { rec: RecordTable; tiles: number } {
   const z = zs.section.zones[zs.gridZone];
   const ids = windowTiles(zs, rect);
@@ -261,7 +265,7 @@ function decodeWindowRecords(
   for (let k = 0; k < ids.length; k++) {
     const t = ids[k];
     const te = z.tiles[t];
-    const d = decoded ? decoded[k] : decodeMergedTile(zs, t);
+    const d = decoded ? decoded[k] : planTiles.merged(t);
     const cols = d.cols, merged = d;
     // Owned cells inside the window, as a tile-local box (inclusive).
     const lx0 = Math.max(te.px0, rect.x0 - te.gx0),

@@ -15,7 +15,8 @@
 
 import { kCS } from "../grid/constants.ts";
 import { SpanFlag } from "../pack/grid_types.ts";
-import { decodeTileChecked, isOwned, ownedBox, tilesMeeting } from "./grid_access.ts";
+import { isOwned, ownedBox, tilesMeeting } from "./grid_access.ts";
+import { PlanTiles } from "./plan_tiles.ts";
 import { boxAround } from "./grid_patch.ts";
 import type { ZoneState } from "./zone_state.ts";
 
@@ -30,6 +31,7 @@ export const kCoreGate = 8;
 export function coreAnchorPx(
   zs: ZoneState,
   pts: ReadonlyArray<readonly [number, number]>,
+  tiles: PlanTiles = new PlanTiles(zs),
 ): number[] {
   const z = zs.section.zones[zs.gridZone];
   const centres = pts.map(([x, y]) => [Math.floor(x / kCS), Math.floor(y / kCS)] as const);
@@ -59,7 +61,7 @@ export function coreAnchorPx(
     const who = owners.get(t)!.filter((e) => bound(t, e) < best[e]);
     if (who.length === 0) continue;
     const te = z.tiles[t];
-    const cols = decodeTileChecked(zs.section, zs.gridZone, t, zs.file);
+    const cols = tiles.records(t);
     for (let i = 0; i < cols.n; i++) {
       if (!(cols.flags[i] & SpanFlag.Core)) continue;
       const lx = cols.cell[i] % te.nx, ly = (cols.cell[i] / te.nx) | 0;

@@ -35,6 +35,7 @@ import { boxAround, decodePatch } from "./grid_patch.ts";
 import { cellOf, kPickRadius, pickStartRec } from "./region_pick.ts";
 import { loadOccluderScene } from "../pack/ocls/pack.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./tile_decode.ts";
+import { PlanTiles } from "./plan_tiles.ts";
 
 /** Options of {@link openEngine}. */
 export interface EngineOptions {
@@ -361,14 +362,16 @@ export class Engine {
     try {
       if (this.error) throw this.error;
       const zs = this.zone(req.zone);
-      const setup = runPrechecks(ctx, zs, req, this.noGo);
+      // The tiles this plan decodes, shared by the pre-checks and the windows (plan_tiles.ts).
+      const tiles = new PlanTiles(zs);
+      const setup = runPrechecks(ctx, zs, req, this.noGo, tiles);
       // Colliders for ledge drops (spec 台沿下落); a missing or unreadable pack lets drops pass.
       const occ = this.info.occluder
         ? (await loadOccluderScene(this.info.occluder, zs.name)).scene
         : null;
       let tr;
       try {
-        tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ);
+        tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ, tiles);
       } catch (e) {
         const hop = nested ? null : await this.tryRegionHop(e, ctx, zs, setup, req, occ);
         if (hop) return hop;

@@ -7,7 +7,9 @@
 
 import { applyOpenCells } from "../pack/bnvf/merge.ts";
 import type { ZoneState } from "./zone_state.ts";
-import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
+import { tilesMeeting } from "./grid_access.ts";
+import { PlanTiles } from "./plan_tiles.ts";
+import { allocSpanColumns } from "../pack/grid_types.ts";
 import type { CellRect } from "./window_tiers.ts";
 
 /** Records of a cell box (CSR by box cell, row-major). */
@@ -42,7 +44,11 @@ export function unionRect(rs: readonly CellRect[]): CellRect {
 }
 
 /** Decodes the patch of `rect` (FOPN applied to records without Core). */
-export function decodePatch(zs: ZoneState, rect: CellRect): GridPatch {
+export function decodePatch(
+  zs: ZoneState,
+  rect: CellRect,
+  tiles: PlanTiles = new PlanTiles(zs),
+): GridPatch {
   const z = zs.section.zones[zs.gridZone];
   const n = rect.nx * rect.ny;
   const count = new Int32Array(n + 1);
@@ -51,30 +57,35 @@ export function decodePatch(zs: ZoneState, rect: CellRect): GridPatch {
   for (const t of tilesMeeting(zs.section, zs.gridZone, rect)) {
     const te = z.tiles[t];
     if (te.records === 0) continue;
-    const cols = decodeTileChecked(zs.section, zs.gridZone, t, zs.file);
-    applyOpenCells(cols, te, zs.sidecar.opens, zs.zoneId);
+    const raw = tiles.records(t);
+    // Owned cells inside the box, as a tile-local box (inclusive).
+    const lx0 = Math.max(te.px0, rect.x0 - te.gx0),
+      lx1 = Math.min(te.px1, rect.x0 + rect.nx - 1 - te.gx0);
+    const ly0 = Math.max(te.py0, rect.y0 - te.gy0),
+      ly1 = Math.min(te.py1, rect.y0 + rect.ny - 1 - te.gy0);
     const keep: number[] = [];
-    for (let i = 0; i < cols.n; i++) {
-      const lx = cols.cell[i] % te.nx, ly = (cols.cell[i] / te.nx) | 0;
-      if (!isOwned(te, lx, ly)) continue;
-      const bx = te.gx0 + lx - rect.x0, by = te.gy0 + ly - rect.y0;
-      if (bx < 0 || by < 0 || bx >= rect.nx || by >= rect.ny) continue;
-      keep.push(i);
+    for (let i = 0; i < raw.n; i++) {
+      const c = raw.cell[i], ly = (c / te.nx) | 0, lx = c - ly * te.nx;
+      if (lx >= lx0 && lx <= lx1 && ly >= ly0 && ly <= ly1) keep.push(i);
     }
-    const p: Part = {
-      cell: new Int32Array(keep.length),
-      rid: new Uint32Array(keep.length),
-      h: new Float32Array(keep.length),
-      flags: new Uint8Array(keep.length),
-    };
+    // FOPN on copies of the kept records only: the plan's raw tile is read again by the window
+    // (plan_tiles.ts), and the rule looks at each record alone.
+    const sub = allocSpanColumns(keep.length);
     keep.forEach((i, k) => {
-      const lx = cols.cell[i] % te.nx, ly = (cols.cell[i] / te.nx) | 0;
-      p.cell[k] = (te.gy0 + ly - rect.y0) * rect.nx + (te.gx0 + lx - rect.x0);
-      p.rid[k] = cols.rid[i];
-      p.h[k] = cols.h[i];
-      p.flags[k] = cols.flags[i];
-      count[p.cell[k] + 1]++;
+      sub.cell[k] = raw.cell[i];
+      sub.rid[k] = raw.rid[i];
+      sub.h[k] = raw.h[i];
+      sub.clr[k] = raw.clr[i];
+      sub.flags[k] = raw.flags[i];
+      sub.steps[k] = raw.steps[i];
     });
+    applyOpenCells(sub, te, zs.sidecar.opens, zs.zoneId);
+    const p: Part = { cell: new Int32Array(sub.n), rid: sub.rid, h: sub.h, flags: sub.flags };
+    for (let k = 0; k < sub.n; k++) {
+      const c = sub.cell[k], ly = (c / te.nx) | 0, lx = c - ly * te.nx;
+      p.cell[k] = (te.gy0 + ly - rect.y0) * rect.nx + (te.gx0 + lx - rect.x0);
+      count[p.cell[k] + 1]++;
+    }
     parts.push(p);
   }
   for (let k = 0; k < n; k++) count[k + 1] += count[k];

@@ -15,6 +15,7 @@ import { cFixed } from "./format.ts";
 import type { PlanContext } from "./context.ts";
 import { coreAnchorPx, kCoreGate } from "./core_anchor.ts";
 import { boxAround, decodePatch, type GridPatch, unionRect } from "./grid_patch.ts";
+import { PlanTiles } from "./plan_tiles.ts";
 import {
   cellHasRegion,
   cellOf,
@@ -55,6 +56,7 @@ export function runPrechecks(
   zs: ZoneState,
   req: PlanRequest,
   noGo: NoGoTable,
+  tiles: PlanTiles = new PlanTiles(zs),
 ): PlanSetup {
   const start: Pt = [req.start[0], req.start[1]], goal: Pt = [req.goal[0], req.goal[1]];
   const goalDeck = req.goalDeckY ?? null;
@@ -64,10 +66,15 @@ export function runPrechecks(
     // Decoded before snapping: 起点所在的面 step 2 needs the goal's region. A failure here is
     // retried at item 9 (前置检查与选类).
     try {
-      goalPatch = decodePatch(zs, boxAround(cellOf(goal[0]), cellOf(goal[1]), kPickRadius));
+      goalPatch = decodePatch(
+        zs,
+        boxAround(cellOf(goal[0]), cellOf(goal[1]), kPickRadius),
+        tiles,
+      );
       startPatch = decodePatch(
         zs,
         boxAround(cellOf(start[0]), cellOf(start[1]), kEarlyStartPatchCells + kPickRadius),
+        tiles,
       );
       goalPick = pickDeckRec(goalPatch, cellOf(goal[0]), cellOf(goal[1]), goalDeck);
     } catch {
@@ -87,7 +94,7 @@ export function runPrechecks(
   ) {
     throw new PlanFailure("no_go", "端点在禁区内", { noGo: true });
   }
-  const [cs, cg] = gridStep(() => coreAnchorPx(zs, [start, goal]));
+  const [cs, cg] = gridStep(() => coreAnchorPx(zs, [start, goal], tiles));
   ctx.debug.coreStart = cs;
   ctx.debug.coreGoal = cg;
   if (cs > kCoreGate || cg > kCoreGate) {
@@ -103,9 +110,14 @@ export function runPrechecks(
       startPatch = decodePatch(
         zs,
         unionRect([boxAround(sc[0], sc[1], kPickRadius), boxAround(pc[0], pc[1], kPickRadius)]),
+        tiles,
       );
       if (goalDeck !== null) {
-        goalPatch = decodePatch(zs, boxAround(cellOf(goal[0]), cellOf(goal[1]), kPickRadius));
+        goalPatch = decodePatch(
+          zs,
+          boxAround(cellOf(goal[0]), cellOf(goal[1]), kPickRadius),
+          tiles,
+        );
       }
     });
   }

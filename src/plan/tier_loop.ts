@@ -8,7 +8,8 @@
  */
 
 import { buildWindow, type WindowGrid, windowTiles } from "./build_window.ts";
-import type { TileDecodePool } from "./tile_decode.ts";
+import type { DecodedTile, TileDecodePool } from "./tile_decode.ts";
+import { PlanTiles } from "./plan_tiles.ts";
 import { fallGateCaches, windowFallGate } from "./fall_gate_setup.ts";
 import type { OccluderScene } from "../pack/ocls/types.ts";
 import type { PlanContext } from "./context.ts";
@@ -54,6 +55,7 @@ export async function runTiers(
   noGo: NoGoTable,
   pool: TileDecodePool | null = null,
   occluders: OccluderScene | null = null,
+  tiles: PlanTiles = new PlanTiles(zs),
 ): Promise<TierResult> {
   const gateCaches = fallGateCaches();
   const leg = {
@@ -125,20 +127,20 @@ export async function runTiers(
     const t0 = performance.now();
     try {
       const decoded = pool
-        ? await pool.decode({
-          gridZone: zs.gridZone,
-          fieldsZone: zs.fieldsZone,
-          zoneId: zs.zoneId,
-          records: (t) => zs.section.zones[zs.gridZone].tiles[t].records,
-        }, windowTiles(zs, tw.rect))
+        ? await poolDecode(pool, zs, tiles, windowTiles(zs, tw.rect))
         : undefined;
-      win = buildWindow(zs, {
-        rect: tw.rect,
-        region: setup.region,
-        seed: setup.seed,
-        noGo,
-        discs: req.noGoDiscs ?? [],
-      }, decoded);
+      win = buildWindow(
+        zs,
+        {
+          rect: tw.rect,
+          region: setup.region,
+          seed: setup.seed,
+          noGo,
+          discs: req.noGoDiscs ?? [],
+        },
+        decoded,
+        tiles,
+      );
     } catch (e) {
       if (!(e instanceof PlanFailure) || tw.kind === "full" || forced) throw e;
       trace.windowMs = performance.now() - t0;
@@ -210,6 +212,24 @@ export async function runTiers(
     }
     return { window: win, choice: tw, route: out };
   }
+}
+
+/** The window's tiles: those the pre-checks decoded merged here, the others by the pool. */
+async function poolDecode(
+  pool: TileDecodePool,
+  zs: ZoneState,
+  tiles: PlanTiles,
+  ids: number[],
+): Promise<DecodedTile[]> {
+  const missing = ids.filter((t) => !tiles.has(t));
+  const got = await pool.decode({
+    gridZone: zs.gridZone,
+    fieldsZone: zs.fieldsZone,
+    zoneId: zs.zoneId,
+    records: (t) => zs.section.zones[zs.gridZone].tiles[t].records,
+  }, missing);
+  let k = 0;
+  return ids.map((t) => (tiles.has(t) ? tiles.merged(t) : got[k++]));
 }
 
 function finishTimes(ctx: PlanContext, t: { windowMs: number; searchMs: number }): void {

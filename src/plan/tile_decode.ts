@@ -48,19 +48,36 @@ export interface TileSource {
 
 /** Decodes and merges tile `t` (a failure is `预烘格图或旁包解不开`). */
 export function decodeMergedTile(src: TileSource, t: number): DecodedTile {
+  let cols: SpanColumns;
+  try {
+    cols = decodeTileChecked(src.section, src.gridZone, t, src.file);
+  } catch (e) {
+    throw decodeFailure(e);
+  }
+  return mergeTile(src, t, cols);
+}
+
+/**
+ * Merges tile `t`'s sidecar columns into its decoded records `cols` (FSPN, then FOPN after the
+ * sealed clearance); `cols.clr` and `cols.flags` are written.
+ */
+export function mergeTile(src: TileSource, t: number, cols: SpanColumns): DecodedTile {
   try {
     const z = src.section.zones[src.gridZone];
-    const cols = decodeTileChecked(src.section, src.gridZone, t, src.file);
     const f = readFieldsTile(src.sidecar, src.fieldsZone, t);
     const merged = mergeFields(cols, f, { file: src.sidecar.file, zone: z.name, tile: t });
     applyOpenCells(cols, z.tiles[t], src.sidecar.opens, src.zoneId);
     return { cols, steps2: merged.steps2, seg: merged.seg, scc: merged.scc };
   } catch (e) {
-    throw new PlanFailure(
-      "grid_decode_failed",
-      `预烘格图或旁包解不开 (${e instanceof Error ? e.message : String(e)})`,
-    );
+    throw decodeFailure(e);
   }
+}
+
+function decodeFailure(e: unknown): PlanFailure {
+  return new PlanFailure(
+    "grid_decode_failed",
+    `预烘格图或旁包解不开 (${e instanceof Error ? e.message : String(e)})`,
+  );
 }
 
 /** Message a worker posts back. */
