@@ -7,7 +7,13 @@
  * With `--tier0-clean` only the legs the reference finished at tier 0 without warnings (the
  * spec's second set of targets: topology ≤ 8.8 ms, geometry ≤ 6.9 ms p50).
  *
- *     deno run -A bench/plan_battery_bench.ts [WORLD …] [--workers N] [--tier0-clean]
+ * The C++ figures are a compiled planner's; by default every selected world's legs are planned
+ * once untimed first, so the JIT has compiled every stage before anything is measured (a planner
+ * process plans many legs). `--cold` measures the first pass instead (the first world then pays
+ * the compilation). `--runs N` plans each measured leg N times and takes each stage's median,
+ * as the reference did with 5.
+ *
+ *     deno run -A bench/plan_battery_bench.ts [WORLD …] [--workers N] [--tier0-clean] [--cold] [--runs N]
  * @module
  */
 import { openEngine } from "../src/plan/engine.ts";
@@ -18,6 +24,9 @@ const args = Deno.args.filter((a) => !a.startsWith("--"));
 const wi = Deno.args.indexOf("--workers");
 const workers = wi >= 0 ? Number(Deno.args[wi + 1]) : 1;
 const clean = Deno.args.includes("--tier0-clean");
+const cold = Deno.args.includes("--cold");
+const ri = Deno.args.indexOf("--runs");
+const runs = ri >= 0 ? Number(Deno.args[ri + 1]) : 1;
 const worlds = args.filter((a) => isNaN(Number(a))).length
   ? args.filter((a) => isNaN(Number(a)))
   : ["dungeon", "nav_test", "proto_level", "tower_big", "city_small"];
@@ -28,10 +37,26 @@ const q = (xs: number[], p: number) => {
     : NaN;
 };
 const f = (x: number) => x.toFixed(1);
-console.log(`workers ${workers}`);
+console.log(
+  `workers ${workers}${cold ? ", cold (first pass)" : ", after one untimed pass over every world"}`,
+);
 console.log(
   "world\tlegs\tstage\tsum ms\tp50\tp90\tmax\t| C++ p50\tC++ p90\t| ratio p50\tratio p90\t| median window cells",
 );
+type World = {
+  w: string;
+  legs: ReturnType<typeof parseLegs>;
+  refs: Ref[];
+  engine: Awaited<ReturnType<typeof openEngine>>;
+};
+type Ref = {
+  comparable: boolean;
+  ok: boolean;
+  tier: number;
+  warnings: string[];
+  timing: Record<string, number>;
+};
+const selected: World[] = [];
 for (const w of worlds) {
   const dir = new URL(`../tests/fixtures/oracle/${w}/`, import.meta.url).pathname;
   const legs = parseLegs(await Deno.readTextFile(dir + "legs.json"), "legs.json");
@@ -39,18 +64,32 @@ for (const w of worlds) {
     JSON.parse(l)
   );
   const engine = await openEngine(dir + "base.nav.gz", { workers });
-  await engine.plan(legRequest(legs[0]));
+  selected.push({ w, legs, refs, engine });
+}
+const measured = (x: World, i: number) =>
+  x.refs[i].comparable && x.refs[i].ok &&
+  !(clean && (x.refs[i].tier !== 0 || x.refs[i].warnings.length > 0));
+if (!cold) {
+  for (const x of selected) {
+    for (let i = 0; i < x.legs.length; i++) {
+      if (measured(x, i)) await x.engine.plan(legRequest(x.legs[i]));
+    }
+  }
+}
+for (const { w, legs, refs, engine } of selected) {
+  if (cold) await engine.plan(legRequest(legs[0]));
   const ours: Record<string, number[]> = { window: [], topology: [], geometry: [], total: [] };
   const theirs: Record<string, number[]> = { window: [], topology: [], geometry: [], total: [] };
   const ratio: Record<string, number[]> = { window: [], topology: [], geometry: [], total: [] };
   const cells: number[] = [];
   for (let i = 0; i < legs.length; i++) {
-    if (!refs[i].comparable || !refs[i].ok) continue;
-    if (clean && (refs[i].tier !== 0 || refs[i].warnings.length > 0)) continue;
-    const r = await engine.plan(legRequest(legs[i]));
-    cells.push(r.debug.nx * r.debug.ny);
+    if (!measured({ w, legs, refs, engine }, i)) continue;
+    // Each stage's time is the median of `runs` plans of the leg (the reference's are of 5).
+    const rs = [];
+    for (let k = 0; k < runs; k++) rs.push(await engine.plan(legRequest(legs[i])));
+    cells.push(rs[0].debug.nx * rs[0].debug.ny);
     for (const k of Object.keys(ours)) {
-      const a = r.debug.timing[k as "total"], b = refs[i].timing[k];
+      const a = q(rs.map((r) => r.debug.timing[k as "total"]), 50), b = refs[i].timing[k];
       ours[k].push(a);
       theirs[k].push(b);
       if (b > 0) ratio[k].push(a / b);

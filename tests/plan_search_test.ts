@@ -6,6 +6,7 @@
  * not the search), Tentative-equals-Full, and determinism.
  */
 import { assert, assertEquals } from "./assert.ts";
+import { mulberry32 } from "./rng.ts";
 import { digitalLineCells } from "../src/grid/digital_line.ts";
 import { spanGridFromColumns } from "../src/grid/span_grid.ts";
 import { BlockerSegments, contourEdges } from "../src/plan/visibility/blockers.ts";
@@ -31,6 +32,50 @@ Deno.test("blockers: a 45° chord through the shared corner of two edges hits; a
   assert(c.hits(1, 0, 1, 1.5), "crosses it");
   // Parallel and collinear chords never hit.
   assert(!c.hits(0, 1, 2, 1));
+});
+
+Deno.test("blockers: the bucket walk finds a hit exactly when some segment meets the chord (all segments tried)", () => {
+  // Independent reference: formulas #120–#121 over every segment, no buckets.
+  const eps = 1e-7;
+  const brute = (seg: Float64Array, px: number, py: number, qx: number, qy: number) => {
+    const rx = qx - px, ry = qy - py;
+    for (let o = 0; o < seg.length; o += 4) {
+      const ax = seg[o], ay = seg[o + 1], bx = seg[o + 2], by = seg[o + 3];
+      if (Math.max(ax, bx) < Math.min(px, qx) - eps || Math.min(ax, bx) > Math.max(px, qx) + eps) {
+        continue;
+      }
+      if (Math.max(ay, by) < Math.min(py, qy) - eps || Math.min(ay, by) > Math.max(py, qy) + eps) {
+        continue;
+      }
+      const sx = bx - ax, sy = by - ay, rxs = rx * sy - ry * sx;
+      if (Math.abs(rxs) <= 1e-12) continue;
+      const t = ((ax - px) * sy - (ay - py) * sx) / rxs,
+        w = ((ax - px) * ry - (ay - py) * rx) / rxs;
+      if (t > eps && t < 1 - eps && w > -eps && w < 1 + eps) return true;
+    }
+    return false;
+  };
+  const rnd = mulberry32(5);
+  let hit = 0, miss = 0;
+  for (let round = 0; round < 40; round++) {
+    // Short cell edges (as contours are) and a few long walls, on a 0.25-px lattice.
+    const seg: number[] = [];
+    const q = (v: number) => Math.round(v * 4) / 4;
+    for (let i = 0; i < 60; i++) {
+      const x = q(rnd() * 60), y = q(rnd() * 60), long = rnd() < 0.2 ? 20 * rnd() : 0.25;
+      if (rnd() < 0.5) seg.push(x, y, q(x + long), y);
+      else seg.push(x, y, x, q(y + long));
+    }
+    const b = new BlockerSegments(Float64Array.from(seg));
+    for (let k = 0; k < 200; k++) {
+      const px = q(rnd() * 70 - 5), py = q(rnd() * 70 - 5);
+      const qx = rnd() < 0.3 ? px : q(rnd() * 70 - 5), qy = q(rnd() * 70 - 5);
+      const want = brute(Float64Array.from(seg), px, py, qx, qy);
+      assertEquals(b.hits(px, py, qx, qy), want, `round ${round}: (${px}, ${py}) → (${qx}, ${qy})`);
+      want ? hit++ : miss++;
+    }
+  }
+  assert(hit > 500 && miss > 500, `${hit} hits, ${miss} misses`);
 });
 
 Deno.test("contours: two mask cells touching at a corner give two closed 4-edge outlines", () => {

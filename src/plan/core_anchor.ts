@@ -9,13 +9,16 @@
  * the tile's owned rectangle, a lower bound of any of its records' distances) and a tile is
  * skipped once no endpoint it serves can still improve: the result is the same minimum, but an
  * endpoint standing on core decodes one tile instead of nine. A skipped tile is still decoded
- * (and checked) by the grid patches and the window when they need it.
+ * (and checked) by the grid patches and the window when they need it. Within a tile the rows are
+ * scanned outward from the endpoint's row and the scan ends at the first row no nearer than the
+ * best so far (records are in row-major cell order), so a tile costs a few rows, not 641².
  * @module
  */
 
 import { kCS } from "../grid/constants.ts";
-import { SpanFlag } from "../pack/grid_types.ts";
-import { isOwned, ownedBox, tilesMeeting } from "./grid_access.ts";
+import { type SpanColumns, SpanFlag } from "../pack/grid_types.ts";
+import { ownedBox, tilesMeeting } from "./grid_access.ts";
+import type { BgrdTileEntry } from "../pack/bgrd/section.ts";
 import { PlanTiles } from "./plan_tiles.ts";
 import { boxAround } from "./grid_patch.ts";
 import type { ZoneState } from "./zone_state.ts";
@@ -62,17 +65,57 @@ export function coreAnchorPx(
     if (who.length === 0) continue;
     const te = z.tiles[t];
     const cols = tiles.records(t);
-    for (let i = 0; i < cols.n; i++) {
-      if (!(cols.flags[i] & SpanFlag.Core)) continue;
-      const lx = cols.cell[i] % te.nx, ly = (cols.cell[i] / te.nx) | 0;
-      if (!isOwned(te, lx, ly)) continue;
-      const gx = te.gx0 + lx, gy = te.gy0 + ly;
-      for (const e of who) {
-        const dx = gx - centres[e][0], dy = gy - centres[e][1];
-        const d2 = dx * dx + dy * dy;
-        if (d2 < best[e]) best[e] = d2;
-      }
-    }
+    for (const e of who) best[e] = nearestCoreSq(cols, te, centres[e][0], centres[e][1], best[e]);
   }
   return best.map((d2) => (d2 === Infinity ? kCoreNone : Math.sqrt(d2) * kCS));
+}
+
+/**
+ * The smallest squared cell distance from global cell (cx, cy) to an owned Core record of the
+ * tile, or `best` when none is nearer. Records are in cell order (row-major), so rows are scanned
+ * outward from the endpoint's row and the scan stops at the first row whose distance alone is no
+ * smaller than the best so far: the same minimum as a scan of every record.
+ */
+function nearestCoreSq(
+  cols: SpanColumns,
+  te: BgrdTileEntry,
+  cx: number,
+  cy: number,
+  best: number,
+): number {
+  const rowAt = (ly: number) => {
+    // First record of tile-local row ly (binary search on the sorted cell column).
+    let lo = 0, hi = cols.n;
+    const key = ly * te.nx;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cols.cell[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const row = (ly: number) => {
+    const dy = te.gy0 + ly - cy;
+    let b = best;
+    for (let i = rowAt(ly), end = rowAt(ly + 1); i < end; i++) {
+      if (!(cols.flags[i] & SpanFlag.Core)) continue;
+      const lx = cols.cell[i] - ly * te.nx;
+      if (lx < te.px0 || lx > te.px1) continue;
+      const dx = te.gx0 + lx - cx, d2 = dx * dx + dy * dy;
+      if (d2 < b) b = d2;
+    }
+    best = b;
+  };
+  const start = Math.min(te.py1, Math.max(te.py0, cy - te.gy0));
+  for (let k = 0;; k++) {
+    const up = start - k, down = start + k + 1;
+    const dUp = te.gy0 + up - cy, dDown = te.gy0 + down - cy;
+    const liveUp = up >= te.py0 && dUp * dUp < best;
+    const liveDown = down <= te.py1 && dDown * dDown < best;
+    // |dy| only grows in each direction and best only shrinks: a dead direction stays dead.
+    if (!liveUp && !liveDown) break;
+    if (liveUp) row(up);
+    if (liveDown) row(down);
+  }
+  return best;
 }

@@ -137,10 +137,17 @@ export class BlockerSegments {
     const ns = Math.floor(L / 2) + 1;
     const cminX = Math.min(px, qx) - kEps, cmaxX = Math.max(px, qx) + kEps;
     const cminY = Math.min(py, qy) - kEps, cmaxY = Math.max(py, qy) + kEps;
+    // Consecutive points < 2 px apart often share a 4-px bucket; their 3×3 neighbourhoods are
+    // then the same buckets, all visited already, so the scan is skipped (same buckets in the
+    // same order as #119's walk).
+    let lastX = NaN, lastY = NaN;
     for (let k = 0; k <= ns; k++) {
       const t = k / ns;
       const cx = Math.trunc((px + rx * t - this.bx0) / kBucketPx);
       const cy = Math.trunc((py + ry * t - this.by0) / kBucketPx);
+      if (cx === lastX && cy === lastY) continue;
+      lastX = cx;
+      lastY = cy;
       for (let y = cy - 1; y <= cy + 1; y++) {
         if (y < 0 || y >= this.bny) continue;
         for (let x = cx - 1; x <= cx + 1; x++) {
