@@ -109,3 +109,44 @@ Deno.test("LiftCorners: ≤ 0.5 px per point, same count and ends, chord clearan
   console.log(`${legs} routes, ${lifted} lifted corners`);
   assert(lifted > 0, "some corners are lifted");
 });
+
+Deno.test("drop margin: the ring scan of the upper surface equals a scan of the whole box", async () => {
+  const { upperDistance } = await import("../src/plan/post/drop_margin.ts");
+  const { spanGridFromColumns } = await import("../src/grid/span_grid.ts");
+  const kCS = 0.25, kClimb = 0.5, kFollow = 1.0;
+  const rnd = mulberry32(21);
+  let found = 0, none = 0;
+  for (let round = 0; round < 60; round++) {
+    const nx = 20 + Math.floor(rnd() * 30), ny = 20 + Math.floor(rnd() * 30);
+    const cols: number[][] = [];
+    for (let c = 0; c < nx * ny; c++) {
+      const col: number[] = [];
+      if (rnd() < 0.7) col.push(Math.fround(rnd()));
+      if (rnd() < 0.08 * (1 + (round % 4))) col.push(Math.fround(5 + rnd() * 2));
+      cols.push(col);
+    }
+    const spans = spanGridFromColumns(nx, ny, cols);
+    const w = { nx, ny, spans } as unknown as Parameters<typeof upperDistance>[0];
+    for (let k = 0; k < 40; k++) {
+      const c = Math.floor(rnd() * nx * ny), h = rnd(), edgeH = 5 + rnd() * 2;
+      const r = 1 + Math.floor(rnd() * 12);
+      // Reference: every cell of the (2r + 1)² box (the spec's wording, formulas.md #135).
+      const cx = c % nx, cy = Math.floor(c / nx);
+      let best = Infinity;
+      for (let dy = -r; dy <= r; dy++) {
+        for (let dx = -r; dx <= r; dx++) {
+          const x = cx + dx, y = cy + dy;
+          if (x < 0 || y < 0 || x >= nx || y >= ny) continue;
+          const up = cols[y * nx + x].some((v) => v - h > kClimb && Math.abs(v - edgeH) <= kFollow);
+          if (!up) continue;
+          const ex = Math.max(0, Math.abs(dx * kCS) - kCS / 2);
+          const ey = Math.max(0, Math.abs(dy * kCS) - kCS / 2);
+          best = Math.min(best, Math.sqrt(ex * ex + ey * ey));
+        }
+      }
+      assertEquals(upperDistance(w, c, h, edgeH, r), best, `round ${round} cell ${c} r ${r}`);
+      best === Infinity ? none++ : found++;
+    }
+  }
+  assert(found > 300 && none > 50, `${found} found, ${none} none`);
+});

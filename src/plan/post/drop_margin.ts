@@ -130,9 +130,18 @@ function moveLanding(
   const seen = new Set([c0]);
   let best: { c: number; d: number } | null = null;
   const rCells = Math.ceil(R / kCS) + 1;
+  const openD: number[] = [dist(c0)];
   while (open.length > 0) {
-    open.sort((a, b) => dist(a) - dist(b) || a - b);
-    const c = open.shift()!;
+    // Take the open cell nearest the landing (ties: lower cell index); the rest keep no order.
+    let m = 0;
+    for (let i = 1; i < open.length; i++) {
+      if (openD[i] < openD[m] || (openD[i] === openD[m] && open[i] < open[m])) m = i;
+    }
+    const c = open[m];
+    open[m] = open[open.length - 1];
+    openD[m] = openD[open.length - 1];
+    open.pop();
+    openD.pop();
     const hc = hOf.get(c)!;
     const q = centre(c);
     const walkable = c === c0 || line.heightsAlong(q[0], q[1], next[0], next[1], hc) !== null;
@@ -149,7 +158,8 @@ function moveLanding(
       // "下层" is the lower walkable surface: only the region's core cells and spans. A wall-
       // stamped Dead cell (clearance 0) next to the landing would otherwise win as the farthest
       // from the ledge, leaving the character standing in the wall (found by the property test).
-      if (seen.has(b) || dist(b) > limit || !w.core[b]) continue;
+      const db = dist(b);
+      if (seen.has(b) || db > limit || !w.core[b]) continue;
       let hb = NaN, bd = Infinity;
       for (const [v, own] of regionSpansAt(w, b)) {
         const dd = Math.abs(v - hc);
@@ -162,26 +172,54 @@ function moveLanding(
       seen.add(b);
       hOf.set(b, hb);
       open.push(b);
+      openD.push(db);
     }
   }
   return best ? { p: centre(best.c), h: hOf.get(best.c)! } : null;
 }
 
-/** Distance from cell c's centre to the nearest upper-surface cell square, px. */
-function upperDistance(w: WindowGrid, c: number, h: number, edgeH: number, r: number): number {
-  const nx = w.nx, cx = c % nx, cy = (c / nx) | 0;
+/**
+ * Distance from cell c's centre to the nearest upper-surface cell square within r cells, px
+ * (Infinity: none). Scanned in Chebyshev rings outward: a cell of ring k is at least (k − ½)·kCS
+ * away, so once the best is no farther than the next ring can be, the rest of the box cannot
+ * lower it — the same minimum as a scan of the whole (2r + 1)² box.
+ */
+export function upperDistance(
+  w: WindowGrid,
+  c: number,
+  h: number,
+  edgeH: number,
+  r: number,
+): number {
+  const nx = w.nx, ny = w.ny, cx = c % nx, cy = (c / nx) | 0, g = w.spans;
   let best = Infinity;
-  for (let dy = -r; dy <= r; dy++) {
-    for (let dx = -r; dx <= r; dx++) {
-      const x = cx + dx, y = cy + dy;
-      if (x < 0 || y < 0 || x >= nx || y >= w.ny) continue;
-      const up = spansAt(w.spans, y * nx + x).some((v) =>
-        v - h > kClimb && Math.abs(v - edgeH) <= kFollow
-      );
-      if (!up) continue;
-      const ex = Math.max(0, Math.abs(dx * kCS) - kCS / 2),
-        ey = Math.max(0, Math.abs(dy * kCS) - kCS / 2);
-      best = Math.min(best, Math.sqrt(ex * ex + ey * ey));
+  const visit = (x: number, y: number) => {
+    if (x < 0 || y < 0 || x >= nx || y >= ny) return;
+    const j = occIndex(g, y * nx + x);
+    if (j < 0) return;
+    let up = false;
+    for (let s = g.cs[j]; s < g.cs[j + 1] && !up; s++) {
+      const v = g.h[s];
+      up = v - h > kClimb && Math.abs(v - edgeH) <= kFollow;
+    }
+    if (!up) return;
+    const ex = Math.max(0, Math.abs((x - cx) * kCS) - kCS / 2),
+      ey = Math.max(0, Math.abs((y - cy) * kCS) - kCS / 2);
+    best = Math.min(best, Math.sqrt(ex * ex + ey * ey));
+  };
+  for (let k = 0; k <= r; k++) {
+    if (best <= (k - 0.5) * kCS) break;
+    if (k === 0) {
+      visit(cx, cy);
+      continue;
+    }
+    for (let d = -k; d <= k; d++) {
+      visit(cx + d, cy - k);
+      visit(cx + d, cy + k);
+    }
+    for (let d = -k + 1; d <= k - 1; d++) {
+      visit(cx - k, cy + d);
+      visit(cx + k, cy + d);
     }
   }
   return best;
