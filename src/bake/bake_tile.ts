@@ -13,11 +13,10 @@
  */
 
 import { SpanFlag, STEP_DIRS } from "../pack/grid_types.ts";
-import { RISE_FLAT_MAX, riseOk } from "../grid/rise_ok.ts";
+import { flatStep, riseOk } from "../grid/rise_ok.ts";
 import { occIndex, type SpanGrid, spanGridFromSorted } from "../grid/span_grid.ts";
 import { BGRD_APRON_CELLS, BGRD_TILE_CELLS, type BgrdTileGeometry } from "../pack/bgrd/section.ts";
 import {
-  kClimb,
   kCrackReach,
   kCrackRounds,
   kCS,
@@ -1012,7 +1011,6 @@ function graphRefs(
   const nbJ = new Int32Array(8), nbDx = new Int32Array(8), nbDy = new Int32Array(8);
   const spanRec = out.spanRec, cs = grid.cs, cell = grid.cell;
   const rowPtr = new Int32Array(4); // forward pointers: row above (lo, hi), row below (lo, hi)
-  const climb = kClimb, flat = RISE_FLAT_MAX; // locals: read in the innermost loop
   for (let j = 0; j < nocc; j++) {
     const s0 = cs[j], s1 = cs[j + 1];
     if (spanRec[s0] < 0) continue; // not an owned column
@@ -1053,7 +1051,7 @@ function graphRefs(
           if (rid[t] !== r) continue;
           const ht = h[t], up = ht - hs, kt = spanRec[t];
           if (kt < 0) { // external: only the edge leaving the square
-            if (!(up >= -climb && up <= flat) && !riseOk(grid, x, y, hs, dx, dy, ht)) continue;
+            if (!flatStep(up) && !riseOk(grid, x, y, hs, dx, dy, ht)) continue;
             xs.push(k), xd.push(ext.ref(t, grid, g));
             continue;
           }
@@ -1061,8 +1059,8 @@ function graphRefs(
           // same riseOk calls the later span's own visit would make).
           if (!after) continue;
           const down = hs - ht;
-          const fwd = (up >= -climb && up <= flat) || riseOk(grid, x, y, hs, dx, dy, ht);
-          const bwd = (down >= -climb && down <= flat) ||
+          const fwd = flatStep(up) || riseOk(grid, x, y, hs, dx, dy, ht);
+          const bwd = flatStep(down) ||
             riseOk(grid, x + dx, y + dy, ht, -dx, -dy, hs);
           if (fwd && bwd) unite(parent, k, kt);
           else if (fwd) oneSrc.push(k), oneDst.push(kt);

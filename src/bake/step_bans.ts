@@ -13,7 +13,7 @@
 
 import { STEP_DIRS } from "../pack/grid_types.ts";
 import { kClimb } from "../grid/constants.ts";
-import { RISE_FLAT_MAX, riseOk } from "../grid/rise_ok.ts";
+import { flatStep, riseOk } from "../grid/rise_ok.ts";
 import { occIndex, type SpanGrid } from "../grid/span_grid.ts";
 import type { CellBox } from "./clearance.ts";
 
@@ -58,7 +58,7 @@ export function stepBans(grid: SpanGrid, rid: Uint32Array, box?: CellBox): Uint8
   for (let d = 0; d < 4; d++) {
     (DX[d] = STEP_DIRS[d][0]), (DY[d] = STEP_DIRS[d][1]), (off[d] = DY[d] * nx + DX[d]);
   }
-  const climb = kClimb, flat = RISE_FLAT_MAX;
+  const climb = kClimb;
   const cellOf = grid.cell;
   for (let j = 0; j < nocc; j++) {
     const s0 = cs[j], s1 = cs[j + 1];
@@ -88,13 +88,13 @@ export function stepBans(grid: SpanGrid, rid: Uint32Array, box?: CellBox): Uint8
         }
         if (t < 0 || !(bd <= climb)) continue;
         const ht = h[t], up = ht - hs, down = hs - ht;
-        if (up >= -climb && up <= flat && down >= -climb && down <= flat) continue; // both pass
+        if (flatStep(up) && flatStep(down)) continue; // both pass
         const dx = DX[d], dy = DY[d];
         if (
-          !(up >= -climb && up <= flat) && !riseOk(grid, x, y, hs, dx, dy, ht)
+          !flatStep(up) && !riseOk(grid, x, y, hs, dx, dy, ht)
         ) bits |= 1 << (2 * d);
         if (
-          !(down >= -climb && down <= flat) &&
+          !flatStep(down) &&
           !riseOk(grid, x + dx, y + dy, ht, -dx, -dy, hs)
         ) bits |= 2 << (2 * d);
       }

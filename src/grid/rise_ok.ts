@@ -133,13 +133,22 @@ export function stepDownOk(
 export const RISE_FLAT_MAX: number = kSlope * kCS;
 
 /**
+ * True when a step of height change dh = h1 − h0 (double) lies in the flat band
+ * −kClimb ≤ dh ≤ {@link RISE_FLAT_MAX}, where {@link riseOk} answers yes by rules 2–3 without
+ * looking at the grid. Search loops test it before calling riseOk (same verdicts).
+ */
+export function flatStep(dh: number): boolean {
+  return dh >= -kClimb && dh <= RISE_FLAT_MAX;
+}
+
+/**
  * RiseOk, the ten ordered rules of 向上一步 (formulas #49); the first matching rule decides.
  * h0, h1 are the f32 span heights; dh is computed in double.
  *
  *  1. dh < −kDrop → no (never: kDrop = ∞)
  *  2. dh < −kClimb → look 4 cells ahead, then the FallGate; on pass fall through to 3
  *  3. dh ≤ kSlope·kCS → yes
- *  4. dh ≤ kSlope·hypot(dx,dy)·kCS → yes (diagonals get up to 0.3536)
+ *  4. dh ≤ kSlope·√(dx² + dy²)·kCS → yes (diagonals get up to 0.3536)
  *  5. face(0) ∨ face(1) → no
  *  6. dh ≤ kStepUp → yes
  *  7. dh > kBumpUp → no
@@ -160,7 +169,8 @@ export function riseOk(
   const dh = h1 - h0;
   if (dh < 0 && !stepDownOk(g, cx, cy, h0, dx, dy, h1, gate)) return false; // rules 1–2
   if (dh <= kSlope * kCS) return true; // rule 3
-  if (dh <= kSlope * Math.hypot(dx, dy) * kCS) return true; // rule 4
+  // Rule 4; the step length as sqrt(dx² + dy²), correctly rounded (Math.hypot need not be).
+  if (dh <= kSlope * Math.sqrt(dx * dx + dy * dy) * kCS) return true;
   if (rasterFace(g, cx, cy, dx, dy, 0) || rasterFace(g, cx, cy, dx, dy, 1)) return false; // 5
   if (dh <= kStepUp) return true; // rule 6
   if (dh > kBumpUp) return false; // rule 7
