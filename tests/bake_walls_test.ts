@@ -74,3 +74,38 @@ Deno.test("StampWalls: spans within 8 m of the edge's mean height turn Dead", ()
   lh[4 * 16 + 8] = 8.3;
   assertEquals(Array.from(wallsAtLayer(edges, lh, WIN)), [0]);
 });
+
+Deno.test("collectWallEdges with the zone's edge index equals the full scan (random windows on a real mesh)", async () => {
+  const { wallEdgeIndex } = await import("../src/bake/walls.ts");
+  const { openEngine } = await import("../src/plan/engine.ts");
+  const { mulberry32 } = await import("./rng.ts");
+  const e = await openEngine(
+    new URL("../examples/city_small/base.nav.gz", import.meta.url).pathname,
+  );
+  const m = (await e.zoneState("map01base")).mesh;
+  e.close();
+  const mesh = { verts: m.vertices, tris: m.tris, walkable: m.walkable };
+  const rnd = mulberry32(3);
+  let edges = 0;
+  for (const side of [16, 3, 200]) {
+    const ix = wallEdgeIndex(mesh, m.boundary, side);
+    for (let k = 0; k < 60; k++) {
+      const win = {
+        x0: rnd() * 600 - 50,
+        y0: rnd() * 600 - 50,
+        nx: 1 + Math.floor(rnd() * (k % 3 === 0 ? 2400 : 300)),
+        ny: 1 + Math.floor(rnd() * 300),
+      };
+      const a = collectWallEdges(mesh, m.boundary, win),
+        b = collectWallEdges(mesh, m.boundary, win, ix);
+      assertEquals(
+        Array.from(b.key),
+        Array.from(a.key),
+        `side ${side}, window ${JSON.stringify(win)}`,
+      );
+      assertEquals(Array.from(b.xyz), Array.from(a.xyz));
+      edges += a.n;
+    }
+  }
+  if (edges < 1000) throw new Error(`only ${edges} edges: the windows miss the walls`);
+});

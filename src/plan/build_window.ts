@@ -335,6 +335,7 @@ function keptWallSegments(zs: ZoneState, rect: CellRect, region: number): number
     { verts: m.vertices, tris: m.tris, walkable: m.walkable },
     m.boundary,
     { x0: rect.x0 * kCS, y0: rect.y0 * kCS, nx: rect.nx, ny: rect.ny },
+    zs.wallIndex(),
   );
   const table = zs.wallTable();
   const out: number[] = [];

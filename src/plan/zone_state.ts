@@ -15,6 +15,7 @@ import { readComponentGraphs, readWallTable, type SidecarPack } from "../pack/bn
 import type { ComponentGraphs, WallTable } from "../pack/bnvf/types.ts";
 import { decodeTileChecked, isOwned } from "./grid_access.ts";
 import { PlanFailure } from "./types.ts";
+import { type WallEdgeIndex, wallEdgeIndex } from "../bake/walls.ts";
 
 /** A region's cell bounding box, global cells, inclusive. */
 export interface RegionBox {
@@ -46,6 +47,7 @@ export class ZoneState {
   readonly zoneId: number;
   private graphs: ComponentGraphs | null = null;
   private walls: WallTable | null = null;
+  private wallEdges: WallEdgeIndex | null = null;
   private boxes: Map<number, RegionBox> | null = null;
 
   constructor(
@@ -101,6 +103,21 @@ export class ZoneState {
   wallTable(): WallTable {
     if (!this.walls) this.walls = readWallTable(this.sidecar, this.fieldsZone);
     return this.walls;
+  }
+
+  /**
+   * The zone mesh's boundary triangles bucketed by position, built once: a window collects its
+   * wall edges (建窗 step 6) from the triangles near it, not from a scan of the whole mesh.
+   */
+  wallIndex(): WallEdgeIndex {
+    if (!this.wallEdges) {
+      const m = this.mesh;
+      this.wallEdges = wallEdgeIndex(
+        { verts: m.vertices, tris: m.tris, walkable: m.walkable },
+        m.boundary,
+      );
+    }
+    return this.wallEdges;
   }
 
   /**
