@@ -136,20 +136,8 @@ Deno.test("engine: a missing sidecar makes every plan return the same load error
 Deno.test("buildWindow: a window's per-cell fields equal a larger window's, cropped", async () => {
   const eng = await openEngine(DIR + "base.nav.gz");
   await eng.warm("map01base");
-  const { decodeMainPack } = await import("../src/pack/bnav/codec.ts");
-  const { readMaybeGzip } = await import("../src/codec/file.ts");
-  const { parseBgrd } = await import("../src/pack/bgrd/section.ts");
-  const { loadSidecarFile } = await import("../src/pack/bnvf/sidecar.ts");
-  const { sidecarExpectations } = await import("../src/pack/set/pack_set.ts");
-  const bytes = await readMaybeGzip(DIR + "base.nav.gz");
-  const load = decodeMainPack(bytes);
-  const section = parseBgrd(load.pack.grid!);
-  const side = await loadSidecarFile(
-    DIR + "base.fields.nav.gz",
-    sidecarExpectations(load.header.buildHash, bytes, section),
-  );
-  const rec = load.pack.zones.find((z) => z.name === "map01base")!;
-  const zs = new ZoneState(DIR + "base.nav.gz", section, side, load.pack, rec);
+  const { zoneFixture } = await import("./zone_fixture.ts");
+  const zs = (await zoneFixture(DIR, "map01base")).make();
   const seed = { gx: 96, gy: 160, h: 0 };
   const inp = { region: 1, seed, noGo: emptyNoGoTable(), discs: [] };
   const small = buildWindow(zs, { ...inp, rect: { x0: 40, y0: 100, nx: 300, ny: 250 } });

@@ -12,13 +12,10 @@ import { buildWindow, type WindowGrid } from "../src/plan/build_window.ts";
 import { coreAnchorPx } from "../src/plan/core_anchor.ts";
 import { decodePatch, type GridPatch } from "../src/plan/grid_patch.ts";
 import { PlanTiles } from "../src/plan/plan_tiles.ts";
-import { ZoneState } from "../src/plan/zone_state.ts";
-import { decodeMainPack } from "../src/pack/bnav/codec.ts";
-import { readMaybeGzip } from "../src/codec/file.ts";
-import { decodeBgrdTile, parseBgrd } from "../src/pack/bgrd/section.ts";
-import { loadSidecarFile } from "../src/pack/bnvf/sidecar.ts";
+import type { ZoneState } from "../src/plan/zone_state.ts";
+import { decodeBgrdTile } from "../src/pack/bgrd/section.ts";
 import { buildOpenTable } from "../src/pack/bnvf/tables.ts";
-import { sidecarExpectations } from "../src/pack/set/pack_set.ts";
+import { zoneFixture } from "./zone_fixture.ts";
 import { SpanFlag } from "../src/pack/grid_types.ts";
 import { emptyNoGoTable } from "../src/pack/nogo/table.ts";
 
@@ -29,14 +26,7 @@ const DIR = new URL("./fixtures/oracle/city_small/", import.meta.url).pathname;
  * zone without them.
  */
 async function zoneWithOpens(): Promise<{ zs: ZoneState; plain: ZoneState }> {
-  const bytes = await readMaybeGzip(DIR + "base.nav.gz");
-  const load = decodeMainPack(bytes);
-  const section = parseBgrd(load.pack.grid!);
-  const side = await loadSidecarFile(
-    DIR + "base.fields.nav.gz",
-    sidecarExpectations(load.header.buildHash, bytes, section),
-  );
-  const rec = load.pack.zones.find((z) => z.name === "map01base")!;
+  const { section, side, rec, make } = await zoneFixture(DIR, "map01base");
   const gz = section.zones.findIndex((z) => z.name === rec.name);
   const rnd = mulberry32(7);
   const opens = [];
@@ -63,8 +53,8 @@ async function zoneWithOpens(): Promise<{ zs: ZoneState; plain: ZoneState }> {
   assert(opens.length > 100, `${opens.length} open cells`);
   const opened = { ...side, opens: buildOpenTable(opens) };
   return {
-    zs: new ZoneState(DIR + "base.nav.gz", section, opened, load.pack, rec),
-    plain: new ZoneState(DIR + "base.nav.gz", section, { ...side, opens: null }, load.pack, rec),
+    zs: make(opened),
+    plain: make({ ...side, opens: null }),
   };
 }
 

@@ -37,21 +37,38 @@ export function collectWallEdges(
   const xyz: number[] = [], key: number[] = [];
   const v = mesh.verts, nt = Math.floor(mesh.tris.length / 3);
   const cand = index ? indexCandidates(index, lx, ly, hx, hy) : null;
+  let t = 0;
+  const take = (k: number, a: number, b: number) => {
+    if (Math.max(v[a], v[b]) < lx || Math.min(v[a], v[b]) > hx) return;
+    if (Math.max(v[a + 1], v[b + 1]) < ly || Math.min(v[a + 1], v[b + 1]) > hy) return;
+    xyz.push(v[a], v[a + 1], v[a + 2], v[b], v[b + 1], v[b + 2]);
+    key.push(3 * t + k);
+  };
   for (let q = 0, nq = cand ? cand.length : nt; q < nq; q++) {
-    const t = cand ? cand[q] : q;
-    if (mesh.walkable !== undefined && mesh.walkable[t] === 0) continue;
-    const bits = boundary[t];
-    if (bits === 0) continue;
-    for (let k = 0; k < 3; k++) {
-      if (((bits >> k) & 1) === 0) continue;
-      const a = 3 * mesh.tris[3 * t + k], b = 3 * mesh.tris[3 * t + ((k + 1) % 3)];
-      if (Math.max(v[a], v[b]) < lx || Math.min(v[a], v[b]) > hx) continue;
-      if (Math.max(v[a + 1], v[b + 1]) < ly || Math.min(v[a + 1], v[b + 1]) > hy) continue;
-      xyz.push(v[a], v[a + 1], v[a + 2], v[b], v[b + 1], v[b + 2]);
-      key.push(3 * t + k);
-    }
+    t = cand ? cand[q] : q;
+    boundaryEdgesOf(mesh, boundary, t, take);
   }
   return { n: key.length, xyz: Float64Array.from(xyz), key: Int32Array.from(key) };
+}
+
+/**
+ * Calls `f(k, a, b)` for each boundary edge k of triangle t (vertex k → k+1, `a` and `b` their
+ * offsets into the vertex array): the edges whose bit k of `boundary[t]` is set, none for a
+ * non-walkable triangle (BakeWalls).
+ */
+function boundaryEdgesOf(
+  mesh: RasterMesh,
+  boundary: Uint8Array,
+  t: number,
+  f: (k: number, a: number, b: number) => void,
+): void {
+  if (mesh.walkable !== undefined && mesh.walkable[t] === 0) return;
+  const bits = boundary[t];
+  if (bits === 0) return;
+  for (let k = 0; k < 3; k++) {
+    if (((bits >> k) & 1) === 0) continue;
+    f(k, 3 * mesh.tris[3 * t + k], 3 * mesh.tris[3 * t + ((k + 1) % 3)]);
+  }
 }
 
 /** Triangles with a boundary edge, bucketed by the edges' bounding boxes (uniform grid, px). */
@@ -80,20 +97,15 @@ export function wallEdgeIndex(mesh: RasterMesh, boundary: Uint8Array, side = 16)
   const v = mesh.verts, nt = Math.floor(mesh.tris.length / 3);
   const boxes: number[] = []; // t, x0, y0, x1, y1 per boundary edge
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (let t = 0; t < nt; t++) {
-    if (mesh.walkable !== undefined && mesh.walkable[t] === 0) continue;
-    const bits = boundary[t];
-    if (bits === 0) continue;
-    for (let k = 0; k < 3; k++) {
-      if (((bits >> k) & 1) === 0) continue;
-      const a = 3 * mesh.tris[3 * t + k], b = 3 * mesh.tris[3 * t + ((k + 1) % 3)];
-      const x0 = Math.min(v[a], v[b]), x1 = Math.max(v[a], v[b]);
-      const y0 = Math.min(v[a + 1], v[b + 1]), y1 = Math.max(v[a + 1], v[b + 1]);
-      boxes.push(t, x0, y0, x1, y1);
-      minX = Math.min(minX, x0), minY = Math.min(minY, y0);
-      maxX = Math.max(maxX, x1), maxY = Math.max(maxY, y1);
-    }
-  }
+  let t = 0;
+  const box = (_k: number, a: number, b: number) => {
+    const x0 = Math.min(v[a], v[b]), x1 = Math.max(v[a], v[b]);
+    const y0 = Math.min(v[a + 1], v[b + 1]), y1 = Math.max(v[a + 1], v[b + 1]);
+    boxes.push(t, x0, y0, x1, y1);
+    minX = Math.min(minX, x0), minY = Math.min(minY, y0);
+    maxX = Math.max(maxX, x1), maxY = Math.max(maxY, y1);
+  };
+  for (t = 0; t < nt; t++) boundaryEdgesOf(mesh, boundary, t, box);
   if (boxes.length === 0) {
     minX =
       minY =
