@@ -9,7 +9,6 @@ import { mulberry32 } from "./rng.ts";
 import { kHopWarning, openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { buildWindow } from "../src/plan/build_window.ts";
-import { ZoneState } from "../src/plan/zone_state.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
