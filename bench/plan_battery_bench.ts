@@ -66,13 +66,12 @@ for (const w of worlds) {
   const engine = await openEngine(dir + "base.nav.gz", { workers });
   selected.push({ w, legs, refs, engine });
 }
-const measured = (x: World, i: number) =>
-  x.refs[i].comparable && x.refs[i].ok &&
-  !(clean && (x.refs[i].tier !== 0 || x.refs[i].warnings.length > 0));
+const measured = (r: Ref) =>
+  r.comparable && r.ok && !(clean && (r.tier !== 0 || r.warnings.length > 0));
 if (!cold) {
   for (const x of selected) {
     for (let i = 0; i < x.legs.length; i++) {
-      if (measured(x, i)) await x.engine.plan(legRequest(x.legs[i]));
+      if (measured(x.refs[i])) await x.engine.plan(legRequest(x.legs[i]));
     }
   }
 }
@@ -83,7 +82,7 @@ for (const { w, legs, refs, engine } of selected) {
   const ratio: Record<string, number[]> = { window: [], topology: [], geometry: [], total: [] };
   const cells: number[] = [];
   for (let i = 0; i < legs.length; i++) {
-    if (!measured({ w, legs, refs, engine }, i)) continue;
+    if (!measured(refs[i])) continue;
     // Each stage's time is the median of `runs` plans of the leg (the reference's are of 5).
     const rs = [];
     for (let k = 0; k < runs; k++) rs.push(await engine.plan(legRequest(legs[i])));

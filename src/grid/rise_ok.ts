@@ -135,7 +135,7 @@ export const RISE_FLAT_MAX: number = kSlope * kCS;
 /**
  * True when a step of height change dh = h1 − h0 (double) lies in the flat band
  * −kClimb ≤ dh ≤ {@link RISE_FLAT_MAX}, where {@link riseOk} answers yes by rules 2–3 without
- * looking at the grid. Search loops test it before calling riseOk (same verdicts).
+ * looking at the grid. The bake's innermost loops test it before calling riseOk (same verdicts).
  */
 export function flatStep(dh: number): boolean {
   return dh >= -kClimb && dh <= RISE_FLAT_MAX;

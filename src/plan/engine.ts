@@ -304,6 +304,7 @@ export class Engine {
     setup: PlanSetup,
     req: PlanRequest,
     occ: OccluderScene | null,
+    tiles: PlanTiles,
   ): Promise<PlanResult | null> {
     if (!(e instanceof PlanFailure) || e.code !== "goal_outside_reach") return null;
     const x = e.extra;
@@ -311,7 +312,9 @@ export class Engine {
     if (req.goalDeckY !== null && req.goalDeckY !== undefined) return null;
     const win = ctx.window;
     if (!win) return null;
-    const patch = decodePatch(zs, boxAround(cellOf(req.goal[0]), cellOf(req.goal[1]), kPickRadius));
+    // The goal's tile was decoded by the core-anchor gate: read it from the plan's tiles.
+    const goalBox = boxAround(cellOf(req.goal[0]), cellOf(req.goal[1]), kPickRadius);
+    const patch = decodePatch(zs, goalBox, tiles);
     const g = pickStartRec(patch, cellOf(req.goal[0]), cellOf(req.goal[1]), setup.goalSnap.h);
     if (!g || g.rid === setup.region) return null;
     const gate = windowFallGate(zs, occ, win, fallGateCaches());
@@ -373,7 +376,7 @@ export class Engine {
       try {
         tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ, tiles);
       } catch (e) {
-        const hop = nested ? null : await this.tryRegionHop(e, ctx, zs, setup, req, occ);
+        const hop = nested ? null : await this.tryRegionHop(e, ctx, zs, setup, req, occ, tiles);
         if (hop) return hop;
         throw e;
       }

@@ -114,10 +114,8 @@ function decodeScc(raw: Uint8Array, out: Int32Array, r: ByteReader, at: number):
   const n = out.length;
   try {
     for (let i = 0; i < n; i++) {
-      // readVarint's one-byte fast path, written out (most ids differ by less than 64).
-      let u = raw[pos];
-      if (u < 0x80 && pos < raw.length) pos++;
-      else (u = readVarint(raw, pos, next)), (pos = next[0]);
+      const u = readVarint(raw, pos, next);
+      pos = next[0];
       // zigzag: even → +u/2, odd → −(u+1)/2 (spec 公共编码).
       const v = prev + (u % 2 === 0 ? u / 2 : -(u + 1) / 2);
       if (v < 0 || v > I32_MAX) {
@@ -153,10 +151,8 @@ function decodeClr2d(raw: Uint8Array, out: Uint16Array, r: ByteReader, at: numbe
   const n = out.length;
   try {
     for (let i = 0; i < n; i++) {
-      // readVarint's one-byte fast path, written out (most records shrink by less than 128).
-      let v = raw[pos];
-      if (v < 0x80 && pos < raw.length) pos++;
-      else (v = readVarint(raw, pos, next)), (pos = next[0]);
+      const v = readVarint(raw, pos, next);
+      pos = next[0];
       if (v > 0xffff) {
         throw streamError(
           r,

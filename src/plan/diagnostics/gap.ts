@@ -10,7 +10,7 @@
  */
 
 import { kCS } from "../../grid/constants.ts";
-import { type FallGate, flatStep, riseOk } from "../../grid/rise_ok.ts";
+import { type FallGate, riseOk } from "../../grid/rise_ok.ts";
 import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
 import { DX, DY, linkCsr, stepBannedK } from "../search/span_astar.ts";
@@ -65,9 +65,9 @@ function flood(
         if (seen[v] || !usable[v]) continue;
         const ok = reverse
           ? !stepBannedK(w.steps, cb, cu, OPPOSITE[k]) &&
-            (flatStep(sp.h[u] - sp.h[v]) || riseOk(sp, bx, by, sp.h[v], -dx, -dy, sp.h[u], gate))
+            riseOk(sp, bx, by, sp.h[v], -dx, -dy, sp.h[u], gate)
           : !stepBannedK(w.steps, cu, cb, k) &&
-            (flatStep(sp.h[v] - sp.h[u]) || riseOk(sp, x, y, sp.h[u], dx, dy, sp.h[v], gate));
+            riseOk(sp, x, y, sp.h[u], dx, dy, sp.h[v], gate);
         if (!ok) continue;
         seen[v] = 1;
         stack[top++] = v;

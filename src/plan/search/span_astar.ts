@@ -21,7 +21,7 @@
  */
 
 import { kClimb } from "../../grid/constants.ts";
-import { type FallGate, flatStep, riseOk } from "../../grid/rise_ok.ts";
+import { type FallGate, riseOk } from "../../grid/rise_ok.ts";
 import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
 import type { Visibility } from "../visibility/visibility.ts";
@@ -187,9 +187,8 @@ export class SpanSearch {
         for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
           const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
           if (!o.usable[v] || cv > relaxClosed) continue;
-          const dh = sp.h[v] - hu;
-          if (!flatStep(dh) && !riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
-          const drop = dh < -kClimb;
+          if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
+          const drop = sp.h[v] - hu < -kClimb;
           let np = u, nd = g[u] + cost;
           if (theta && pu >= 0 && !jump[u] && !drop && mb <= 1) {
             const cp = sp.cell[pu];
@@ -251,10 +250,7 @@ export class SpanSearch {
       const ws = k < 4 ? 1 : Math.SQRT2;
       for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
         if (this.mark[s] !== this.epoch + 1 || !o.usable[s]) continue;
-        if (
-          !flatStep(sp.h[u] - sp.h[s]) &&
-          !riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], o.gate ?? null)
-        ) continue;
+        if (!riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], o.gate ?? null)) continue;
         const c = this.g[s] + ws * 0.5 * Math.fround(m(cw) + m(cu));
         if (c < best - 1e-12) best = c, bw = s, bs = s;
       }
