@@ -34,29 +34,30 @@ Deno.test("blockers: a 45° chord through the shared corner of two edges hits; a
   assert(!c.hits(0, 1, 2, 1));
 });
 
-Deno.test("blockers: the bucket walk finds a hit exactly when some segment meets the chord (all segments tried)", () => {
-  // Independent reference: formulas #120–#121 over every segment, no buckets.
-  const eps = 1e-7;
-  const brute = (seg: Float64Array, px: number, py: number, qx: number, qy: number) => {
-    const rx = qx - px, ry = qy - py;
-    for (let o = 0; o < seg.length; o += 4) {
-      const ax = seg[o], ay = seg[o + 1], bx = seg[o + 2], by = seg[o + 3];
-      if (Math.max(ax, bx) < Math.min(px, qx) - eps || Math.min(ax, bx) > Math.max(px, qx) + eps) {
-        continue;
-      }
-      if (Math.max(ay, by) < Math.min(py, qy) - eps || Math.min(ay, by) > Math.max(py, qy) + eps) {
-        continue;
-      }
-      const sx = bx - ax, sy = by - ay, rxs = rx * sy - ry * sx;
-      if (Math.abs(rxs) <= 1e-12) continue;
-      const t = ((ax - px) * sy - (ay - py) * sx) / rxs,
-        w = ((ax - px) * ry - (ay - py) * rx) / rxs;
-      if (t > eps && t < 1 - eps && w > -eps && w < 1 + eps) return true;
+// Independent reference: formulas #120–#121 over every segment, no buckets.
+const eps = 1e-7;
+const brute = (seg: Float64Array, px: number, py: number, qx: number, qy: number) => {
+  const rx = qx - px, ry = qy - py;
+  for (let o = 0; o < seg.length; o += 4) {
+    const ax = seg[o], ay = seg[o + 1], bx = seg[o + 2], by = seg[o + 3];
+    if (Math.max(ax, bx) < Math.min(px, qx) - eps || Math.min(ax, bx) > Math.max(px, qx) + eps) {
+      continue;
     }
-    return false;
-  };
+    if (Math.max(ay, by) < Math.min(py, qy) - eps || Math.min(ay, by) > Math.max(py, qy) + eps) {
+      continue;
+    }
+    const sx = bx - ax, sy = by - ay, rxs = rx * sy - ry * sx;
+    if (Math.abs(rxs) <= 1e-12) continue;
+    const t = ((ax - px) * sy - (ay - py) * sx) / rxs,
+      w = ((ax - px) * ry - (ay - py) * rx) / rxs;
+    if (t > eps && t < 1 - eps && w > -eps && w < 1 + eps) return true;
+  }
+  return false;
+};
+
+Deno.test("blockers: the bucket walk finds a hit exactly when some segment meets the chord (all segments tried)", () => {
   const rnd = mulberry32(5);
-  let hit = 0, miss = 0;
+  let hit = 0, miss = 0, fanHit = 0, fanMiss = 0;
   for (let round = 0; round < 40; round++) {
     // Short cell edges (as contours are) and a few long walls, on a 0.25-px lattice.
     const seg: number[] = [];
@@ -74,8 +75,78 @@ Deno.test("blockers: the bucket walk finds a hit exactly when some segment meets
       assertEquals(b.hits(px, py, qx, qy), want, `round ${round}: (${px}, ${py}) → (${qx}, ${qy})`);
       want ? hit++ : miss++;
     }
+    // StringPull's pattern: one anchor, its chords to a chain's points from the far end back, so
+    // the segment that stopped one chord is the first one tried for the next (and must not
+    // answer for a chord it does not meet).
+    const ax = q(rnd() * 60), ay = q(rnd() * 60), ex = q(rnd() * 60), ey = q(rnd() * 60);
+    for (let k = 100; k >= 1; k--) {
+      const qx = q(ax + ((ex - ax) * k) / 100 + rnd() - 0.5), qy = q(ay + ((ey - ay) * k) / 100);
+      const want = brute(Float64Array.from(seg), ax, ay, qx, qy);
+      assertEquals(
+        b.hits(ax, ay, qx, qy),
+        want,
+        `round ${round} fan: (${ax}, ${ay}) → (${qx}, ${qy})`,
+      );
+      want ? fanHit++ : fanMiss++;
+    }
   }
   assert(hit > 500 && miss > 500, `${hit} hits, ${miss} misses`);
+  assert(fanHit > 300 && fanMiss > 300, `fans: ${fanHit} hits, ${fanMiss} misses`);
+});
+
+Deno.test("blockers: contours made per bucket on demand answer as the whole table (random masks, boxes, fans)", () => {
+  const rnd = mulberry32(11);
+  let hit = 0, miss = 0;
+  for (let round = 0; round < 30; round++) {
+    const nx = 20 + Math.floor(rnd() * 60), ny = 20 + Math.floor(rnd() * 60);
+    const x0 = Math.floor(rnd() * 200) - 100, y0 = Math.floor(rnd() * 200) - 100;
+    const mask = new Uint8Array(nx * ny);
+    // Blobs of core with holes, so that contours have long runs and pinches.
+    for (let k = 0; k < 12; k++) {
+      const cx = rnd() * nx, cy = rnd() * ny, r = 2 + rnd() * 12, v = rnd() < 0.7 ? 1 : 0;
+      for (let y = 0; y < ny; y++) {
+        for (let x = 0; x < nx; x++) {
+          if ((x - cx) ** 2 + (y - cy) ** 2 < r * r) mask[y * nx + x] = v;
+        }
+      }
+    }
+    const box = rnd() < 0.3 ? null : {
+      x0: Math.floor(rnd() * nx / 3),
+      y0: Math.floor(rnd() * ny / 3),
+      x1: nx - Math.floor(rnd() * nx / 3),
+      y1: ny - Math.floor(rnd() * ny / 3),
+    };
+    // A few fixed walls, some reaching outside the window.
+    const fixed: number[] = [];
+    for (let k = 0; k < 4; k++) {
+      const ax = (x0 + rnd() * nx) * 0.25, ay = (y0 + rnd() * ny) * 0.25;
+      fixed.push(ax, ay, ax + (rnd() - 0.5) * 30, ay + (rnd() - 0.5) * 30);
+    }
+    const all = Float64Array.from([...contourEdges(mask, nx, ny, x0, y0, box), ...fixed]);
+    const lazy = new BlockerSegments(Float64Array.from(fixed), { mask, nx, ny, x0, y0, box });
+    const q = (v: number) => Math.round(v * 8) / 8;
+    const pt = () => [q((x0 - 4 + rnd() * (nx + 8)) * 0.25), q((y0 - 4 + rnd() * (ny + 8)) * 0.25)];
+    for (let k = 0; k < 300; k++) {
+      const [px, py] = pt();
+      const [qx, qy] = rnd() < 0.2 ? [px, pt()[1]] : pt();
+      const want = brute(all, px, py, qx, qy);
+      assertEquals(
+        lazy.hits(px, py, qx, qy),
+        want,
+        `round ${round}: (${px}, ${py}) → (${qx}, ${qy})`,
+      );
+      want ? hit++ : miss++;
+      if (k % 30 === 0) {
+        // A fan from p, far end first (StringPull's order).
+        const [ex, ey] = pt();
+        for (let j = 40; j >= 1; j--) {
+          const fx = q(px + ((ex - px) * j) / 40), fy = q(py + ((ey - py) * j) / 40);
+          assertEquals(lazy.hits(px, py, fx, fy), brute(all, px, py, fx, fy), `round ${round} fan`);
+        }
+      }
+    }
+  }
+  assert(hit > 1000 && miss > 1000, `${hit} hits, ${miss} misses`);
 });
 
 Deno.test("contours: two mask cells touching at a corner give two closed 4-edge outlines", () => {
