@@ -14,6 +14,7 @@ import type { SpanGrid } from "../../grid/span_grid.ts";
 import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
 import type { Pt, RouteDrop } from "../types.ts";
+import type { CellBox } from "../visibility/blockers.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 
 /** kFallRadius: the character's radius, m. */
@@ -131,6 +132,14 @@ function moveLanding(
   let best: { c: number; d: number } | null = null;
   const rCells = Math.ceil(R / kCS) + 1;
   const openD: number[] = [dist(c0)];
+  // Every cell a checked cell's ring scan can reach: within 2R of the landing, then rCells.
+  const reach = Math.ceil(limit / kCS) + rCells + 1, lx = c0 % nx, ly = (c0 / nx) | 0;
+  const upper = new UpperHeights(w, edgeH, {
+    x0: Math.max(0, lx - reach),
+    y0: Math.max(0, ly - reach),
+    x1: Math.min(nx, lx + reach + 1),
+    y1: Math.min(w.ny, ly + reach + 1),
+  });
   while (open.length > 0) {
     // Take the open cell nearest the landing (ties: lower cell index); the rest keep no order.
     let m = 0;
@@ -144,11 +153,16 @@ function moveLanding(
     openD.pop();
     const hc = hOf.get(c)!;
     const q = centre(c);
-    const walkable = c === c0 || line.heightsAlong(q[0], q[1], next[0], next[1], hc) !== null;
-    if (walkable) {
-      const d = upperDistance(w, c, hc, edgeH, rCells);
-      if (d >= R) return { p: q, h: hc };
-      if (!best || d > best.d) best = { c, d };
+    // A cell counts only if one can walk straight on from it; that check (a layer walk to the
+    // next point) is skipped where its answer changes nothing: a cell nearer the upper surface
+    // than R and no farther than the best so far is neither taken nor the new best.
+    const d = upperDistance(w, c, hc, edgeH, rCells, upper);
+    if (d >= R || !best || d > best.d) {
+      const walkable = c === c0 || line.heightsAlong(q[0], q[1], next[0], next[1], hc) !== null;
+      if (walkable) {
+        if (d >= R) return { p: q, h: hc };
+        best = { c, d };
+      }
     }
     const x = c % nx, y = (c / nx) | 0;
     for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
@@ -179,6 +193,82 @@ function moveLanding(
 }
 
 /**
+ * The upper surface's heights near one landing, per cell: the highest span within kFollow of the
+ * ledge's edge height (−∞: none), read once for every cell of `box` (cells outside it are read on
+ * each visit). A cell is upper for a lower height h ⇔ that height − h > kClimb: some span passes
+ * both tests exactly when the highest of the spans passing the first does (subtraction is
+ * monotone). The landing search asks about the same cells hundreds of times.
+ */
+export class UpperHeights {
+  private readonly top: Float64Array;
+  private readonly bw: number;
+
+  constructor(
+    readonly w: WindowGrid,
+    readonly edgeH: number,
+    readonly box: CellBox = { x0: 0, y0: 0, x1: w.nx, y1: w.ny },
+  ) {
+    this.bw = Math.max(0, box.x1 - box.x0);
+    const bh = Math.max(0, box.y1 - box.y0);
+    this.top = new Float64Array(this.bw * bh);
+    for (let y = 0, k = 0; y < bh; y++) {
+      for (let x = 0; x < this.bw; x++, k++) this.top[k] = this.read(box.x0 + x, box.y0 + y);
+    }
+  }
+
+  /** The highest span of window cell (x, y) within kFollow of the edge height, or −∞. */
+  at(x: number, y: number): number {
+    const b = this.box;
+    if (x >= b.x0 && y >= b.y0 && x < b.x1 && y < b.y1) {
+      return this.top[(y - b.y0) * this.bw + (x - b.x0)];
+    }
+    return this.read(x, y);
+  }
+
+  private read(x: number, y: number): number {
+    const g = this.w.spans, j = occIndex(g, y * this.w.nx + x);
+    let top = -Infinity;
+    if (j >= 0) {
+      for (let s = g.cs[j]; s < g.cs[j + 1]; s++) {
+        const v = g.h[s];
+        if (Math.abs(v - this.edgeH) <= kFollow && v > top) top = v;
+      }
+    }
+    return top;
+  }
+
+  /**
+   * `best` lowered by the distance from (cx, cy)'s centre to each upper cell square (for the
+   * lower height h) of the in-window cells [x0, x1] × [y0, y1] (one row or column of a ring).
+   */
+  nearest(
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    cx: number,
+    cy: number,
+    h: number,
+    best: number,
+  ): number {
+    const b = this.box, top = this.top, bw = this.bw;
+    const inBox = x0 >= b.x0 && y0 >= b.y0 && x1 < b.x1 && y1 < b.y1;
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0, k = (y - b.y0) * bw + (x0 - b.x0); x <= x1; x++, k++) {
+        if (!((inBox ? top[k] : this.at(x, y)) - h > kClimb)) continue;
+        const ex = Math.max(0, Math.abs((x - cx) * kCS) - kCS / 2),
+          ey = Math.max(0, Math.abs((y - cy) * kCS) - kCS / 2);
+        best = Math.min(best, Math.sqrt(ex * ex + ey * ey));
+      }
+    }
+    return best;
+  }
+}
+
+/** No cached cells: every visit reads the grid. */
+const NO_BOX: CellBox = { x0: 0, y0: 0, x1: 0, y1: 0 };
+
+/**
  * Distance from cell c's centre to the nearest upper-surface cell square within r cells, px
  * (Infinity: none). Scanned in Chebyshev rings outward: a cell of ring k is at least (k − ½)·kCS
  * away, so once the best is no farther than the next ring can be, the rest of the box cannot
@@ -190,37 +280,21 @@ export function upperDistance(
   h: number,
   edgeH: number,
   r: number,
+  upper: UpperHeights = new UpperHeights(w, edgeH, NO_BOX),
 ): number {
-  const nx = w.nx, ny = w.ny, cx = c % nx, cy = (c / nx) | 0, g = w.spans;
+  const nx = w.nx, ny = w.ny, cx = c % nx, cy = (c / nx) | 0;
   let best = Infinity;
-  const visit = (x: number, y: number) => {
-    if (x < 0 || y < 0 || x >= nx || y >= ny) return;
-    const j = occIndex(g, y * nx + x);
-    if (j < 0) return;
-    let up = false;
-    for (let s = g.cs[j]; s < g.cs[j + 1] && !up; s++) {
-      const v = g.h[s];
-      up = v - h > kClimb && Math.abs(v - edgeH) <= kFollow;
-    }
-    if (!up) return;
-    const ex = Math.max(0, Math.abs((x - cx) * kCS) - kCS / 2),
-      ey = Math.max(0, Math.abs((y - cy) * kCS) - kCS / 2);
-    best = Math.min(best, Math.sqrt(ex * ex + ey * ey));
-  };
   for (let k = 0; k <= r; k++) {
     if (best <= (k - 0.5) * kCS) break;
-    if (k === 0) {
-      visit(cx, cy);
-      continue;
-    }
-    for (let d = -k; d <= k; d++) {
-      visit(cx + d, cy - k);
-      visit(cx + d, cy + k);
-    }
-    for (let d = -k + 1; d <= k - 1; d++) {
-      visit(cx - k, cy + d);
-      visit(cx + k, cy + d);
-    }
+    // Ring k, clipped to the window: its top and bottom rows (one row when k = 0), then its
+    // left and right columns between them.
+    const xa = Math.max(0, cx - k), xb = Math.min(nx - 1, cx + k);
+    if (cy - k >= 0) best = upper.nearest(xa, cy - k, xb, cy - k, cx, cy, h, best);
+    if (k === 0) continue;
+    if (cy + k < ny) best = upper.nearest(xa, cy + k, xb, cy + k, cx, cy, h, best);
+    const ya = Math.max(0, cy - k + 1), yb = Math.min(ny - 1, cy + k - 1);
+    if (cx - k >= 0) best = upper.nearest(cx - k, ya, cx - k, yb, cx, cy, h, best);
+    if (cx + k < nx) best = upper.nearest(cx + k, ya, cx + k, yb, cx, cy, h, best);
   }
   return best;
 }

@@ -50,21 +50,28 @@ export interface DriveMesh {
   buckets: TriangleBuckets;
 }
 
-/** Heights (triangle means) of the walkable triangles containing (x, y). */
-function heightsAt(m: DriveMesh, x: number, y: number): number[] {
-  const { mesh } = m, v = mesh.vertices, out: number[] = [];
+/**
+ * The height a line sample at (x, y) stands on, from the triangle means of the walkable triangles
+ * containing it (in candidate order): with no previous height the lowest, else the first nearest
+ * the previous one. NaN when no triangle contains it. One pass, no per-sample list.
+ */
+function sampleHeight(m: DriveMesh, x: number, y: number, prev: number | null): number {
+  const { mesh } = m, v = mesh.vertices;
+  const eps = 1e-5;
+  let h = NaN;
   for (const t of bucketCandidates(m.buckets, x, y, 0)) {
     if (!mesh.walkable[t]) continue;
     const a = 3 * mesh.tris[3 * t], b = 3 * mesh.tris[3 * t + 1], c = 3 * mesh.tris[3 * t + 2];
     const c1 = (v[b] - v[a]) * (y - v[a + 1]) - (v[b + 1] - v[a + 1]) * (x - v[a]);
     const c2 = (v[c] - v[b]) * (y - v[b + 1]) - (v[c + 1] - v[b + 1]) * (x - v[b]);
     const c3 = (v[a] - v[c]) * (y - v[c + 1]) - (v[a + 1] - v[c + 1]) * (x - v[c]);
-    const eps = 1e-5;
     if ((c1 >= -eps && c2 >= -eps && c3 >= -eps) || (c1 <= eps && c2 <= eps && c3 <= eps)) {
-      out.push((v[a + 2] + v[b + 2] + v[c + 2]) / 3);
+      const z = (v[a + 2] + v[b + 2] + v[c + 2]) / 3;
+      if (h !== h) h = z;
+      else if (prev === null ? z < h : Math.abs(z - prev) < Math.abs(h - prev)) h = z;
     }
   }
-  return out;
+  return h;
 }
 
 /** One sampled line: every sample on a triangle, height steps ≤ kClimb. */
@@ -74,15 +81,9 @@ function lineDrivable(m: DriveMesh, a: Pt, b: Pt, h0: number | null): boolean {
   let prev = h0;
   for (let i = 0; i <= n; i++) {
     const t = i / n;
-    const hs = heightsAt(m, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t);
-    if (hs.length === 0) return false;
-    let h: number;
-    if (prev === null) h = Math.min(...hs);
-    else {
-      h = hs[0];
-      for (const v of hs) if (Math.abs(v - prev) < Math.abs(h - prev)) h = v;
-      if (Math.abs(h - prev) > kClimb) return false;
-    }
+    const h = sampleHeight(m, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, prev);
+    if (h !== h) return false;
+    if (prev !== null && Math.abs(h - prev) > kClimb) return false;
     prev = h;
   }
   return true;
