@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
-import { riseOk, stepDownOk } from "../src/grid/rise_ok.ts";
+import { dropSeamBlocked, RISE_NEVER_ABOVE, riseOk, stepDownOk } from "../src/grid/rise_ok.ts";
+import { kClimb } from "../src/grid/constants.ts";
 import { occIndex, spanGridFromColumns } from "../src/grid/span_grid.ts";
 
 /** A 1-row strip: column x holds the listed span heights. */
@@ -123,4 +124,40 @@ Deno.test("occIndex matches a brute-force rank on random occupancy", () => {
     else assertEquals(occIndex(g, c), -1);
   }
   assertEquals(occIndex(g, nx * ny + 500), -1);
+});
+
+Deno.test("RiseOk: above RISE_NEVER_ABOVE it is false, and a blocked seam refuses every drop (random grids)", () => {
+  // The two shortcuts SpanAstar takes while scanning a column, against RiseOk itself on
+  // random multi-layer grids with facade bits and all eight directions.
+  const rnd = mulberry32(17);
+  let above = 0, seams = 0, passedNear = 0;
+  for (let round = 0; round < 40; round++) {
+    const nx = 12, ny = 12, cols: number[][] = [];
+    for (let c = 0; c < nx * ny; c++) {
+      const col: number[] = [];
+      let h = Math.floor(rnd() * 3) * 0.5;
+      for (let k = 0; k < 4; k++) {
+        if (rnd() < 0.6) col.push(Math.fround(h));
+        h += 0.2 + rnd() * (rnd() < 0.5 ? 1.5 : 5);
+      }
+      cols.push(col);
+    }
+    const g = spanGridFromColumns(nx, ny, cols);
+    for (let j = 0; j < g.face.length; j++) g.face[j] = rnd() < 0.2 ? 1 : 0;
+    for (let k = 0; k < 300; k++) {
+      const x = 1 + Math.floor(rnd() * (nx - 2)), y = 1 + Math.floor(rnd() * (ny - 2));
+      const dx = Math.floor(rnd() * 3) - 1, dy = Math.floor(rnd() * 3) - 1;
+      const from = cols[y * nx + x], to = cols[(y + dy) * nx + x + dx];
+      if ((dx === 0 && dy === 0) || !from.length || !to.length) continue;
+      const h0 = from[Math.floor(rnd() * from.length)];
+      const blocked = dropSeamBlocked(g, x, y, h0, dx, dy);
+      for (const h1 of to) {
+        const ok = riseOk(g, x, y, h0, dx, dy, h1);
+        if (h1 - h0 > RISE_NEVER_ABOVE) (above++), assert(!ok, `rise ${h1 - h0} passed`);
+        else if (h1 - h0 > 0.5 && ok) passedNear++;
+        if (h1 - h0 < -kClimb && blocked) (seams++), assert(!ok, `drop ${h1 - h0} past a seam`);
+      }
+    }
+  }
+  assert(above > 300 && seams > 30 && passedNear > 10, `${above} / ${seams} / ${passedNear}`);
 });

@@ -6,6 +6,7 @@ import {
   buildTriangleBuckets,
   cleanZone,
   closestOnTriangle,
+  pointBucket,
   segmentDistance,
   type SnapOptions,
   snapPoint,
@@ -137,6 +138,35 @@ Deno.test("snap: buckets list each triangle once per query and in ascending orde
   const c = bucketCandidates(b, 25, 25, 16);
   for (let i = 1; i < c.length; i++) assert(c[i] > c[i - 1]);
   assertEquals(bucketCandidates(b, -100, -100, 8).length, 0);
+});
+
+Deno.test("snap: a point's bucket lists every walkable triangle containing it, ascending, once", () => {
+  // Two overlapping floors (offset lattices) and a tilted sheet, so buckets hold many layers.
+  const zc = cleanZone({
+    name: "z",
+    ...joinSoups(gridSoup(8, 8, 7), gridSoup(6, 6, 9, 3, 5, 4), gridSoup(5, 5, 11, 6, -3, 8)),
+  });
+  const b = buildTriangleBuckets(zc), v = zc.vertices, rnd = mulberry32(9);
+  const inside = (t: number, x: number, y: number) => {
+    const p = [0, 1, 2].map((k) => 3 * zc.tris[3 * t + k]);
+    const cr = (i: number, j: number) =>
+      (v[p[j]] - v[p[i]]) * (y - v[p[i] + 1]) - (v[p[j] + 1] - v[p[i] + 1]) * (x - v[p[i]]);
+    const c = [cr(0, 1), cr(1, 2), cr(2, 0)];
+    return c.every((z) => z >= 0) || c.every((z) => z <= 0);
+  };
+  let found = 0;
+  for (let i = 0; i < 2000; i++) {
+    const x = rnd() * 80 - 10, y = rnd() * 80 - 10, k = pointBucket(b, x, y);
+    const list = k < 0 ? [] : [...b.items.subarray(b.start[k], b.start[k + 1])];
+    for (let j = 1; j < list.length; j++) assert(list[j] > list[j - 1], "ascending, no repeats");
+    for (let t = 0; t < zc.triCount; t++) {
+      if (!zc.walkable[t] || !inside(t, x, y)) continue;
+      assert(list.includes(t), `(${x}, ${y}): triangle ${t} missing`);
+      found++;
+    }
+    assertEquals(list, [...bucketCandidates(b, x, y, 0)]);
+  }
+  assert(found > 1500, `${found} containing triangles`);
 });
 
 Deno.test("geom: segment distance — crossing, touching, parallel, apart", () => {

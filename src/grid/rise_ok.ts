@@ -142,6 +142,13 @@ export function flatStep(dh: number): boolean {
 }
 
 /**
+ * Above this rise (double dh = h1 − h0) {@link riseOk} is false whatever the grid: rules 3–4 need
+ * dh ≤ kSlope·√2·kCS, rule 6 dh ≤ kStepUp, and rule 5 or 7 refuses the rest (7: dh > kBumpUp).
+ * Spans ascend within a column, so a search scanning one may stop at the first span above it.
+ */
+export const RISE_NEVER_ABOVE: number = Math.max(kBumpUp, kStepUp, kSlope * Math.SQRT2 * kCS);
+
+/**
  * RiseOk, the ten ordered rules of 向上一步 (formulas #49); the first matching rule decides.
  * h0, h1 are the f32 span heights; dh is computed in double.
  *

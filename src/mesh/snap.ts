@@ -173,6 +173,16 @@ export function snapPoint(
 }
 
 /**
+ * The bucket holding point (x, y), or −1 outside the table: its triangles are
+ * `items[start[k] .. start[k + 1])`, ascending without repeats — {@link bucketCandidates} with
+ * r = 0, read in place.
+ */
+export function pointBucket(b: TriangleBuckets, x: number, y: number): number {
+  const bx = Math.floor((x - b.x0) / b.cell), by = Math.floor((y - b.y0) / b.cell);
+  return bx < 0 || by < 0 || bx >= b.nx || by >= b.ny ? -1 : by * b.nx + bx;
+}
+
+/**
  * Candidate triangles of the buckets under the square [x−r, x+r]², ascending, without repeats
  * (a view into the bucket table for a single bucket: read it, do not write it).
  */

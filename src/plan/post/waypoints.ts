@@ -15,7 +15,7 @@
 
 import { kClimb } from "../../grid/constants.ts";
 import type { ZoneClean } from "../../mesh/zone_clean.ts";
-import { bucketCandidates, type TriangleBuckets } from "../../mesh/snap.ts";
+import { pointBucket, type TriangleBuckets } from "../../mesh/snap.ts";
 import type { Pt } from "../types.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 
@@ -56,10 +56,13 @@ export interface DriveMesh {
  * the previous one. NaN when no triangle contains it. One pass, no per-sample list.
  */
 function sampleHeight(m: DriveMesh, x: number, y: number, prev: number | null): number {
-  const { mesh } = m, v = mesh.vertices;
+  const { mesh } = m, v = mesh.vertices, B = m.buckets;
   const eps = 1e-5;
   let h = NaN;
-  for (const t of bucketCandidates(m.buckets, x, y, 0)) {
+  const k = pointBucket(B, x, y);
+  if (k < 0) return h;
+  for (let q = B.start[k], e = B.start[k + 1]; q < e; q++) {
+    const t = B.items[q];
     if (!mesh.walkable[t]) continue;
     const a = 3 * mesh.tris[3 * t], b = 3 * mesh.tris[3 * t + 1], c = 3 * mesh.tris[3 * t + 2];
     const c1 = (v[b] - v[a]) * (y - v[a + 1]) - (v[b + 1] - v[a + 1]) * (x - v[a]);

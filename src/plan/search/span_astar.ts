@@ -21,7 +21,7 @@
  */
 
 import { kClimb } from "../../grid/constants.ts";
-import { type FallGate, riseOk } from "../../grid/rise_ok.ts";
+import { dropSeamBlocked, type FallGate, RISE_NEVER_ABOVE, riseOk } from "../../grid/rise_ok.ts";
 import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
 import type { Visibility } from "../visibility/visibility.ts";
@@ -184,11 +184,21 @@ export class SpanSearch {
         const mb = unit ? 1 : price[cb];
         const ex = bx - gx, ey = by - gy, hb = Math.sqrt(ex * ex + ey * ey);
         const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
+        // The column's spans ascend: past RISE_NEVER_ABOVE every later one fails RiseOk too. Its
+        // drops (below −kClimb) come first and share one seam look-ahead (向下一步: it depends on
+        // the departure height and the direction only); when it blocks, RiseOk refuses them all.
+        let seam = -1;
         for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
+          const dhv = sp.h[v] - hu;
+          if (dhv > RISE_NEVER_ABOVE) break;
           const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
           if (!o.usable[v] || cv > relaxClosed) continue;
+          const drop = dhv < -kClimb;
+          if (drop) {
+            if (seam < 0) seam = dropSeamBlocked(sp, x, y, hu, dx, dy) ? 1 : 0;
+            if (seam === 1) continue;
+          }
           if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
-          const drop = sp.h[v] - hu < -kClimb;
           let np = u, nd = g[u] + cost;
           if (theta && pu >= 0 && !jump[u] && !drop && mb <= 1) {
             const cp = sp.cell[pu];
