@@ -66,110 +66,82 @@ export function sourcePacked(obstacle: Uint8Array, nx: number, ny: number): Int3
   if (firstRow === ny) return P;
   // take(c ← q), written out: adopt q's source when strictly nearer, in the order of the
   // module doc (each candidate compares against the current best, as sequential takes do).
-  // Obstacle cells are skipped: their distance 0 cannot be beaten strictly.
-  let q = 0, p = 0, dc = 0, sc = 0, ex = 0, ey = 0, d = 0;
-  const FARD = 0x7fffffff;
+  // The neighbours of the row before ride along in registers (N becomes NW, NE becomes N: one
+  // load per cell), and W is the value just written. Obstacle cells go through the same steps:
+  // their own source is at distance 0, which no candidate beats strictly.
+  let sc = 0, dc = 0, d = 0, p = 0;
   for (let y = firstRow; y < ny; y++) {
-    const row = y * nx;
+    const row = y * nx, up = row - nx;
+    let nw = -1, n = y > 0 ? P[up] : -1, ne = y > 0 && nx > 1 ? P[up + 1] : -1, w = -1;
     for (let x = 0; x < nx; x++) {
       const c = row + x;
-      if (obstacle[c] !== 0) continue;
       sc = P[c];
-      if (sc >= 0) (ex = (sc & 0xffff) - x), (ey = (sc >> 16) - y), (dc = ex * ex + ey * ey);
-      else dc = FARD;
-      if (y > 0) {
-        q = c - nx;
-        p = P[q];
-        if (p >= 0 && p !== sc) {
-          (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-          if (d < dc) (dc = d), (sc = p);
-        }
-        if (x > 0) {
-          p = P[q - 1];
-          if (p >= 0 && p !== sc) {
-            (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-            if (d < dc) (dc = d), (sc = p);
-          }
-        }
-        if (x + 1 < nx) {
-          p = P[q + 1];
-          if (p >= 0 && p !== sc) {
-            (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-            if (d < dc) (dc = d), (sc = p);
-          }
-        }
-      }
-      if (x > 0) {
-        p = P[c - 1];
-        if (p >= 0 && p !== sc) {
-          (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-          if (d < dc) (dc = d), (sc = p);
-        }
-      }
-      P[c] = sc;
+      dc = sc >= 0 ? dist2(sc, x, y) : FARD;
+      p = n; // N, NW, NE: all −1 on row 0
+      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+      p = nw;
+      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+      p = ne;
+      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+      p = w;
+      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+      P[c] = w = sc;
+      nw = n;
+      n = ne;
+      ne = y > 0 && x + 2 < nx ? P[up + x + 2] : -1;
     }
-    passBack(P, obstacle, nx, y, 1); // sweep 1's second pass: right → left, taking E
+    passBack(P, nx, y, 1); // sweep 1's second pass: right → left, taking E
   }
   for (let y = ny - 1; y >= 0; y--) {
-    const row = y * nx;
+    const row = y * nx, dn = row + nx, below = y + 1 < ny;
+    // Right to left: S, SW (x − 1), SE (x + 1), E.
+    let se = -1, s = below ? P[dn + nx - 1] : -1, sw = below && nx > 1 ? P[dn + nx - 2] : -1;
+    let e = -1;
     for (let x = nx - 1; x >= 0; x--) {
       const c = row + x;
-      if (obstacle[c] !== 0) continue;
       sc = P[c];
-      if (sc >= 0) (ex = (sc & 0xffff) - x), (ey = (sc >> 16) - y), (dc = ex * ex + ey * ey);
-      else dc = FARD;
-      if (y + 1 < ny) {
-        q = c + nx;
-        p = P[q];
-        if (p >= 0 && p !== sc) {
-          (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-          if (d < dc) (dc = d), (sc = p);
-        }
-        if (x > 0) {
-          p = P[q - 1];
-          if (p >= 0 && p !== sc) {
-            (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-            if (d < dc) (dc = d), (sc = p);
-          }
-        }
-        if (x + 1 < nx) {
-          p = P[q + 1];
-          if (p >= 0 && p !== sc) {
-            (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-            if (d < dc) (dc = d), (sc = p);
-          }
-        }
-      }
-      if (x + 1 < nx) {
-        p = P[c + 1];
-        if (p >= 0 && p !== sc) {
-          (ex = (p & 0xffff) - x), (ey = (p >> 16) - y), (d = ex * ex + ey * ey);
-          if (d < dc) (dc = d), (sc = p);
-        }
-      }
-      P[c] = sc;
+      dc = sc >= 0 ? dist2(sc, x, y) : FARD;
+      p = s;
+      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+      p = sw;
+      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+      p = se;
+      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+      p = e;
+      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+      P[c] = e = sc;
+      se = s;
+      s = sw;
+      sw = below && x >= 2 ? P[dn + x - 2] : -1;
     }
-    passBack(P, obstacle, nx, y, -1); // sweep 2's second pass: left → right, taking W
+    passBack(P, nx, y, -1); // sweep 2's second pass: left → right, taking W
   }
   return P;
 }
 
+/** No source yet: farther than any in-window distance. */
+const FARD = 0x7fffffff;
+
+/** Squared cell distance from (x, y) to the packed source p (exact in int32 for windows). */
+function dist2(p: number, x: number, y: number): number {
+  const ex = (p & 0xffff) - x, ey = (p >> 16) - y;
+  return ex * ex + ey * ey;
+}
+
 /**
  * The second pass of a sweep over row y: against the main pass's direction, each cell takes the
- * cell it came from (`from` = +1: x + 1, so right → left; −1: x − 1, so left → right).
+ * cell it came from (`from` = +1: x + 1, so right → left; −1: x − 1, so left → right), whose
+ * final value rides along in a register.
  */
-function passBack(P: Int32Array, obstacle: Uint8Array, nx: number, y: number, from: 1 | -1) {
+function passBack(P: Int32Array, nx: number, y: number, from: 1 | -1) {
   const row = y * nx;
-  for (let x = from > 0 ? nx - 2 : 1, k = 1; k < nx; x -= from, k++) {
-    const c = row + x;
-    if (obstacle[c] !== 0) continue;
-    const p = P[c + from], sc = P[c];
-    if (p < 0 || p === sc) continue;
-    const ex = (p & 0xffff) - x, ey = (p >> 16) - y;
-    if (sc >= 0) {
-      const fx = (sc & 0xffff) - x, fy = (sc >> 16) - y;
-      if (ex * ex + ey * ey < fx * fx + fy * fy) P[c] = p;
-    } else P[c] = p;
+  let x = from > 0 ? nx - 2 : 1;
+  if (nx < 2) return;
+  let prev = P[row + x + from];
+  for (let k = 1; k < nx; x -= from, k++) {
+    const c = row + x, sc = P[c];
+    if (prev >= 0 && prev !== sc && (sc < 0 || dist2(prev, x, y) < dist2(sc, x, y))) P[c] = prev;
+    else prev = sc;
   }
 }
 
