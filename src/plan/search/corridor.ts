@@ -33,20 +33,51 @@ export function corridor(
 ): Corridor {
   const n = nx * ny;
   const seed = new Uint8Array(n);
-  for (let i = 0; i < path.length; i++) seed[path[i]] = 1;
+  // The widest half-width of any seed, and the seeds' bounding box.
+  let wMax = 0, x0 = nx, y0 = ny, x1 = -1, y1 = -1;
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i], x = c % nx, y = (c - x) / nx;
+    seed[c] = 1;
+    if (dist[c] > wMax) wMax = dist[c];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
   const P = sourcePacked(seed, nx, ny);
   const band = new Uint8Array(n), solidc = new Uint8Array(n);
+  if (x1 < 0) return { band, solidc };
   const floor = kClrPref + kGeoMargin;
-  // Row by row with the sources' packed (x, y) from the sweeps: no index → coordinate division.
+  // solidc needs the cell's seed only where its clearance lies between the floor and the
+  // widest threshold: below the floor it is never open, at or above 0.8·wMax always (t grows
+  // with W, and no seed is wider than wMax).
+  const tMax = kChordFrac * wMax, always = tMax > floor ? tMax : floor;
   for (let y = 0, c = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++, c++) {
+      const d = dist[c];
+      if (d < floor) continue;
+      if (d >= always) {
+        solidc[c] = 1;
+        continue;
+      }
+      const v = P[c];
+      if (v < 0) continue;
+      const t = kChordFrac * dist[(v >> 16) * nx + (v & 0xffff)];
+      if (d >= (t > floor ? t : floor)) solidc[c] = 1;
+    }
+  }
+  // The band lies within wMax of a seed (a cell's source is never nearer than its nearest
+  // seed): only the seeds' box widened by wMax is scanned.
+  const m = Math.ceil(wMax / kCS) + 1;
+  const xa = Math.max(0, x0 - m), xb = Math.min(nx - 1, x1 + m);
+  const ya = Math.max(0, y0 - m), yb = Math.min(ny - 1, y1 + m);
+  for (let y = ya; y <= yb; y++) {
+    for (let x = xa, c = y * nx + xa; x <= xb; x++, c++) {
       const v = P[c];
       if (v < 0) continue;
       const px = v & 0xffff, py = v >> 16, W = dist[py * nx + px];
       const dx = (x - px) * kCS, dy = (y - py) * kCS;
       if (seed[c] || dx * dx + dy * dy <= W * W) band[c] = 1;
-      const t = kChordFrac * W;
-      if (dist[c] >= (t > floor ? t : floor)) solidc[c] = 1;
     }
   }
   return { band, solidc };
