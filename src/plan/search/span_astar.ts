@@ -242,9 +242,19 @@ export class SpanSearch {
     const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny, p = this.parent[u];
     const cu = sp.cell[u], cp = sp.cell[p];
     const ux = cu % nx, uy = (cu / nx) | 0, px = cp % nx, py = (cp / nx) | 0;
-    const X = (x: number) => (w.x0 + x + 0.5) * 0.25, Y = (y: number) => (w.y0 + y + 0.5) * 0.25;
-    if (o.theta!.vis.ok(X(px), Y(py), X(ux), Y(uy), sp.h[p], sp.h[u])) return;
-    const price = o.price, m = (c: number) => (price === null ? 1 : price[c]);
+    // Cell centres in px (kCS = 0.25), written out: no closures on this per-pop path.
+    const x0 = w.x0 + 0.5, y0 = w.y0 + 0.5;
+    if (
+      o.theta!.vis.ok(
+        (x0 + px) * 0.25,
+        (y0 + py) * 0.25,
+        (x0 + ux) * 0.25,
+        (y0 + uy) * 0.25,
+        sp.h[p],
+        sp.h[u],
+      )
+    ) return;
+    const price = o.price, mu = price === null ? 1 : price[cu], gate = o.gate ?? null;
     let best = Infinity, bw = -1, bs = -1;
     for (let k = 0; k < 8; k++) {
       // w sits at u − (dx, dy): the step w → u goes along (dx, dy).
@@ -257,11 +267,11 @@ export class SpanSearch {
       if (stepBannedK(w.steps, cw, cu, k)) continue;
       const j = occIndex(sp, cw);
       if (j < 0) continue;
-      const ws = k < 4 ? 1 : Math.SQRT2;
+      const ws = k < 4 ? 1 : Math.SQRT2, mw = price === null ? 1 : price[cw];
       for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
         if (this.mark[s] !== this.epoch + 1 || !o.usable[s]) continue;
-        if (!riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], o.gate ?? null)) continue;
-        const c = this.g[s] + ws * 0.5 * Math.fround(m(cw) + m(cu));
+        if (!riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], gate)) continue;
+        const c = this.g[s] + ws * 0.5 * Math.fround(mw + mu);
         if (c < best - 1e-12) best = c, bw = s, bs = s;
       }
     }
