@@ -50,6 +50,12 @@ Deno.test("clearance decode: float32 sqrt·0.25 capped at 12", () => {
   assertEquals(clearancePx(38416), 12);
   assertEquals(clearancePx(2303), Math.fround(Math.fround(Math.sqrt(2303)) * 0.25));
   assert(clearancePx(2303) < 12);
+  // Every value a u16 clr column can hold (the table covers q ≤ 2304), and non-integers.
+  for (let q = 0; q <= 0xffff; q++) {
+    const r = Math.fround(Math.fround(Math.sqrt(q)) * 0.25);
+    assertEquals(clearancePx(q), r < 12 ? r : 12, `q ${q}`);
+  }
+  assertEquals(clearancePx(2.5), Math.fround(Math.fround(Math.sqrt(2.5)) * 0.25));
 });
 
 Deno.test("constants: FCON block and derived values", () => {
