@@ -299,13 +299,34 @@ Deno.test("search: repeated plans and 1 vs 2 workers are identical", async () =>
   b.close();
 });
 
+Deno.test("linked: a wide open flood whose only way on is one gap (the stack grows past its first buffer)", async () => {
+  const { linked } = await import("../src/plan/search/linked.ts");
+  for (const gapY of [0, 150, 299]) {
+    const nx = 300, ny = 300, mask = new Uint8Array(nx * ny).fill(1);
+    for (let y = 0; y < ny; y++) if (y !== gapY) mask[y * nx + 150] = 0;
+    const w = {
+      nx,
+      ny,
+      links: { n: 0, fromSpan: new Int32Array(0), toSpan: new Int32Array(0) },
+      spans: { cell: new Int32Array(0) },
+    } as unknown as Parameters<typeof linked>[0];
+    for (const [a, b] of [[299 * nx, 299 * nx + 299], [0, nx * ny - 1], [150 * nx + 10, 299]]) {
+      assert(linked(w, mask, a, b), `gap ${gapY}: ${a} → ${b}`);
+    }
+    mask[gapY * nx + 150] = 0;
+    assert(!linked(w, mask, 0, nx * ny - 1), `gap ${gapY} closed`);
+  }
+});
+
 Deno.test("linked: equals a breadth-first 8-connected flood with link hops on random masks", async () => {
   const { linked } = await import("../src/plan/search/linked.ts");
   const { mulberry32 } = await import("./rng.ts");
   const rnd = mulberry32(77);
   for (let t = 0; t < 300; t++) {
-    const nx = 2 + Math.floor(rnd() * 30), ny = 2 + Math.floor(rnd() * 30), n = nx * ny;
-    const mask = new Uint8Array(n).map(() => (rnd() < 0.55 ? 1 : 0));
+    // Every tenth mask is large and open, so the flood's stack outgrows its first buffer.
+    const big = t % 10 === 0, side = big ? 250 : 30;
+    const nx = 2 + Math.floor(rnd() * side), ny = 2 + Math.floor(rnd() * side), n = nx * ny;
+    const mask = new Uint8Array(n).map(() => (rnd() < (big ? 0.5 : 0.55) ? 1 : 0));
     // Links as (from cell, to cell); the window's span table here has one span per cell.
     const nl = Math.floor(rnd() * 3);
     const from = Int32Array.from({ length: nl }, () => Math.floor(rnd() * n));

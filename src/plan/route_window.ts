@@ -9,6 +9,7 @@
  * @module
  */
 
+import { and } from "./masks.ts";
 import { kCS } from "../grid/constants.ts";
 import type { FallGate } from "../grid/rise_ok.ts";
 import { spanRangeOf, type WindowGrid } from "./build_window.ts";
@@ -519,22 +520,6 @@ class Router {
       hs.length ? `[${hs.join(", ")}]` : "无"
     })`;
   }
-}
-
-/** a ∧ b over n mask cells (0/1 bytes), four cells per step where both are word-aligned. */
-function and(a: Uint8Array, b: Uint8Array, n: number): Uint8Array {
-  const out = new Uint8Array(n);
-  let c = 0;
-  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
-    const nw = n >> 2;
-    const A = new Uint32Array(a.buffer, a.byteOffset, nw);
-    const B = new Uint32Array(b.buffer, b.byteOffset, nw);
-    const O = new Uint32Array(out.buffer, 0, nw);
-    for (let i = 0; i < nw; i++) O[i] = A[i] & B[i];
-    c = nw << 2;
-  }
-  for (; c < n; c++) out[c] = a[c] & b[c];
-  return out;
 }
 
 /**

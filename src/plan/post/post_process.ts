@@ -8,6 +8,7 @@
 import { kCS } from "../../grid/constants.ts";
 import { walkDigitalLine } from "../../grid/digital_line.ts";
 import { spanRange } from "../../grid/span_grid.ts";
+import { andInto } from "../masks.ts";
 import type { WindowGrid } from "../build_window.ts";
 import type { Pt, RouteDrop } from "../types.ts";
 import { dropMargin, landingMargin } from "./drop_margin.ts";
@@ -135,26 +136,6 @@ export function routeMask(
     }
   }
   return tm;
-}
-
-/**
- * `dst[c] = a[c] & b[c]` for c in [from, to): four cells per 32-bit word where the three arrays
- * allow it (a byte-wise AND either way; a 95-M-cell window's route mask took a quarter of a
- * second cell by cell).
- */
-function andInto(dst: Uint8Array, a: Uint8Array, b: Uint8Array, from: number, to: number): void {
-  let c = from;
-  const aligned = (dst.byteOffset | a.byteOffset | b.byteOffset) % 4 === 0;
-  if (aligned && to - from >= 16) {
-    for (; c & 3; c++) dst[c] = a[c] & b[c];
-    const w0 = c >> 2, w1 = to >> 2;
-    const D = new Uint32Array(dst.buffer, dst.byteOffset, w1);
-    const A = new Uint32Array(a.buffer, a.byteOffset, w1);
-    const B = new Uint32Array(b.buffer, b.byteOffset, w1);
-    for (let k = w0; k < w1; k++) D[k] = A[k] & B[k];
-    c = w1 << 2;
-  }
-  for (; c < to; c++) dst[c] = a[c] & b[c];
 }
 
 /**

@@ -14,9 +14,19 @@ export function linked(w: WindowGrid, mask: Uint8Array, a: number, b: number): b
   if (!mask[a] || !mask[b]) return false;
   if (a === b) return true;
   const seen = new Uint8Array(nx * ny);
-  const stack = new Int32Array(nx * ny);
+  // Each cell is pushed at most once, but the stack rarely holds more than a flood front: it
+  // starts small and doubles (a window-sized stack was 4 bytes a cell to clear per solve).
+  let stack = new Int32Array(Math.min(nx * ny, 4096));
+  const push = (k: number) => {
+    if (sp === stack.length) {
+      const bigger = new Int32Array(Math.min(nx * ny, 2 * stack.length));
+      bigger.set(stack);
+      stack = bigger;
+    }
+    stack[sp++] = k;
+  };
   let sp = 0;
-  stack[sp++] = a;
+  push(a);
   seen[a] = 1;
   // Pushes k if it is an unseen mask cell; true when k is the goal.
   const flood = (): boolean => {
@@ -30,7 +40,7 @@ export function linked(w: WindowGrid, mask: Uint8Array, a: number, b: number): b
           if (mask[k] && !seen[k]) {
             if (k === b) return true;
             seen[k] = 1;
-            stack[sp++] = k;
+            push(k);
           }
         }
       }
@@ -45,7 +55,7 @@ export function linked(w: WindowGrid, mask: Uint8Array, a: number, b: number): b
       if (seen[s] && !seen[t] && mask[t]) {
         if (t === b) return true;
         seen[t] = 1;
-        stack[sp++] = t;
+        push(t);
         grown = true;
       }
     }
