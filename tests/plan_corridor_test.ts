@@ -8,6 +8,7 @@ import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { sourceXY } from "../src/bake/medial.ts";
 import { corridor } from "../src/plan/search/corridor.ts";
+import { priceField } from "../src/plan/search/price_field.ts";
 
 const kCS = 0.25, kClrPref = 1.75;
 
@@ -53,6 +54,20 @@ Deno.test("corridor: band and open area equal their definition on every cell (ra
     const want = reference(dist, nx, ny, path);
     assertEquals(got.band, want.band, `round ${round}: band`);
     assertEquals(got.solidc, want.solidc, `round ${round}: solidc`);
+    // Every band cell lies in the returned box (the geometry pass prices only that box).
+    const b = got.box;
+    for (let c = 0; c < n; c++) {
+      if (!want.band[c]) continue;
+      const x = c % nx, y = Math.floor(c / nx);
+      assert(b !== null && x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1, `round ${round}: box`);
+    }
+    // Priced in the box: the same prices there as the whole field, 0 elsewhere.
+    const full = priceField(dist, 0.25, 1.75), part = priceField(dist, 0.25, 1.75, nx, b);
+    for (let c = 0; c < n; c++) {
+      const x = c % nx, y = Math.floor(c / nx);
+      const inBox = b === null || (x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1);
+      assertEquals(part[c], inBox ? full[c] : 0, `round ${round}: price at ${c}`);
+    }
     for (let c = 0; c < n; c++) {
       banded += want.band[c];
       open += want.solidc[c];

@@ -66,57 +66,69 @@ export function sourcePacked(obstacle: Uint8Array, nx: number, ny: number): Int3
   if (firstRow === ny) return P;
   // take(c ← q), written out: adopt q's source when strictly nearer, in the order of the
   // module doc (each candidate compares against the current best, as sequential takes do).
-  // The neighbours of the row before ride along in registers (N becomes NW, NE becomes N: one
-  // load per cell), and W is the value just written. Obstacle cells go through the same steps:
-  // their own source is at distance 0, which no candidate beats strictly.
-  let sc = 0, dc = 0, d = 0, p = 0;
+  // Obstacle cells go through the same steps: their own source is at distance 0, which no
+  // candidate beats strictly.
   for (let y = firstRow; y < ny; y++) {
-    const row = y * nx, up = row - nx;
-    let nw = -1, n = y > 0 ? P[up] : -1, ne = y > 0 && nx > 1 ? P[up + 1] : -1, w = -1;
-    for (let x = 0; x < nx; x++) {
-      const c = row + x;
-      sc = P[c];
-      dc = sc >= 0 ? dist2(sc, x, y) : FARD;
-      p = n; // N, NW, NE: all −1 on row 0
-      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-      p = nw;
-      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-      p = ne;
-      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-      p = w;
-      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-      P[c] = w = sc;
-      nw = n;
-      n = ne;
-      ne = y > 0 && x + 2 < nx ? P[up + x + 2] : -1;
-    }
+    rowFromAbove(P, nx, y);
     passBack(P, nx, y, 1); // sweep 1's second pass: right → left, taking E
   }
   for (let y = ny - 1; y >= 0; y--) {
-    const row = y * nx, dn = row + nx, below = y + 1 < ny;
-    // Right to left: S, SW (x − 1), SE (x + 1), E.
-    let se = -1, s = below ? P[dn + nx - 1] : -1, sw = below && nx > 1 ? P[dn + nx - 2] : -1;
-    let e = -1;
-    for (let x = nx - 1; x >= 0; x--) {
-      const c = row + x;
-      sc = P[c];
-      dc = sc >= 0 ? dist2(sc, x, y) : FARD;
-      p = s;
-      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-      p = sw;
-      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-      p = se;
-      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-      p = e;
-      if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-      P[c] = e = sc;
-      se = s;
-      s = sw;
-      sw = below && x >= 2 ? P[dn + x - 2] : -1;
-    }
+    rowFromBelow(P, nx, ny, y);
     passBack(P, nx, y, -1); // sweep 2's second pass: left → right, taking W
   }
   return P;
+}
+
+/**
+ * Sweep 1's main pass over row y, left → right taking N, NW, NE, W. The row before rides along
+ * in registers (N becomes NW, NE becomes N: one load per cell) and W is the value just written.
+ * One function per pass keeps the distance helper inlined.
+ */
+function rowFromAbove(P: Int32Array, nx: number, y: number): void {
+  const row = y * nx, up = row - nx;
+  let nw = -1, n = y > 0 ? P[up] : -1, ne = y > 0 && nx > 1 ? P[up + 1] : -1, w = -1;
+  let sc = 0, dc = 0, d = 0, p = 0;
+  for (let x = 0; x < nx; x++) {
+    const c = row + x;
+    sc = P[c];
+    dc = sc >= 0 ? dist2(sc, x, y) : FARD;
+    p = n; // N, NW, NE: all −1 on row 0
+    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+    p = nw;
+    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+    p = ne;
+    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+    p = w;
+    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+    P[c] = w = sc;
+    nw = n;
+    n = ne;
+    ne = y > 0 && x + 2 < nx ? P[up + x + 2] : -1;
+  }
+}
+
+/** Sweep 2's main pass over row y, right → left taking S, SW (x − 1), SE (x + 1), E. */
+function rowFromBelow(P: Int32Array, nx: number, ny: number, y: number): void {
+  const row = y * nx, dn = row + nx, below = y + 1 < ny;
+  let se = -1, s = below ? P[dn + nx - 1] : -1, sw = below && nx > 1 ? P[dn + nx - 2] : -1;
+  let e = -1, sc = 0, dc = 0, d = 0, p = 0;
+  for (let x = nx - 1; x >= 0; x--) {
+    const c = row + x;
+    sc = P[c];
+    dc = sc >= 0 ? dist2(sc, x, y) : FARD;
+    p = s;
+    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+    p = sw;
+    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+    p = se;
+    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+    p = e;
+    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
+    P[c] = e = sc;
+    se = s;
+    s = sw;
+    sw = below && x >= 2 ? P[dn + x - 2] : -1;
+  }
 }
 
 /** No source yet: farther than any in-window distance. */

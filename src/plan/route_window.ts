@@ -475,26 +475,36 @@ class Router {
    */
   geometry(topo: Solved): Solved | null {
     const { w } = this, ncell = w.nx * w.ny, nx = w.nx, ny = w.ny;
-    const cor = corridor(w.dist, nx, ny, topo.cells);
+    const cor = corridor(w.dist, nx, ny, topo.cells), box = cor.box;
     this.solidc = cor.solidc;
-    if (this.tentative) {
+    if (this.tentative && box) {
+      // Band cells lie in the corridor's box: only there can one sit in the trust margin.
       const m = kTrustMargin;
-      for (let c = 0; c < ncell; c++) {
-        if (!cor.band[c]) continue;
-        const x = c % nx, y = (c / nx) | 0;
-        if (x < m || y < m || x >= nx - m || y >= ny - m) throw new Escalate(Reason.CorridorEdge);
+      for (let y = box.y0; y < box.y1; y++) {
+        for (let x = box.x0, c = y * nx + box.x0; x < box.x1; x++, c++) {
+          if (!cor.band[c]) continue;
+          if (x < m || y < m || x >= nx - m || y >= ny - m) throw new Escalate(Reason.CorridorEdge);
+        }
       }
     }
     // The mask the topology pass succeeded on (the channel, or the whole window after its retry):
     // the golden routes follow this, not the bare channel limw, on every comparable leg.
     const limw = topo.mask;
-    const mult = priceField(w.dist, kMultLo, kMultHi);
     const vis = new Visibility(w, null, cor.solidc);
     const theta = { vis, relaxClosed: this.inp.relaxClosed === true };
-    const p = this.solve(and(limw, cor.band, ncell), mult, theta, false, false);
+    // The band's search reads prices only on its mask, inside the corridor's box; the fallback
+    // on limw prices the whole window.
+    const bandPrice = priceField(
+      w.dist,
+      kMultLo,
+      kMultHi,
+      nx,
+      box ?? { x0: 0, y0: 0, x1: 0, y1: 0 },
+    );
+    const p = this.solve(and(limw, cor.band, ncell), bandPrice, theta, false, false);
     if (p) return p;
     if (this.tentative) throw new Escalate(Reason.CorridorNone);
-    return this.solve(limw, mult, theta, false, false);
+    return this.solve(limw, priceField(w.dist, kMultLo, kMultHi), theta, false, false);
   }
 
   deckAnchor(m: Uint8Array, p: [number, number], deck: number): Anchor | null {

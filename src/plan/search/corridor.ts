@@ -9,6 +9,7 @@
 
 import { sourcePacked } from "../../bake/medial.ts";
 import { kCS } from "../../grid/constants.ts";
+import type { CellBox } from "../visibility/blockers.ts";
 import { kClrPref } from "./price_field.ts";
 
 /** kChordFrac: the open-area threshold as a fraction of the corridor half-width. */
@@ -22,6 +23,8 @@ export interface Corridor {
   band: Uint8Array;
   /** 1 = open area (solidc). */
   solidc: Uint8Array;
+  /** The cells the band can hold (null: no seeds, no band). */
+  box: CellBox | null;
 }
 
 /** The corridor of the seed cells `path` over clearance `dist`. */
@@ -46,7 +49,7 @@ export function corridor(
   }
   const P = sourcePacked(seed, nx, ny);
   const band = new Uint8Array(n), solidc = new Uint8Array(n);
-  if (x1 < 0) return { band, solidc };
+  if (x1 < 0) return { band, solidc, box: null };
   const floor = kClrPref + kGeoMargin;
   // solidc needs the cell's seed only where its clearance lies between the floor and the
   // widest threshold: below the floor it is never open, at or above 0.8·wMax always (t grows
@@ -80,5 +83,5 @@ export function corridor(
       if (seed[c] || dx * dx + dy * dy <= W * W) band[c] = 1;
     }
   }
-  return { band, solidc };
+  return { band, solidc, box: { x0: xa, y0: ya, x1: xb + 1, y1: yb + 1 } };
 }

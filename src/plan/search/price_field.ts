@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { CellBox } from "../visibility/blockers.ts";
+
 /** kClrPref = kR: the character's half width, px; the channel and open-area threshold. */
 export const kClrPref = 1.75;
 /** multw bounds (kClrNarrow, kClrWide), px. */
@@ -21,9 +23,25 @@ export function price(d: number, lo: number, hi: number): number {
   return Math.fround(hi / Math.min(Math.max(d, lo), hi));
 }
 
-/** The price field of a window's clearance layer. */
-export function priceField(dist: Float32Array, lo: number, hi: number): Float32Array {
+/**
+ * The price field of a window's clearance layer (`nx` columns). With a box only its cells are
+ * priced, the rest left 0: for a search whose mask lies inside it, which reads prices only at
+ * mask cells.
+ */
+export function priceField(
+  dist: Float32Array,
+  lo: number,
+  hi: number,
+  nx = dist.length,
+  box: CellBox | null = null,
+): Float32Array {
   const out = new Float32Array(dist.length);
-  for (let c = 0; c < dist.length; c++) out[c] = price(dist[c], lo, hi);
+  if (!box) {
+    for (let c = 0; c < dist.length; c++) out[c] = price(dist[c], lo, hi);
+    return out;
+  }
+  for (let y = box.y0; y < box.y1; y++) {
+    for (let c = y * nx + box.x0, e = y * nx + box.x1; c < e; c++) out[c] = price(dist[c], lo, hi);
+  }
   return out;
 }
