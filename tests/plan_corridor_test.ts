@@ -62,7 +62,8 @@ Deno.test("corridor: band and open area equal their definition on every cell (ra
       assert(b !== null && x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1, `round ${round}: box`);
     }
     // Priced in the box: the same prices there as the whole field, 0 elsewhere.
-    const full = priceField(dist, 0.25, 1.75), part = priceField(dist, 0.25, 1.75, nx, b);
+    const full = priceField(dist, 0.25, 1.75),
+      part = priceField(dist, 0.25, 1.75, b && { nx, box: b });
     for (let c = 0; c < n; c++) {
       const x = c % nx, y = Math.floor(c / nx);
       const inBox = b === null || (x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1);

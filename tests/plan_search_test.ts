@@ -299,7 +299,7 @@ Deno.test("search: repeated plans and 1 vs 2 workers are identical", async () =>
   b.close();
 });
 
-Deno.test("linked: a wide open flood whose only way on is one gap (the stack grows past its first buffer)", async () => {
+Deno.test("linked: wide open floods (the stack outgrows its first buffer) pass a one-cell gap and stop at a closed one", async () => {
   const { linked } = await import("../src/plan/search/linked.ts");
   for (const gapY of [0, 150, 299]) {
     const nx = 300, ny = 300, mask = new Uint8Array(nx * ny).fill(1);

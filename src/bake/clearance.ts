@@ -14,22 +14,9 @@
  * @module
  */
 
-import { kCS, kEdtCap, kEdtColCap, kEdtWin } from "../grid/constants.ts";
-
-/** Largest stored squared clearance: (kEdtCap / kCS)² = 48² = 2304, which decodes to 12 px. */
-export const CLR_CAP_SQ: number = (kEdtCap / kCS) * (kEdtCap / kCS);
-
-/** A cell box `[x0, x1) × [y0, y1)` of a window. */
-export interface CellBox {
-  /** First column. */
-  x0: number;
-  /** First row. */
-  y0: number;
-  /** Column after the last. */
-  x1: number;
-  /** Row after the last. */
-  y1: number;
-}
+import { CLR_CAP_SQ } from "../grid/clearance_decode.ts";
+import type { CellBox } from "../grid/cell_box.ts";
+import { kEdtColCap, kEdtWin } from "../grid/constants.ts";
 
 /**
  * Squared clearance per cell: 0 on obstacles (`obstacle[c] ≠ 0`), otherwise `min(D², 48²)` as

@@ -6,7 +6,7 @@
  */
 
 import { kMedialSq } from "../grid/constants.ts";
-import type { CellBox } from "./clearance.ts";
+import type { CellBox } from "../grid/cell_box.ts";
 
 /**
  * NearestSource: `src[c]` = index of an (approximately) nearest obstacle cell, −1 if none.
@@ -69,65 +69,43 @@ export function sourcePacked(obstacle: Uint8Array, nx: number, ny: number): Int3
   // Obstacle cells go through the same steps: their own source is at distance 0, which no
   // candidate beats strictly.
   for (let y = firstRow; y < ny; y++) {
-    rowFromAbove(P, nx, y);
-    passBack(P, nx, y, 1); // sweep 1's second pass: right → left, taking E
+    rowPass(P, nx, y, y - 1, 1); // sweep 1: left → right taking N, NW, NE, W
+    passBack(P, nx, y, 1); // its second pass: right → left, taking E
   }
   for (let y = ny - 1; y >= 0; y--) {
-    rowFromBelow(P, nx, ny, y);
-    passBack(P, nx, y, -1); // sweep 2's second pass: left → right, taking W
+    rowPass(P, nx, y, y + 1 < ny ? y + 1 : -1, -1); // sweep 2: right → left taking S, SW, SE, E
+    passBack(P, nx, y, -1); // its second pass: left → right, taking W
   }
   return P;
 }
 
 /**
- * Sweep 1's main pass over row y, left → right taking N, NW, NE, W. The row before rides along
- * in registers (N becomes NW, NE becomes N: one load per cell) and W is the value just written.
- * One function per pass keeps the distance helper inlined.
+ * A sweep's main pass over row y in direction `step` (+1: left → right, −1: right → left), taking
+ * in order the cell of row `ya` (the row before; −1: none) straight across, then its x − 1 and
+ * x + 1 neighbours, then the cell just passed in this row — sweep 1's N, NW, NE, W and sweep 2's
+ * S, SW, SE, E. Row ya's three cells ride along in registers (one load per cell).
  */
-function rowFromAbove(P: Int32Array, nx: number, y: number): void {
-  const row = y * nx, up = row - nx;
-  let nw = -1, n = y > 0 ? P[up] : -1, ne = y > 0 && nx > 1 ? P[up + 1] : -1, w = -1;
+function rowPass(P: Int32Array, nx: number, y: number, ya: number, step: 1 | -1): void {
+  const row = y * nx, adj = ya * nx, has = ya >= 0;
+  const at = (x: number) => (has && x >= 0 && x < nx ? P[adj + x] : -1);
+  let x = step > 0 ? 0 : nx - 1;
+  let lo = at(x - 1), mid = at(x), hi = at(x + 1), prev = -1;
   let sc = 0, dc = 0, d = 0, p = 0;
-  for (let x = 0; x < nx; x++) {
+  for (let k = 0; k < nx; k++, x += step) {
     const c = row + x;
     sc = P[c];
     dc = sc >= 0 ? dist2(sc, x, y) : FARD;
-    p = n; // N, NW, NE: all −1 on row 0
+    p = mid;
     if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-    p = nw;
+    p = lo;
     if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-    p = ne;
+    p = hi;
     if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-    p = w;
+    p = prev;
     if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-    P[c] = w = sc;
-    nw = n;
-    n = ne;
-    ne = y > 0 && x + 2 < nx ? P[up + x + 2] : -1;
-  }
-}
-
-/** Sweep 2's main pass over row y, right → left taking S, SW (x − 1), SE (x + 1), E. */
-function rowFromBelow(P: Int32Array, nx: number, ny: number, y: number): void {
-  const row = y * nx, dn = row + nx, below = y + 1 < ny;
-  let se = -1, s = below ? P[dn + nx - 1] : -1, sw = below && nx > 1 ? P[dn + nx - 2] : -1;
-  let e = -1, sc = 0, dc = 0, d = 0, p = 0;
-  for (let x = nx - 1; x >= 0; x--) {
-    const c = row + x;
-    sc = P[c];
-    dc = sc >= 0 ? dist2(sc, x, y) : FARD;
-    p = s;
-    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-    p = sw;
-    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-    p = se;
-    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-    p = e;
-    if (p >= 0 && p !== sc && (d = dist2(p, x, y)) < dc) (dc = d), (sc = p);
-    P[c] = e = sc;
-    se = s;
-    s = sw;
-    sw = below && x >= 2 ? P[dn + x - 2] : -1;
+    P[c] = prev = sc;
+    if (step > 0) (lo = mid), (mid = hi), (hi = has && x + 2 < nx ? P[adj + x + 2] : -1);
+    else (hi = mid), (mid = lo), (lo = has && x >= 2 ? P[adj + x - 2] : -1);
   }
 }
 
@@ -146,9 +124,9 @@ function dist2(p: number, x: number, y: number): number {
  * final value rides along in a register.
  */
 function passBack(P: Int32Array, nx: number, y: number, from: 1 | -1) {
+  if (nx < 2) return;
   const row = y * nx;
   let x = from > 0 ? nx - 2 : 1;
-  if (nx < 2) return;
   let prev = P[row + x + from];
   for (let k = 1; k < nx; x -= from, k++) {
     const c = row + x, sc = P[c];

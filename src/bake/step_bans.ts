@@ -15,7 +15,7 @@ import { STEP_DIRS } from "../pack/grid_types.ts";
 import { kClimb } from "../grid/constants.ts";
 import { flatStep, riseOk } from "../grid/rise_ok.ts";
 import { occIndex, type SpanGrid } from "../grid/span_grid.ts";
-import type { CellBox } from "./clearance.ts";
+import type { CellBox } from "../grid/cell_box.ts";
 
 /** Partner of span s in the column at (x, y) of the same region, or −1 (see module doc). */
 export function stepPartner(

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { kEdtCap } from "./constants.ts";
+import { kCS, kEdtCap } from "./constants.ts";
 
 /** The formula itself (formulas #10), in float32. */
 function clearanceFormula(q: number): number {
@@ -13,22 +13,22 @@ function clearanceFormula(q: number): number {
   return r < kEdtCap ? r : kEdtCap;
 }
 
-/** Largest stored q below the cap: (kEdtCap / 0.25)² = 48² (every larger q decodes to 12). */
-const Q_CAP = (kEdtCap / 0.25) ** 2;
+/** Largest stored squared clearance: (kEdtCap / kCS)² = 48² = 2304, which decodes to 12 px. */
+export const CLR_CAP_SQ: number = (kEdtCap / kCS) * (kEdtCap / kCS);
 
 /**
  * The formula's value for every integer q up to the cap: a window decodes one value per record
  * (millions), and a table read is the same float32 the sqrt would give.
  */
 const TABLE: Float32Array = (() => {
-  const t = new Float32Array(Q_CAP + 1);
-  for (let q = 0; q <= Q_CAP; q++) t[q] = clearanceFormula(q);
+  const t = new Float32Array(CLR_CAP_SQ + 1);
+  for (let q = 0; q <= CLR_CAP_SQ; q++) t[q] = clearanceFormula(q);
   return t;
 })();
 
 /** `clr_px = min(sqrt_f32(f32(q)) ⊗ 0.25, 12)` in float32; q = 1 → 0.25, q ≥ 2304 → 12. */
 export function clearancePx(q: number): number {
-  if (q >= 0 && q <= Q_CAP && (q | 0) === q) return TABLE[q];
+  if (q >= 0 && q <= CLR_CAP_SQ && (q | 0) === q) return TABLE[q];
   return clearanceFormula(q);
 }
 

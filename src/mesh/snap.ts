@@ -182,22 +182,13 @@ export function pointBucket(b: TriangleBuckets, x: number, y: number): number {
   return bx < 0 || by < 0 || bx >= b.nx || by >= b.ny ? -1 : by * b.nx + bx;
 }
 
-/**
- * Candidate triangles of the buckets under the square [x−r, x+r]², ascending, without repeats
- * (a view into the bucket table for a single bucket: read it, do not write it).
- */
+/** Candidate triangles of the buckets under the square [x−r, x+r]², ascending, without repeats. */
 export function bucketCandidates(b: TriangleBuckets, x: number, y: number, r: number): Uint32Array {
   const bx0 = Math.floor((x - r - b.x0) / b.cell), bx1 = Math.floor((x + r - b.x0) / b.cell);
   const by0 = Math.floor((y - r - b.y0) / b.cell), by1 = Math.floor((y + r - b.y0) / b.cell);
   if (bx1 < 0 || by1 < 0 || bx0 >= b.nx || by0 >= b.ny) return new Uint32Array(0);
   const xa = Math.max(0, bx0), xb = Math.min(b.nx - 1, bx1);
   const ya = Math.max(0, by0), yb = Math.min(b.ny - 1, by1);
-  // One bucket (a point query): its list is already ascending without repeats (filled in
-  // triangle order, each triangle once per bucket), so it is returned as it is, not copied.
-  if (xa === xb && ya === yb) {
-    const k = ya * b.nx + xa;
-    return b.items.subarray(b.start[k], b.start[k + 1]);
-  }
   let n = 0;
   for (let by = ya; by <= yb; by++) {
     for (let bx = xa; bx <= xb; bx++) n += b.start[by * b.nx + bx + 1] - b.start[by * b.nx + bx];

@@ -9,11 +9,11 @@
  * @module
  */
 
-import { and } from "./masks.ts";
 import { kCS } from "../grid/constants.ts";
 import type { FallGate } from "../grid/rise_ok.ts";
 import { spanRangeOf, type WindowGrid } from "./build_window.ts";
 import { cFixed } from "./format.ts";
+import { and } from "./masks.ts";
 import { AccessSearch, kLinkChainCost } from "./search/access.ts";
 import { corridor } from "./search/corridor.ts";
 import { costAstar } from "./search/cost_astar.ts";
@@ -494,13 +494,10 @@ class Router {
     const theta = { vis, relaxClosed: this.inp.relaxClosed === true };
     // The band's search reads prices only on its mask, inside the corridor's box; the fallback
     // on limw prices the whole window.
-    const bandPrice = priceField(
-      w.dist,
-      kMultLo,
-      kMultHi,
+    const bandPrice = priceField(w.dist, kMultLo, kMultHi, {
       nx,
-      box ?? { x0: 0, y0: 0, x1: 0, y1: 0 },
-    );
+      box: box ?? { x0: 0, y0: 0, x1: 0, y1: 0 },
+    });
     const p = this.solve(and(limw, cor.band, ncell), bandPrice, theta, false, false);
     if (p) return p;
     if (this.tentative) throw new Escalate(Reason.CorridorNone);

@@ -14,7 +14,7 @@ import type { SpanGrid } from "../../grid/span_grid.ts";
 import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
 import type { Pt, RouteDrop } from "../types.ts";
-import type { CellBox } from "../visibility/blockers.ts";
+import type { CellBox } from "../../grid/cell_box.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 
 /** kFallRadius: the character's radius, m. */
@@ -206,7 +206,7 @@ export class UpperHeights {
   constructor(
     readonly w: WindowGrid,
     readonly edgeH: number,
-    readonly box: CellBox = { x0: 0, y0: 0, x1: w.nx, y1: w.ny },
+    readonly box: CellBox,
   ) {
     this.bw = Math.max(0, box.x1 - box.x0);
     const bh = Math.max(0, box.y1 - box.y0);

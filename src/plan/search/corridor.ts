@@ -9,7 +9,7 @@
 
 import { sourcePacked } from "../../bake/medial.ts";
 import { kCS } from "../../grid/constants.ts";
-import type { CellBox } from "../visibility/blockers.ts";
+import type { CellBox } from "../../grid/cell_box.ts";
 import { kClrPref } from "./price_field.ts";
 
 /** kChordFrac: the open-area threshold as a fraction of the corridor half-width. */

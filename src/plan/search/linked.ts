@@ -16,7 +16,7 @@ export function linked(w: WindowGrid, mask: Uint8Array, a: number, b: number): b
   const seen = new Uint8Array(nx * ny);
   // Each cell is pushed at most once, but the stack rarely holds more than a flood front: it
   // starts small and doubles (a window-sized stack was 4 bytes a cell to clear per solve).
-  let stack = new Int32Array(Math.min(nx * ny, 4096));
+  let stack = new Int32Array(Math.min(nx * ny, 4096)), sp = 0;
   const push = (k: number) => {
     if (sp === stack.length) {
       const bigger = new Int32Array(Math.min(nx * ny, 2 * stack.length));
@@ -25,7 +25,6 @@ export function linked(w: WindowGrid, mask: Uint8Array, a: number, b: number): b
     }
     stack[sp++] = k;
   };
-  let sp = 0;
   push(a);
   seen[a] = 1;
   // Pushes k if it is an unseen mask cell; true when k is the goal.

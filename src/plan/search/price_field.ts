@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CellBox } from "../visibility/blockers.ts";
+import type { CellBox } from "../../grid/cell_box.ts";
 
 /** kClrPref = kR: the character's half width, px; the channel and open-area threshold. */
 export const kClrPref = 1.75;
@@ -24,22 +24,22 @@ export function price(d: number, lo: number, hi: number): number {
 }
 
 /**
- * The price field of a window's clearance layer (`nx` columns). With a box only its cells are
- * priced, the rest left 0: for a search whose mask lies inside it, which reads prices only at
- * mask cells.
+ * The price field of a window's clearance layer. With `only` just the cells of its box (in a
+ * window `nx` columns wide) are priced, the rest left 0: for a search whose mask lies inside the
+ * box, which reads prices only at mask cells.
  */
 export function priceField(
   dist: Float32Array,
   lo: number,
   hi: number,
-  nx = dist.length,
-  box: CellBox | null = null,
+  only: { nx: number; box: CellBox } | null = null,
 ): Float32Array {
   const out = new Float32Array(dist.length);
-  if (!box) {
+  if (!only) {
     for (let c = 0; c < dist.length; c++) out[c] = price(dist[c], lo, hi);
     return out;
   }
+  const { nx, box } = only;
   for (let y = box.y0; y < box.y1; y++) {
     for (let c = y * nx + box.x0, e = y * nx + box.x1; c < e; c++) out[c] = price(dist[c], lo, hi);
   }

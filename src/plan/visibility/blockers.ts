@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { CellBox } from "../../grid/cell_box.ts";
 import { kCS } from "../../grid/constants.ts";
 
 /** Bucket side, px (16 cells). */
@@ -107,14 +108,6 @@ export interface ContourSource {
   y0: number;
   /** Only these cells' edges (null: the whole window). */
   box: CellBox | null;
-}
-
-/** A window-cell rectangle `[x0, x1) × [y0, y1)`. */
-export interface CellBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
 }
 
 /**
