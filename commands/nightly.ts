@@ -134,7 +134,11 @@ export async function run(args: string[]): Promise<number> {
     // As plan --check judges a battery leg: the planner's code (src/analyze/battery.ts).
     if ((r.ok ? "ok" : r.code) === legs[i].leg.expected) matched++;
     lines.push(
-      formatPlanLine(r, { time: 0, srcFile: basename(dirname(legs[i].battery)), func: "nightly" }),
+      formatPlanLine({ ...r, leg: legs[i].leg.id }, {
+        time: 0,
+        srcFile: basename(dirname(legs[i].battery)),
+        func: "nightly",
+      }),
     );
   });
   const plansLog = join(out, "plans.log");

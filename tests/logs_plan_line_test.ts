@@ -72,7 +72,14 @@ Deno.test("plan line: golden text parses back to the record and prefix", () => {
 
 Deno.test("plan line: every documented key is written by the golden record or is optional", () => {
   const written = new Set([...GOLDEN_LINE.matchAll(/ \[([a-z_]+)=/g)].map((m) => m[1]));
-  const optional = ["start_floor_y", "start_deck_y", "reach_start", "reach_goal", "warnings"];
+  const optional = [
+    "start_floor_y",
+    "start_deck_y",
+    "leg",
+    "reach_start",
+    "reach_goal",
+    "warnings",
+  ];
   for (const [k] of PLAN_KEYS) assert(written.has(k) || optional.includes(k), `key ${k}`);
   for (const k of written) assert(PLAN_KEYS.some(([p]) => p === k), `undocumented key ${k}`);
 });
@@ -156,6 +163,7 @@ function randRecord(r: () => number): PlanRecord {
       { length: Math.floor(r() * 3) },
       () => [randNum(r), randNum(r), randNum(r)] as [number, number, number],
     ),
+    leg: r() < 0.5 ? "" : randStr(r),
     ok,
     code: ok ? "" : randStr(r, 6),
     error: ok ? "" : randStr(r, 40),

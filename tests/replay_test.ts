@@ -11,7 +11,12 @@ import type { PlanRecord } from "../src/logs/types.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { parseLegs } from "../src/world/legs.ts";
-import { comparableRecord, stripLineTimings } from "../src/analyze/replay.ts";
+import {
+  batteryMatch,
+  collectReplayLegs,
+  comparableRecord,
+  stripLineTimings,
+} from "../src/analyze/replay.ts";
 import {
   canonicalReplayJson,
   handoutOrder,
@@ -179,6 +184,43 @@ Deno.test("replay --all: newly failing legs, and exact replays are bit-identical
     ["dungeon|0.00,0.00|22.75,52.25|-", "nav_test|0.00,1.00|25.50,21.00|-"],
   );
   assert(res.report.identical >= fx.nav.size - 1, `identical ${res.report.identical}`);
+});
+
+Deno.test("replay: battery legs that differ only in overrides stay apart when the line names its leg", async () => {
+  // city_small's footbridge_disc_closed and footbridge_disc_region_too_large: same inputs, same
+  // expected class, one with max_cells 1 M. Before the [leg=…] item both lines replayed as one
+  // leg, with the first leg's (missing) overrides.
+  const bat = parseLegs(await Deno.readTextFile(join(EX, "city_small/legs.json")), "city_small");
+  const ids = ["footbridge_disc_closed", "footbridge_disc_region_too_large"];
+  const legs = ids.map((id) => bat.find((l) => l.id === id)!);
+  const lineOf = (id: string, leg: string) => {
+    const req = legRequest(bat.find((l) => l.id === id)!);
+    const r = emptyPlanRecord(req.zone, req.start, req.goal);
+    r.noGoDiscs = req.noGoDiscs!.map((d) => [d.x, d.y, d.r]);
+    r.code = "route_disconnected";
+    r.error = "掩膜内两端不连通";
+    r.leg = leg;
+    r.timing.total = id === ids[0] ? 2539 : 797;
+    return formatPlanLine(r, { time: 0 });
+  };
+  const dir = await Deno.makeTempDir();
+  try {
+    const named = join(dir, "named.log"), bare = join(dir, "bare.log");
+    await Deno.writeTextFile(named, ids.map((id) => lineOf(id, id) + "\n").join(""));
+    await Deno.writeTextFile(bare, ids.map((id) => lineOf(id, "") + "\n").join(""));
+    const got = await collectReplayLegs([named], { batteries: bat });
+    assertEquals(got.legs.length, 2);
+    const maxCells = got.legs.map((l) => l.request!.overrides?.maxCells ?? null).sort();
+    assertEquals(maxCells, [1000000, null]);
+    assertEquals(got.legs.map((l) => l.old.total_ms).sort((a, b) => a - b), [797, 2539]);
+    for (const l of got.legs) assertEquals(batteryMatch(l.record!, legs)!.id, l.record!.leg);
+    // Without the id the two lines cannot be told apart: one leg, the first match.
+    const old = await collectReplayLegs([bare], { batteries: bat });
+    assertEquals(old.legs.length, 1);
+    assertEquals(batteryMatch(old.legs[0].record!, legs)!.id, ids[0]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("replay: tasks go out by pack and zone, the longest logged plan first, then by key", () => {

@@ -60,7 +60,10 @@ export async function planLeg(
 ): Promise<{ row: BatteryRow; result: PlanResult; record: PlanRecord }> {
   const req = legRequest(leg);
   const result = await engine.plan(req);
-  const record = planRecordFromResult(req, result, { packHash: engine.info.buildHash });
+  const record = planRecordFromResult(req, result, {
+    packHash: engine.info.buildHash,
+    leg: leg.id,
+  });
   // The planner's code is its class (the class names of classify); the route expander's deck-leg
   // rule (失败的情形 › 展开器的处理) belongs to `classify` on logs, not to the planner's battery.
   const cls = result.ok ? "ok" : result.error;

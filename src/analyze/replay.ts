@@ -173,8 +173,9 @@ const same = (a: number | null | undefined, b: number | null | undefined) =>
 
 /**
  * The battery leg a plan record was planned from: same zone, endpoints, floors, decks and discs;
- * when several legs have those inputs (they differ only in overrides), the one whose expectation
- * is the record's class, else the first.
+ * among those, the one the line names (`[leg=…]`); for a line without the id (or with an id
+ * these legs lack) and several such legs (they differ only in overrides), the one whose
+ * expectation is the record's class, else the first.
  */
 export function batteryMatch(r: PlanRecord, legs: readonly BatteryLeg[]): BatteryLeg | undefined {
   const c = legs.filter((b) =>
@@ -187,6 +188,10 @@ export function batteryMatch(r: PlanRecord, legs: readonly BatteryLeg[]): Batter
       d.x === r.noGoDiscs[i][0] && d.y === r.noGoDiscs[i][1] && d.r === r.noGoDiscs[i][2]
     )
   );
+  // A line that names its leg is that leg (battery legs may differ only in their overrides).
+  // An id the matching legs do not have is another version of the battery: judged by the rest.
+  const named = r.leg ? c.find((b) => b.id === r.leg) : undefined;
+  if (named) return named;
   if (c.length <= 1) return c[0];
   const cls = recordClass(r);
   return c.find((b) => b.expected === cls) ?? c[0];

@@ -8,6 +8,7 @@
  */
 import type { PlanRecord } from "../logs/types.ts";
 import type { PlanRequest } from "../plan/types.ts";
+import { Handout } from "./handout.ts";
 
 /** A pack a pool opens. */
 export interface PoolPack {
@@ -106,16 +107,23 @@ export class ReplayPool {
   }
 
   /**
-   * Plans every task; `onDone(i, done, total)` after each. With `signal` aborted the workers
-   * are terminated and the pool cannot be used again.
+   * Plans every task; `onDone(i, done, total)` after each. Tasks go out in list order to
+   * whichever worker is free, or as `handout` says (its lanes are the pool's workers). With
+   * `signal` aborted the workers are terminated and the pool cannot be used again.
    */
   run(
     tasks: readonly PoolTask[],
-    opts: { signal?: AbortSignal; onDone?: (index: number, done: number) => void } = {},
+    opts: {
+      signal?: AbortSignal;
+      onDone?: (index: number, done: number) => void;
+      handout?: Handout;
+    } = {},
   ): Promise<PoolRun> {
     const records: Array<PlanRecord | undefined> = new Array(tasks.length);
     const errors: Array<string | undefined> = new Array(tasks.length);
-    let next = 0, done = 0, busy = 0, finished = false;
+    const handout = opts.handout ??
+      new Handout({ lanes: [], shared: tasks.map((_, i) => i) }, () => 0);
+    let done = 0, busy = 0, finished = false;
     return new Promise<PoolRun>((resolve) => {
       const finish = (interrupted: boolean) => {
         if (finished) return;
@@ -129,11 +137,11 @@ export class ReplayPool {
       opts.signal?.addEventListener("abort", onAbort);
       const feed = (w: Worker, wi: number) => {
         if (finished) return;
-        if (next >= tasks.length) {
+        const i = handout.next(wi);
+        if (i < 0) {
           if (busy === 0) finish(false);
           return;
         }
-        const i = next++;
         busy++;
         w.onmessage = (ev: MessageEvent<PoolReply>) => {
           const r = ev.data;

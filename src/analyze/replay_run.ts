@@ -27,6 +27,7 @@ import {
   type ReplayOutcome,
 } from "./replay.ts";
 import { type PoolPack, type PoolTask, ReplayPool } from "./replay_pool.ts";
+import { Handout, planHandout } from "./handout.ts";
 import { isDeepStrictEqual } from "node:util";
 
 /** Format tag of replay.json. */
@@ -165,6 +166,7 @@ export function replayLine(r: PlanRecord, time: number): string {
  * The order replay hands tasks to the pool (indices into `tasks`): by pack and zone, so each
  * worker's zone cache stays warm; within a zone the longest first by the plan time the log
  * recorded (unknown: 0), so no big leg starts last while the other workers idle; key last.
+ * The heaviest legs are then split over the workers up front ({@link planHandout}).
  * Results go back by index, so the order never shows in the output.
  */
 export function handoutOrder(
@@ -212,16 +214,20 @@ export async function replayLogs(
       tasks.map((t, i) => ({ pack: t.pack, leg: legs[taskIdx[i]] })),
     );
     const sorted = order.map((i) => tasks[i]);
+    const logged = (k: number) => legs[taskIdx[order[k]]].old.total_ms;
+    const handout = new Handout(planHandout(sorted.map((_, k) => k), logged, pool.size), logged);
     opts.onProgress?.(0, sorted.length);
     const run = await pool.run(sorted, {
       signal: opts.signal,
       onDone: (_i, done) => opts.onProgress?.(done, sorted.length),
+      handout,
     });
     const recordOf = new Map<number, PlanRecord | string>();
     order.forEach((ti, k) => {
       const rec = run.records[k];
       const err = run.errors[k];
-      if (rec) recordOf.set(taskIdx[ti], rec);
+      // The replayed line names the same battery leg as the logged one.
+      if (rec) recordOf.set(taskIdx[ti], { ...rec, leg: legs[taskIdx[ti]].record?.leg ?? "" });
       else if (err !== undefined) recordOf.set(taskIdx[ti], err);
     });
     const rows: ReplayRow[] = [];

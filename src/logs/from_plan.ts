@@ -17,6 +17,8 @@ export interface RecordContext {
   packHash: string;
   /** Planner version (default `navscope/<version>`). */
   version?: string;
+  /** Battery leg id the plan was made for (default: none). */
+  leg?: string;
 }
 
 /** The plan-line record of one plan. */
@@ -38,6 +40,7 @@ export function planRecordFromResult(
     startDeckY: req.startDeckY ?? null,
     goalDeckY: req.goalDeckY ?? null,
     noGoDiscs: (req.noGoDiscs ?? []).map((c) => [c.x, c.y, c.r]),
+    leg: ctx.leg ?? "",
     ok: res.ok,
     code: res.error,
     error: res.message,

@@ -53,6 +53,7 @@ export const PLAN_KEYS: ReadonlyArray<readonly [key: string, unit: string, meani
   ["start_deck_y", "world Y", "declared start deck (absent: none)"],
   ["goal_deck_y", "world Y", "declared goal deck (absent: none)"],
   ["no_go_discs", "[[px,px,px]…]", "runtime no-go discs x, y, radius (absent: none)"],
+  ["leg", "text", "battery leg id the plan was made for (absent: none)"],
   ["ok", "bool", "a route was produced"],
   ["code", "text", "planner error code (absent when ok)"],
   ["error", "text", "planner error message, verbatim (absent when ok)"],
@@ -152,6 +153,7 @@ export function formatPlanLine(r: PlanRecord, opts: PlanLineOptions = {}): strin
   num("start_deck_y", r.startDeckY);
   num("goal_deck_y", r.goalDeckY);
   if (r.noGoDiscs.length) item("no_go_discs", "[" + r.noGoDiscs.map(formatList).join(",") + "]");
+  str("leg", r.leg);
   item("ok", String(r.ok));
   str("code", r.code);
   str("error", r.error);
@@ -289,6 +291,7 @@ export function planRecordFromFields(f: string[]): PlanRecord | string {
       startDeckY: optNum(f, "start_deck_y"),
       goalDeckY: optNum(f, "goal_deck_y"),
       noGoDiscs: discs,
+      leg: str(f, "leg"),
       ok,
       code: str(f, "code"),
       error: str(f, "error"),
@@ -363,6 +366,7 @@ export function emptyPlanRecord(zone: string, start: Point2, goal: Point2): Plan
     startDeckY: null,
     goalDeckY: null,
     noGoDiscs: [],
+    leg: "",
     ok: false,
     code: "",
     error: "",

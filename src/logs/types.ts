@@ -106,6 +106,11 @@ export interface PlanRecord {
   goalDeckY: number | null;
   /** Runtime no-go discs passed with the request, in request order. */
   noGoDiscs: NoGoDisc[];
+  /**
+   * Id of the battery leg the plan was made for ("" when none). Legs of one battery may share
+   * every input and differ only in their test overrides; the id tells replay which one it was.
+   */
+  leg: string;
   /** True when the plan produced a route. */
   ok: boolean;
   /**
