@@ -291,6 +291,7 @@ export {
   writeReplayDir,
 } from "./src/analyze/replay_run.ts";
 export { type PoolPack, type PoolTask, ReplayPool } from "./src/analyze/replay_pool.ts";
+export { Handout, type HandoutPlan, HEAVY_SHARE, planHandout } from "./src/analyze/handout.ts";
 export {
   checkMetricName,
   DEFAULT_THRESHOLDS,
