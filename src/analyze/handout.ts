@@ -43,7 +43,7 @@ export function planHandout(
   jobs: number,
 ): HandoutPlan {
   const n = Math.max(1, Math.floor(jobs));
-  const c = (i: number) => known(cost(i));
+  const c = (i: number) => loggedCost(cost(i));
   const lanes: number[][] = Array.from({ length: n }, () => []);
   if (n === 1) return { lanes, shared: [...order] };
   let total = 0;
@@ -65,8 +65,8 @@ export function planHandout(
   return { lanes, shared: order.filter((i) => !isHeavy.has(i)) };
 }
 
-/** A logged time as the hand-out counts it: unknown (not finite, ≤ 0) is 0. */
-function known(v: number): number {
+/** A logged plan time as the hand-out counts it: unknown (not finite, ≤ 0) is 0. */
+export function loggedCost(v: number): number {
   return Number.isFinite(v) && v > 0 ? v : 0;
 }
 
@@ -143,7 +143,7 @@ export class Handout {
     if (this.sharedAt < this.shared.length) return this.shared[this.sharedAt++];
     let from = -1, left = 0;
     this.lanes.forEach((l, k) => {
-      const s = l.reduce((a, i) => a + known(this.cost(i)), 0);
+      const s = l.reduce((a, i) => a + loggedCost(this.cost(i)), 0);
       if (l.length > 0 && (from < 0 || s > left)) [from, left] = [k, s];
     });
     return from < 0 ? -1 : this.lanes[from].pop()!;

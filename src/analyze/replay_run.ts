@@ -27,7 +27,7 @@ import {
   type ReplayOutcome,
 } from "./replay.ts";
 import { type PoolPack, type PoolTask, ReplayPool } from "./replay_pool.ts";
-import { Handout, planHandout } from "./handout.ts";
+import { Handout, loggedCost, planHandout } from "./handout.ts";
 import { isDeepStrictEqual } from "node:util";
 
 /** Format tag of replay.json. */
@@ -172,10 +172,7 @@ export function replayLine(r: PlanRecord, time: number): string {
 export function handoutOrder(
   tasks: ReadonlyArray<{ pack: number; leg: Pick<ReplayLeg, "zone" | "key" | "old"> }>,
 ): number[] {
-  const cost = (i: number) => {
-    const t = tasks[i].leg.old.total_ms;
-    return Number.isFinite(t) ? t : 0;
-  };
+  const cost = (i: number) => loggedCost(tasks[i].leg.old.total_ms);
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return tasks.map((_, i) => i).sort((a, b) =>
     tasks[a].pack - tasks[b].pack || cmp(tasks[a].leg.zone, tasks[b].leg.zone) ||
