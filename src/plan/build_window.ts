@@ -25,6 +25,7 @@ import { reachDomain } from "./reach_domain.ts";
 import { type NoGoDiscSpec, PlanFailure } from "./types.ts";
 import type { CellRect } from "./window_tiers.ts";
 import type { ZoneState } from "./zone_state.ts";
+import { scratch } from "./scratch.ts";
 
 /** Directed off-mesh links of a window (span level; cell level via the spans' cells). */
 export interface WindowLinks {
@@ -124,6 +125,17 @@ export function buildWindow(
   decoded?: readonly DecodedTile[],
   planTiles: PlanTiles = new PlanTiles(zs),
 ): WindowGrid {
+  // The record table and the per-cell bit gathers are scratch (scratch.ts): a whole-map window
+  // needs about 3 GB of them, reused by the next window. The window keeps only fresh arrays.
+  return scratch.frame(() => build(zs, inp, decoded, planTiles));
+}
+
+function build(
+  zs: ZoneState,
+  inp: BuildWindowInput,
+  decoded: readonly DecodedTile[] | undefined,
+  planTiles: PlanTiles,
+): WindowGrid {
   const { rect, region } = inp;
   const nx = rect.nx, ny = rect.ny, ncell = nx * ny;
   // Step 3: decode the tiles with the sidecar columns and FOPN.
@@ -136,11 +148,11 @@ export function buildWindow(
   // Step 5: raster layers and the span vector.
   const lay = new Uint8Array(ncell), core = new Uint8Array(ncell), medial = new Uint8Array(ncell);
   const dist = new Float32Array(ncell);
-  const stepbits = new Uint8Array(ncell), stepbits2 = new Uint8Array(ncell);
-  const segbits = new Uint8Array(ncell);
-  const lh = new Float32Array(ncell).fill(NaN);
+  const stepbits = scratch.u8(ncell), stepbits2 = scratch.u8(ncell);
+  const segbits = scratch.u8(ncell);
+  const lh = scratch.f32(ncell, NaN);
   let nsp = 0;
-  const keep = new Uint8Array(rec.n);
+  const keep = scratch.u8(rec.n);
   for (let i = 0; i < rec.n; i++) {
     const f = rec.flags[i], own = rec.rid[i] === region, c = rec.cell[i];
     if (own) {
@@ -261,7 +273,7 @@ function decodeWindowRecords(
   const parts: Part[] = [];
   let total = 0;
   const ncell = rect.nx * rect.ny;
-  const count = new Int32Array(ncell + 1);
+  const count = scratch.i32(ncell + 1);
   for (let k = 0; k < ids.length; k++) {
     const t = ids[k];
     const te = z.tiles[t];
@@ -272,7 +284,7 @@ function decodeWindowRecords(
       lx1 = Math.min(te.px1, rect.x0 + rect.nx - 1 - te.gx0);
     const ly0 = Math.max(te.py0, rect.y0 - te.gy0),
       ly1 = Math.min(te.py1, rect.y0 + rect.ny - 1 - te.gy0);
-    const idxBuf = new Int32Array(cols.n), cellBuf = new Int32Array(cols.n);
+    const idxBuf = scratch.i32(cols.n), cellBuf = scratch.i32(cols.n);
     let m = 0;
     for (let i = 0; i < cols.n; i++) {
       const c = cols.cell[i], ly = (c / te.nx) | 0, lx = c - ly * te.nx;
@@ -296,17 +308,18 @@ function decodeWindowRecords(
   for (let c = 0; c < ncell; c++) count[c + 1] += count[c];
   const rec: RecordTable = {
     n: total,
-    cell: new Int32Array(total),
-    rid: new Uint32Array(total),
-    h: new Float32Array(total),
-    flags: new Uint8Array(total),
-    clr: new Uint16Array(total),
-    steps: new Uint8Array(total),
-    steps2: new Uint8Array(total),
-    seg: new Uint8Array(total),
-    scc: new Int32Array(total),
+    cell: scratch.i32(total),
+    rid: scratch.u32(total),
+    h: scratch.f32(total),
+    flags: scratch.u8(total),
+    clr: scratch.u16(total),
+    steps: scratch.u8(total),
+    steps2: scratch.u8(total),
+    seg: scratch.u8(total),
+    scc: scratch.i32(total),
   };
-  const fill = count.subarray(0, ncell).slice();
+  const fill = scratch.i32(ncell);
+  fill.set(count.subarray(0, ncell));
   for (const p of parts) {
     for (let k = 0; k < p.idx.length; k++) {
       const i = p.idx[k], o = fill[p.cell[k]]++;

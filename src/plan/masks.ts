@@ -4,6 +4,8 @@
  * @module
  */
 
+import { scratch } from "./scratch.ts";
+
 /**
  * `dst[c] = a[c] & b[c]` for c in [from, to): four cells per 32-bit word where the three arrays
  * are word-aligned (a byte-wise AND either way, so any byte values are fine).
@@ -29,9 +31,9 @@ export function andInto(
   for (; c < to; c++) dst[c] = a[c] & b[c];
 }
 
-/** a ∧ b over the first n cells, as a new mask. */
+/** a ∧ b over the first n cells, as a new mask (scratch inside a frame: scratch.ts). */
 export function and(a: Uint8Array, b: Uint8Array, n: number): Uint8Array {
-  const out = new Uint8Array(n);
+  const out = scratch.u8(n);
   andInto(out, a, b, 0, n);
   return out;
 }

@@ -32,6 +32,7 @@ import { postProcess, type PostResult } from "./post/post_process.ts";
 import { locateGap } from "./diagnostics/gap.ts";
 import type { DriveMesh } from "./post/waypoints.ts";
 import { PlanFailure, type Pt } from "./types.ts";
+import { scratch } from "./scratch.ts";
 import {
   endpointCell,
   kTrustMargin,
@@ -152,7 +153,9 @@ interface Solved {
 /** Runs the search in a built window. Throws PlanFailure for a failure in the window. */
 export function routeWindow(w: WindowGrid, inp: RouteInput): RouteOutcome {
   try {
-    return new Router(w, inp).route();
+    // The router's masks and search state are window-sized scratch (scratch.ts), reused by the
+    // next window; the outcome holds only arrays made for it (paths, post-processing).
+    return scratch.frame(() => new Router(w, inp).route());
   } catch (e) {
     if (e instanceof Escalate) return { status: "escalate", reason: e.reason };
     throw e;
@@ -187,11 +190,11 @@ class Router {
     this.nx = w.nx;
     this.ny = w.ny;
     const ncell = w.nx * w.ny, sp = w.spans, nsp = sp.h.length;
-    this.walk = new Uint8Array(ncell);
+    this.walk = scratch.u8(ncell);
     let any = false;
     for (let c = 0; c < ncell; c++) if (w.core[c] && w.lay[c]) (this.walk[c] = 1), (any = true);
     if (!any) throw new PlanFailure("walk_mask_empty", "walk 掩膜为空");
-    this.usable = new Uint8Array(nsp);
+    this.usable = scratch.u8(nsp);
     for (let s = 0; s < nsp; s++) this.usable[s] = w.vis3[s] & w.reach[s];
     this.cw3 = this.cellsWithUsable(this.walk);
     this.sCell = [endpointCell(inp.start[0], w.x0), endpointCell(inp.start[1], w.y0)];
@@ -199,12 +202,12 @@ class Router {
     this.limit = trustLimit(w.nx, w.ny, this.sCell, this.gCell);
     this.limit2 = trustLimit2(w.nx, w.ny, this.sCell, this.gCell);
     this.search = new SpanSearch(w);
-    this.all = new Uint8Array(ncell).fill(1);
+    this.all = scratch.u8(ncell, 1);
   }
 
   /** Cells of `mask` holding at least one usable span. */
   cellsWithUsable(mask: Uint8Array): Uint8Array {
-    const out = new Uint8Array(mask.length), sp = this.w.spans;
+    const out = scratch.u8(mask.length), sp = this.w.spans;
     for (let s = 0; s < sp.h.length; s++) {
       if (this.usable[s] && mask[sp.cell[s]]) out[sp.cell[s]] = 1;
     }
@@ -310,7 +313,7 @@ class Router {
     this.sa = sa;
     this.ga = ga;
     this.startSpan = pickSpan(w, this.usable, sa.cell, inp.startDeckY, inp.h0);
-    this.goalSet = new Uint8Array(w.spans.h.length);
+    this.goalSet = scratch.u8(w.spans.h.length);
     markGoalSet(w, this.usable, ga.cell, inp.goalDeckY, this.goalSet);
   }
 
@@ -410,9 +413,9 @@ class Router {
    */
   topology(base: Solved): Solved | null {
     const { w } = this, ncell = w.nx * w.ny, dist = w.dist;
-    const limw = new Uint8Array(ncell);
+    const limw = scratch.u8(ncell);
     for (let c = 0; c < ncell; c++) if (dist[c] >= kClrPref || w.medial[c]) limw[c] = 1;
-    const chan0 = new Uint8Array(ncell);
+    const chan0 = scratch.u8(ncell);
     for (let c = 0; c < ncell; c++) if (this.cw3[c] && dist[c] >= kClrPref) chan0[c] = 1;
     const acc = new AccessSearch(w.nx, w.ny);
     const limwTarget = and(limw, this.cw3, ncell);

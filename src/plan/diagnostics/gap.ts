@@ -15,6 +15,7 @@ import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
 import { DX, DY, linkCsr, stepBannedK } from "../search/span_astar.ts";
 import type { Pt } from "../types.ts";
+import { scratch } from "../scratch.ts";
 
 /** A located gap. */
 export interface Gap {
@@ -39,9 +40,9 @@ function flood(
   gate: FallGate | null,
 ): Uint8Array {
   const sp = w.spans, nx = w.nx, ny = w.ny, nsp = sp.h.length;
-  const seen = new Uint8Array(nsp);
+  const seen = scratch.u8(nsp);
   // Each span is pushed once: the stack never holds more than the span count.
-  const stack = new Int32Array(Math.max(nsp, seeds.length));
+  const stack = scratch.i32(Math.max(nsp, seeds.length));
   let top = 0;
   for (const s of seeds) {
     if (!seen[s]) (seen[s] = 1), (stack[top++] = s);
@@ -90,52 +91,57 @@ export function locateGap(
   gate: FallGate | null,
 ): Gap | null {
   if (start < 0 || goals.length === 0) return null;
-  const sp = w.spans, nx = w.nx, ny = w.ny, n = nx * ny;
-  const mask = w.core;
-  const ra = flood(w, mask, usable, [start], false, gate);
-  const rb = flood(w, mask, usable, goals, true, gate);
-  const D = new Int32Array(n).fill(0x7fffffff), src = new Int32Array(n).fill(-1);
-  const inRa = new Uint8Array(n);
-  for (let s = 0; s < sp.h.length; s++) {
-    if (rb[s]) (D[sp.cell[s]] = 0), (src[sp.cell[s]] = sp.cell[s]);
-    if (ra[s]) inRa[sp.cell[s]] = 1;
-  }
-  // The two chamfer passes, each cell's candidates in the order of the module doc; the current
-  // best is kept in locals (a candidate from an unreached cell, 0x7fffffff + w, never wins).
-  let t = 0;
-  for (let y = 0; y < ny; y++) {
-    for (let x = 0, c = y * nx; x < nx; x++, c++) {
-      let dc = D[c], sc = src[c];
-      if (y > 0) {
-        const q = c - nx;
-        if (x > 0 && (t = D[q - 1] + 141) < dc) (dc = t), (sc = src[q - 1]);
-        if ((t = D[q] + 100) < dc) (dc = t), (sc = src[q]);
-        if (x + 1 < nx && (t = D[q + 1] + 141) < dc) (dc = t), (sc = src[q + 1]);
-      }
-      if (x > 0 && (t = D[c - 1] + 100) < dc) (dc = t), (sc = src[c - 1]);
-      (D[c] = dc), (src[c] = sc);
+  // The floods and the distance transform are window-sized scratch (scratch.ts).
+  return scratch.frame(() => {
+    const sp = w.spans, nx = w.nx, ny = w.ny, n = nx * ny;
+    const mask = w.core;
+    const ra = flood(w, mask, usable, [start], false, gate);
+    const rb = flood(w, mask, usable, goals, true, gate);
+    const D = scratch.i32(n, 0x7fffffff), src = scratch.i32(n, -1);
+    const inRa = scratch.u8(n);
+    for (let s = 0; s < sp.h.length; s++) {
+      if (rb[s]) (D[sp.cell[s]] = 0), (src[sp.cell[s]] = sp.cell[s]);
+      if (ra[s]) inRa[sp.cell[s]] = 1;
     }
-  }
-  for (let y = ny - 1; y >= 0; y--) {
-    for (let x = nx - 1, c = y * nx + nx - 1; x >= 0; x--, c--) {
-      let dc = D[c], sc = src[c];
-      if (y + 1 < ny) {
-        const q = c + nx;
-        if (x + 1 < nx && (t = D[q + 1] + 141) < dc) (dc = t), (sc = src[q + 1]);
-        if ((t = D[q] + 100) < dc) (dc = t), (sc = src[q]);
-        if (x > 0 && (t = D[q - 1] + 141) < dc) (dc = t), (sc = src[q - 1]);
+    // The two chamfer passes, each cell's candidates in the order of the module doc; the current
+    // best is kept in locals (a candidate from an unreached cell, 0x7fffffff + w, never wins).
+    let t = 0;
+    for (let y = 0; y < ny; y++) {
+      for (let x = 0, c = y * nx; x < nx; x++, c++) {
+        let dc = D[c], sc = src[c];
+        if (y > 0) {
+          const q = c - nx;
+          if (x > 0 && (t = D[q - 1] + 141) < dc) (dc = t), (sc = src[q - 1]);
+          if ((t = D[q] + 100) < dc) (dc = t), (sc = src[q]);
+          if (x + 1 < nx && (t = D[q + 1] + 141) < dc) (dc = t), (sc = src[q + 1]);
+        }
+        if (x > 0 && (t = D[c - 1] + 100) < dc) (dc = t), (sc = src[c - 1]);
+        (D[c] = dc), (src[c] = sc);
       }
-      if (x + 1 < nx && (t = D[c + 1] + 100) < dc) (dc = t), (sc = src[c + 1]);
-      (D[c] = dc), (src[c] = sc);
     }
-  }
-  let best = -1;
-  for (let c = 0; c < n; c++) if (inRa[c] && src[c] >= 0 && (best < 0 || D[c] < D[best])) best = c;
-  if (best < 0) return null;
-  const centre = (c: number): Pt => [
-    (w.x0 + (c % nx) + 0.5) * kCS,
-    (w.y0 + ((c / nx) | 0) + 0.5) * kCS,
-  ];
-  const a = centre(best), b = centre(src[best]);
-  return { start: a, goal: b, distance: Math.sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) };
+    for (let y = ny - 1; y >= 0; y--) {
+      for (let x = nx - 1, c = y * nx + nx - 1; x >= 0; x--, c--) {
+        let dc = D[c], sc = src[c];
+        if (y + 1 < ny) {
+          const q = c + nx;
+          if (x + 1 < nx && (t = D[q + 1] + 141) < dc) (dc = t), (sc = src[q + 1]);
+          if ((t = D[q] + 100) < dc) (dc = t), (sc = src[q]);
+          if (x > 0 && (t = D[q - 1] + 141) < dc) (dc = t), (sc = src[q - 1]);
+        }
+        if (x + 1 < nx && (t = D[c + 1] + 100) < dc) (dc = t), (sc = src[c + 1]);
+        (D[c] = dc), (src[c] = sc);
+      }
+    }
+    let best = -1;
+    for (let c = 0; c < n; c++) {
+      if (inRa[c] && src[c] >= 0 && (best < 0 || D[c] < D[best])) best = c;
+    }
+    if (best < 0) return null;
+    const centre = (c: number): Pt => [
+      (w.x0 + (c % nx) + 0.5) * kCS,
+      (w.y0 + ((c / nx) | 0) + 0.5) * kCS,
+    ];
+    const a = centre(best), b = centre(src[best]);
+    return { start: a, goal: b, distance: Math.sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) };
+  });
 }

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { scratch } from "../scratch.ts";
+
 /** kLinkChainCells: a link chain stops at 64 cells (cost 6400). */
 export const kLinkChainCost = 64 * 100;
 
@@ -30,9 +32,10 @@ export class AccessSearch {
 
   constructor(readonly nx: number, readonly ny: number) {
     const n = nx * ny;
-    this.cost = new Int32Array(n).fill(0x7fffffff);
-    this.bott = new Float32Array(n);
-    this.pred = new Int32Array(n).fill(-1);
+    // Window-sized: scratch inside routeWindow's frame (scratch.ts).
+    this.cost = scratch.i32(n, 0x7fffffff);
+    this.bott = scratch.f32(n);
+    this.pred = scratch.i32(n, -1);
   }
 
   /**

@@ -8,6 +8,7 @@
  */
 
 import { sourcePacked } from "../../bake/medial.ts";
+import { scratch } from "../scratch.ts";
 import { kCS } from "../../grid/constants.ts";
 import type { CellBox } from "../../grid/cell_box.ts";
 import { kClrPref } from "./price_field.ts";
@@ -35,7 +36,8 @@ export function corridor(
   path: ArrayLike<number>,
 ): Corridor {
   const n = nx * ny;
-  const seed = new Uint8Array(n);
+  // Window-sized: scratch inside routeWindow's frame (scratch.ts).
+  const seed = scratch.u8(n);
   // The widest half-width of any seed, and the seeds' bounding box.
   let wMax = 0, x0 = nx, y0 = ny, x1 = -1, y1 = -1;
   for (let i = 0; i < path.length; i++) {
@@ -47,8 +49,8 @@ export function corridor(
     if (y < y0) y0 = y;
     if (y > y1) y1 = y;
   }
-  const P = sourcePacked(seed, nx, ny);
-  const band = new Uint8Array(n), solidc = new Uint8Array(n);
+  const P = sourcePacked(seed, nx, ny, scratch.i32(n));
+  const band = scratch.u8(n), solidc = scratch.u8(n);
   if (x1 < 0) return { band, solidc, box: null };
   const floor = kClrPref + kGeoMargin;
   // solidc needs the cell's seed only where its clearance lies between the floor and the

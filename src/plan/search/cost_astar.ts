@@ -8,6 +8,7 @@
 import type { WindowGrid } from "../build_window.ts";
 import { KeyIdHeap } from "./heap.ts";
 import { DX, DY, stepBannedK } from "./span_astar.ts";
+import { scratch } from "../scratch.ts";
 
 const DIAG = Math.fround(Math.fround(Math.SQRT2 * 0.5) * Math.fround(2));
 
@@ -18,10 +19,20 @@ export function costAstar(
   start: number,
   goal: number,
 ): { cells: Int32Array; cost: number } | null {
+  // Its window-sized state is scratch (scratch.ts); the path is copied out.
+  return scratch.frame(() => search(w, mask, start, goal));
+}
+
+function search(
+  w: WindowGrid,
+  mask: Uint8Array,
+  start: number,
+  goal: number,
+): { cells: Int32Array; cost: number } | null {
   const nx = w.nx, ny = w.ny, n = nx * ny;
-  const g = new Float64Array(n).fill(Infinity);
-  const parent = new Int32Array(n).fill(-1);
-  const closed = new Uint8Array(n);
+  const g = scratch.f64(n, Infinity);
+  const parent = scratch.i32(n, -1);
+  const closed = scratch.u8(n);
   // Heap id = x·ny + y: ascending ids order by x, then y (格级搜索按 (f, x, y)).
   const heap = new KeyIdHeap(1024);
   const gx = goal % nx, gy = (goal / nx) | 0;

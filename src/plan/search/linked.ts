@@ -7,13 +7,19 @@
  */
 
 import type { WindowGrid } from "../build_window.ts";
+import { scratch } from "../scratch.ts";
 
 /** Does the flood from cell `a` reach cell `b`? (It stops as soon as `b` is reached.) */
 export function linked(w: WindowGrid, mask: Uint8Array, a: number, b: number): boolean {
-  const nx = w.nx, ny = w.ny;
   if (!mask[a] || !mask[b]) return false;
   if (a === b) return true;
-  const seen = new Uint8Array(nx * ny);
+  // The seen mask is window-sized scratch (scratch.ts).
+  return scratch.frame(() => reaches(w, mask, a, b));
+}
+
+function reaches(w: WindowGrid, mask: Uint8Array, a: number, b: number): boolean {
+  const nx = w.nx, ny = w.ny;
+  const seen = scratch.u8(nx * ny);
   // Each cell is pushed at most once, but the stack rarely holds more than a flood front: it
   // starts small and doubles (a window-sized stack was 4 bytes a cell to clear per solve).
   let stack = new Int32Array(Math.min(nx * ny, 4096)), sp = 0;

@@ -6,6 +6,7 @@
  */
 
 import type { CellBox } from "../../grid/cell_box.ts";
+import { scratch } from "../scratch.ts";
 
 /** kClrPref = kR: the character's half width, px; the channel and open-area threshold. */
 export const kClrPref = 1.75;
@@ -34,7 +35,8 @@ export function priceField(
   hi: number,
   only: { nx: number; box: CellBox } | null = null,
 ): Float32Array {
-  const out = new Float32Array(dist.length);
+  // Window-sized: scratch inside routeWindow's frame (scratch.ts), so unpriced cells are 0.
+  const out = scratch.f32(dist.length);
   if (!only) {
     for (let c = 0; c < dist.length; c++) out[c] = price(dist[c], lo, hi);
     return out;

@@ -26,6 +26,7 @@ import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../build_window.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 import { KeyIdHeap } from "./heap.ts";
+import { scratch } from "../scratch.ts";
 
 /** Orthogonal step weight as f32(w·0.5). */
 const HALF_ORTH = Math.fround(0.5);
@@ -78,19 +79,27 @@ export interface SpanSearchOptions {
 
 /**
  * Links in CSR by one end: the links whose `end` is span s are `order[start[s] .. start[s+1])`
- * (link indices, table order kept within a span).
+ * (link indices, table order kept within a span). Inside a scratch frame both arrays are scratch
+ * (valid until the frame ends).
  */
 export function linkCsr(
   end: Int32Array,
   n: number,
   spans: number,
 ): { start: Int32Array; order: Int32Array } {
-  const start = new Int32Array(spans + 1);
+  const start = scratch.i32(spans + 1);
   for (let i = 0; i < n; i++) start[end[i] + 1]++;
   for (let s = 0; s < spans; s++) start[s + 1] += start[s];
-  const fill = start.slice(0, spans), order = new Int32Array(n);
+  const fill = scratch.i32(spans), order = scratch.i32(n);
+  fill.set(start.subarray(0, spans));
   for (let i = 0; i < n; i++) order[fill[end[i]]++] = i;
   return { start, order };
+}
+
+/** The straight-line heuristic from window cell c to the goal cell (gx, gy). */
+function heuristic(c: number, nx: number, gx: number, gy: number): number {
+  const dx = (c % nx) - gx, dy = ((c / nx) | 0) - gy;
+  return Math.sqrt(dx * dx + dy * dy);
 }
 
 /** Reusable work buffers of a window's searches. */
@@ -117,11 +126,12 @@ export class SpanSearch {
 
   constructor(readonly win: WindowGrid) {
     const n = win.spans.h.length;
-    this.g = new Float64Array(n);
-    this.parent = new Int32Array(n);
-    this.step = new Int32Array(n);
-    this.jump = new Uint8Array(n);
-    this.mark = new Uint8Array(n);
+    // Window-sized: scratch when a frame is open (routeWindow), fresh otherwise (scratch.ts).
+    this.g = scratch.f64(n);
+    this.parent = scratch.i32(n);
+    this.step = scratch.i32(n);
+    this.jump = scratch.u8(n);
+    this.mark = scratch.u8(n);
     const csr = linkCsr(win.links.fromSpan, win.links.n, n);
     this.linkStart = csr.start;
     this.linkOrder = csr.order;
@@ -129,31 +139,22 @@ export class SpanSearch {
 
   /** Runs one search; null when the goal cannot be reached (or the search was abandoned). */
   run(o: SpanSearchOptions): SpanPath | null {
-    const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny;
+    const w = this.win, sp = w.spans, nx = w.nx;
     const { g, parent, step, jump, mark, heap } = this;
-    const price = o.price, theta = o.theta, gate = o.gate ?? null;
-    // 1 = a closed span is still relaxed (pre-#6214); 0 = #6214's skip.
-    const relaxClosed = theta?.relaxClosed ? 1 : 0;
+    const theta = o.theta;
     this.epoch += 2;
     if (this.epoch > 252) (mark.fill(0)), (this.epoch = 2);
     const E = this.epoch, CLOSED = E + 1;
     heap.clear();
     this.abandoned = false;
     const gx = o.goalCell % nx, gy = (o.goalCell / nx) | 0;
-    // The heuristic is written out where it is used (x, y are at hand there); hOf is the same
-    // formula for the start and the link ends.
-    const hOf = (c: number) => {
-      const dx = (c % nx) - gx, dy = ((c / nx) | 0) - gy;
-      return Math.sqrt(dx * dx + dy * dy);
-    };
-    const unit = price === null;
     const abandonAt = o.abandonAt ?? Infinity;
     g[o.start] = 0;
     mark[o.start] = E;
     parent[o.start] = -1;
     step[o.start] = -1;
     jump[o.start] = 0;
-    heap.push(hOf(sp.cell[o.start]), o.start);
+    heap.push(heuristic(sp.cell[o.start], nx, gx, gy), o.start);
     while (heap.size > 0) {
       const f = heap.topKey(), u = heap.topId();
       heap.pop();
@@ -169,68 +170,88 @@ export class SpanSearch {
         return null;
       }
       mark[u] = CLOSED;
-      const hu = sp.h[u], mu = unit ? 1 : price[cu];
-      const pu = parent[u];
-      for (let k = 0; k < 8; k++) {
-        const dx = DX[k], dy = DY[k];
-        const bx = x + dx, by = y + dy;
-        if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
-        const cb = by * nx + bx;
-        if (!o.mask[cb]) continue;
-        if (k >= 4 && (!o.mask[y * nx + bx] || !o.mask[by * nx + x])) continue;
-        if (stepBannedK(w.steps, cu, cb, k)) continue;
-        const j = occIndex(sp, cb);
-        if (j < 0) continue;
-        const mb = unit ? 1 : price[cb];
-        const ex = bx - gx, ey = by - gy, hb = Math.sqrt(ex * ex + ey * ey);
-        const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
-        // The column's spans ascend: past RISE_NEVER_ABOVE every later one fails RiseOk too. Its
-        // drops (below −kClimb) come first and share one seam look-ahead (向下一步: it depends on
-        // the departure height and the direction only); when it blocks, RiseOk refuses them all.
-        let seam = -1;
-        for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
-          const dhv = sp.h[v] - hu;
-          if (dhv > RISE_NEVER_ABOVE) break;
-          const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
-          if (!o.usable[v] || cv > relaxClosed) continue;
-          const drop = dhv < -kClimb;
-          if (drop) {
-            if (seam < 0) seam = dropSeamBlocked(sp, x, y, hu, dx, dy) ? 1 : 0;
-            if (seam === 1) continue;
-          }
-          if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
-          let np = u, nd = g[u] + cost;
-          if (theta && pu >= 0 && !jump[u] && !drop && mb <= 1) {
-            const cp = sp.cell[pu];
-            if (unit || price[cp] <= 1) {
-              const ex = bx - (cp % nx), ey = by - ((cp / nx) | 0);
-              const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
-              if (cd < nd - 1e-12) np = pu, nd = cd;
-            }
-          }
-          if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
-            g[v] = nd;
-            if (!cv) (step[v] = u), (mark[v] = E);
-            // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
-            if (theta) (parent[v] = np), (jump[v] = drop ? 1 : 0);
-            heap.push(nd + hb, v);
+      this.expand(u, o, E, gx, gy);
+    }
+    return null;
+  }
+
+  /**
+   * Relaxes the neighbours and links of the popped span u (run's loop body). A method of its
+   * own, called once per pop, so that V8 optimises it on entry: as inner loops of run, Maglev
+   * compiled them on-stack (OSR) and deoptimised on every exit back to the pop loop — 24 000
+   * "exit from OSR'd inner loop" deopts over the example replay (`--trace-deopt`), each followed
+   * by a stretch of pops in the interpreter.
+   */
+  private expand(u: number, o: SpanSearchOptions, E: number, gx: number, gy: number): void {
+    const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny;
+    const { g, parent, step, jump, mark, heap } = this;
+    const price = o.price, theta = o.theta, gate = o.gate ?? null;
+    // 1 = a closed span is still relaxed (pre-#6214); 0 = #6214's skip.
+    const relaxClosed = theta?.relaxClosed ? 1 : 0;
+    const CLOSED = E + 1;
+    const unit = price === null;
+    const cu = sp.cell[u];
+    const x = cu % nx, y = (cu / nx) | 0;
+    const hu = sp.h[u], mu = unit ? 1 : price[cu];
+    const pu = parent[u];
+    for (let k = 0; k < 8; k++) {
+      const dx = DX[k], dy = DY[k];
+      const bx = x + dx, by = y + dy;
+      if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
+      const cb = by * nx + bx;
+      if (!o.mask[cb]) continue;
+      if (k >= 4 && (!o.mask[y * nx + bx] || !o.mask[by * nx + x])) continue;
+      if (stepBannedK(w.steps, cu, cb, k)) continue;
+      const j = occIndex(sp, cb);
+      if (j < 0) continue;
+      const mb = unit ? 1 : price[cb];
+      const ex = bx - gx, ey = by - gy, hb = Math.sqrt(ex * ex + ey * ey);
+      const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
+      // The column's spans ascend: past RISE_NEVER_ABOVE every later one fails RiseOk too. Its
+      // drops (below −kClimb) come first and share one seam look-ahead (向下一步: it depends on
+      // the departure height and the direction only); when it blocks, RiseOk refuses them all.
+      let seam = -1;
+      for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
+        const dhv = sp.h[v] - hu;
+        if (dhv > RISE_NEVER_ABOVE) break;
+        const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
+        if (!o.usable[v] || cv > relaxClosed) continue;
+        const drop = dhv < -kClimb;
+        if (drop) {
+          if (seam < 0) seam = dropSeamBlocked(sp, x, y, hu, dx, dy) ? 1 : 0;
+          if (seam === 1) continue;
+        }
+        if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
+        let np = u, nd = g[u] + cost;
+        if (theta && pu >= 0 && !jump[u] && !drop && mb <= 1) {
+          const cp = sp.cell[pu];
+          if (unit || price[cp] <= 1) {
+            const ex = bx - (cp % nx), ey = by - ((cp / nx) | 0);
+            const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
+            if (cd < nd - 1e-12) np = pu, nd = cd;
           }
         }
-      }
-      for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
-        const i = this.linkOrder[q], v = w.links.toSpan[i];
-        const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
-        if (!o.usable[v] || cv > relaxClosed || !o.mask[sp.cell[v]]) continue;
-        const nd = g[u] + w.links.cost[i];
         if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
           g[v] = nd;
           if (!cv) (step[v] = u), (mark[v] = E);
-          if (theta) (parent[v] = u), (jump[v] = 1);
-          heap.push(nd + hOf(sp.cell[v]), v);
+          // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
+          if (theta) (parent[v] = np), (jump[v] = drop ? 1 : 0);
+          heap.push(nd + hb, v);
         }
       }
     }
-    return null;
+    for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
+      const i = this.linkOrder[q], v = w.links.toSpan[i];
+      const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
+      if (!o.usable[v] || cv > relaxClosed || !o.mask[sp.cell[v]]) continue;
+      const nd = g[u] + w.links.cost[i];
+      if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
+        g[v] = nd;
+        if (!cv) (step[v] = u), (mark[v] = E);
+        if (theta) (parent[v] = u), (jump[v] = 1);
+        heap.push(nd + heuristic(sp.cell[v], nx, gx, gy), v);
+      }
+    }
   }
 
   /**

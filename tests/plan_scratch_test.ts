@@ -1,0 +1,136 @@
+/**
+ * The scratch arena (src/plan/scratch.ts): takes outside a frame are fresh; a frame's buffers
+ * are handed out again after it, always filled; nested frames never share a live buffer; a
+ * throw releases; best fit within FIT_SLACK; repeated frames do not grow the arena. Plans are
+ * bit-identical whatever the arena held before, even with every free buffer poisoned.
+ */
+import { assert, assertEquals, assertThrows } from "./assert.ts";
+import { FIT_SLACK, scratch, ScratchArena } from "../src/plan/scratch.ts";
+import { openEngine } from "../src/plan/engine.ts";
+import { legRequest } from "../src/plan/battery.ts";
+import type { PlanResult } from "../src/plan/types.ts";
+import { parseLegs } from "../src/world/legs.ts";
+
+const MB = 1 << 20;
+
+Deno.test("scratch: outside a frame every take is a fresh, filled array", () => {
+  const a = new ScratchArena();
+  const x = a.u8(2 * MB), y = a.u8(2 * MB);
+  assert(x.buffer !== y.buffer, "two takes share a buffer");
+  assertEquals(a.f64(3 * MB / 8, Infinity).every((v) => v === Infinity), true);
+  assertEquals(a.retainedBytes, 0);
+  assertEquals(a.active, false);
+});
+
+Deno.test("scratch: a frame's buffers are handed out again, filled with the new value", () => {
+  const a = new ScratchArena();
+  let first: ArrayBufferLike | null = null;
+  a.frame(() => {
+    const m = a.i32(MB);
+    m.fill(12345);
+    first = m.buffer;
+  });
+  assertEquals(a.retainedBytes, 4 * MB);
+  a.frame(() => {
+    const m = a.i32(MB, -1);
+    assert(m.buffer === first, "the freed buffer was not reused");
+    assertEquals(m.every((v) => v === -1), true);
+    // A smaller take of another type over the same bytes: zero, not the old contents.
+    const u = a.u8(3 * MB);
+    assertEquals(u.every((v) => v === 0), true);
+  });
+  // Equal frames again: nothing new is made.
+  const held = a.retainedBytes;
+  for (let i = 0; i < 5; i++) a.frame(() => (a.i32(MB), a.u8(3 * MB)));
+  assertEquals(a.retainedBytes, held);
+});
+
+Deno.test("scratch: nested frames never share a live buffer; a throw releases", () => {
+  const a = new ScratchArena();
+  a.frame(() => {
+    const outer = a.u8(2 * MB, 7);
+    a.frame(() => {
+      const inner = a.u8(2 * MB, 9);
+      assert(inner.buffer !== outer.buffer, "inner take got the outer frame's live buffer");
+    });
+    // The inner buffer is free again; the outer one still holds its values.
+    const again = a.u8(2 * MB, 1);
+    assert(again.buffer !== outer.buffer, "outer buffer handed out while live");
+    assertEquals(outer.every((v) => v === 7), true);
+  });
+  const e = assertThrows(() =>
+    a.frame(() => {
+      a.u8(2 * MB);
+      throw new Error("boom");
+    })
+  );
+  assertEquals(e.message, "boom");
+  assertEquals(a.active, false);
+  // Everything is free again: two buffers (outer, inner; `again` and the throwing frame reused
+  // the inner one), and a frame of two takes makes none.
+  const held = a.retainedBytes;
+  assertEquals(held, 4 * MB);
+  a.frame(() => (a.u8(2 * MB), a.u8(2 * MB)));
+  assertEquals(a.retainedBytes, held);
+  assert(assertThrows(() => a.frame(() => a.clear())).message.includes("inside a frame"));
+  a.clear();
+  assertEquals(a.retainedBytes, 0);
+});
+
+Deno.test("scratch: best fit, and a free buffer far too large is not used", () => {
+  const a = new ScratchArena();
+  let big: ArrayBufferLike | null = null, mid: ArrayBufferLike | null = null;
+  a.frame(() => {
+    big = a.u8(64 * MB).buffer;
+    mid = a.u8(4 * MB).buffer;
+  });
+  a.frame(() => {
+    // 3 MB: the 4-MB buffer is the smallest that fits.
+    assert(a.u8(3 * MB).buffer === mid, "not the best fit");
+    // 2 MB: the 64-MB buffer is more than FIT_SLACK times too large, so a new one is made.
+    assert(64 / 2 > FIT_SLACK);
+    assert(a.u8(2 * MB).buffer !== big, "a whole-map buffer served a small take");
+  });
+  // The 64-MB buffer is still there for the next large take.
+  a.frame(() => assert(a.u8(60 * MB).buffer === big, "the large buffer was dropped"));
+});
+
+const DIR = new URL("./fixtures/oracle/city_small/", import.meta.url).pathname;
+
+/** A result without its timings (they differ run to run). */
+function stable(r: PlanResult): string {
+  const d = structuredClone(r.debug) as unknown as Record<string, unknown>;
+  d.timing = null;
+  d.tiers = r.debug.tiers.map((t) => ({ ...t, windowMs: 0, searchMs: 0 }));
+  return JSON.stringify({ ...r, debug: d });
+}
+
+Deno.test("scratch: plans are bit-identical whatever the arena held before", async () => {
+  const engine = await openEngine(DIR + "base.nav.gz");
+  const legs = parseLegs(await Deno.readTextFile(DIR + "legs.json"), "legs.json");
+  // plaza_cross succeeds; slope_65_up falls back to the cell level (CostAstar); footbridge_disc_
+  // closed ends in the whole-region window and the gap location; mesa_hop plans three times.
+  const ids = ["plaza_cross", "slope_65_up", "footbridge_disc_closed", "mesa_hop"];
+  const plan = async (id: string) =>
+    stable(await engine.plan(legRequest(legs.find((l) => l.id === id)!)));
+  const minBytes = scratch.minBytes;
+  // Every take goes through the arena, so the small windows reuse buffers too.
+  scratch.minBytes = 0;
+  try {
+    const fresh = new Map<string, string>();
+    for (const id of ids) {
+      scratch.clear();
+      fresh.set(id, await plan(id));
+    }
+    assert(scratch.retainedBytes > 0, "the plans took nothing from the arena");
+    // Over buffers the other legs left behind, with every free byte set.
+    for (const id of ids) {
+      scratch.poison(0xff);
+      assertEquals(await plan(id), fresh.get(id), `${id} after poison`);
+    }
+  } finally {
+    scratch.minBytes = minBytes;
+    scratch.clear();
+    engine.close();
+  }
+});
