@@ -33,3 +33,4 @@ export {
 } from "./window_tiers.ts";
 export { buildWindow, type BuildWindowInput, type WindowGrid } from "./build_window.ts";
 export { PlanContext } from "./context.ts";
+export { FIT_SLACK, MIN_BYTES, scratch, ScratchArena } from "./scratch.ts";
