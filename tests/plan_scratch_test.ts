@@ -39,6 +39,14 @@ Deno.test("scratch: a frame's buffers are handed out again, filled with the new 
     const u = a.u8(3 * MB);
     assertEquals(u.every((v) => v === 0), true);
   });
+  // A copy over a reused buffer holds exactly the source.
+  const src = Int32Array.from({ length: MB / 2 + 3 }, (_, i) => i * 7 - 5);
+  a.frame(() => {
+    const c = a.i32Copy(src);
+    assertEquals(c.length, src.length);
+    assertEquals(c.every((v, i) => v === src[i]), true);
+  });
+  assert(new ScratchArena().i32Copy(src).buffer !== src.buffer, "a fresh copy shares the source");
   // Equal frames again: nothing new is made.
   const held = a.retainedBytes;
   for (let i = 0; i < 5; i++) a.frame(() => (a.i32(MB), a.u8(3 * MB)));

@@ -42,8 +42,8 @@ export function sourceXY(
 
 /**
  * The NearestSource sweeps on one packed column: `P[c]` = y·2¹⁶ + x of cell c's source, −1 when
- * it has none ({@link sourceXY} unpacks it; the corridor reads it directly). `out` (n cells) is
- * written in place of a new column when given (the corridor's scratch).
+ * it has none ({@link sourceXY} unpacks it; the corridor reads it directly). `out` (n cells, every
+ * one −1) is written in place of a new column when given (the corridor's scratch).
  */
 export function sourcePacked(
   obstacle: Uint8Array,
@@ -57,7 +57,7 @@ export function sourcePacked(
   // current best distance is recomputed from the packed source instead of stored. A candidate
   // with the current source is skipped: at equal distance it could not win (strictly nearer).
   if (nx > 0xffff || ny > 0x7fff) throw new RangeError(`sourceXY: ${nx} × ${ny} is too large`);
-  const P = (out ?? new Int32Array(n)).fill(-1);
+  const P = out ?? new Int32Array(n).fill(-1);
   let firstRow = ny; // first row holding an obstacle
   for (let y = 0, c = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++, c++) {

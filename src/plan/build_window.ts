@@ -318,8 +318,7 @@ function decodeWindowRecords(
     seg: scratch.u8(total),
     scc: scratch.i32(total),
   };
-  const fill = scratch.i32(ncell);
-  fill.set(count.subarray(0, ncell));
+  const fill = scratch.i32Copy(count.subarray(0, ncell));
   for (const p of parts) {
     for (let k = 0; k < p.idx.length; k++) {
       const i = p.idx[k], o = fill[p.cell[k]]++;

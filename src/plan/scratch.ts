@@ -20,8 +20,8 @@
  * too large (best fit), so a small window's masks do not pin a whole-map window's buffers. When
  * none fits, a new one is made and the largest free buffer that is too small is dropped. Takes
  * under {@link MIN_BYTES} are plain allocations (malloc serves those from its heap). Every take is
- * filled with its value before it is handed out, so no result depends on what a buffer held
- * before: routes are bit-identical with or without reuse (tests/plan_scratch_test.ts poisons the
+ * filled with its value (or the array it copies) before it is handed out, so no result depends on
+ * what a buffer held before: routes are bit-identical with or without reuse (tests/plan_scratch_test.ts poisons the
  * free buffers to check it).
  *
  * The cost is memory: a worker keeps the buffers of the largest window it routed (5.4 GiB after a
@@ -131,6 +131,15 @@ export class ScratchArena {
     const a = b ? new C(b, 0, n) : new C(n);
     // A fresh array is already zero.
     if (b || v !== 0) a.fill(v);
+    return a;
+  }
+
+  /** An Int32Array holding a copy of `src` (written once: no fill before the copy). */
+  i32Copy(src: Int32Array): Int32Array {
+    const b = this.#take(4 * src.length);
+    if (!b) return src.slice();
+    const a = new Int32Array(b, 0, src.length);
+    a.set(src);
     return a;
   }
 

@@ -49,7 +49,7 @@ export function corridor(
     if (y < y0) y0 = y;
     if (y > y1) y1 = y;
   }
-  const P = sourcePacked(seed, nx, ny, scratch.i32(n));
+  const P = sourcePacked(seed, nx, ny, scratch.i32(n, -1));
   const band = scratch.u8(n), solidc = scratch.u8(n);
   if (x1 < 0) return { band, solidc, box: null };
   const floor = kClrPref + kGeoMargin;

@@ -90,8 +90,7 @@ export function linkCsr(
   const start = scratch.i32(spans + 1);
   for (let i = 0; i < n; i++) start[end[i] + 1]++;
   for (let s = 0; s < spans; s++) start[s + 1] += start[s];
-  const fill = scratch.i32(spans), order = scratch.i32(n);
-  fill.set(start.subarray(0, spans));
+  const fill = scratch.i32Copy(start.subarray(0, spans)), order = scratch.i32(n);
   for (let i = 0; i < n; i++) order[fill[end[i]]++] = i;
   return { start, order };
 }
