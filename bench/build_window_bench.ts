@@ -9,8 +9,8 @@
  * @module
  */
 import { openEngine } from "../src/plan/engine.ts";
-import { buildWindow } from "../src/plan/build_window.ts";
-import { ZoneState } from "../src/plan/zone_state.ts";
+import { buildWindow } from "../src/plan/window/build_window.ts";
+import { ZoneState } from "../src/plan/window/zone_state.ts";
 import { readMaybeGzip } from "../src/codec/file.ts";
 import { decodeMainPack } from "../src/pack/bnav/codec.ts";
 import { parseBgrd } from "../src/pack/bgrd/section.ts";

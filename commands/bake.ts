@@ -13,7 +13,7 @@ import {
   printTables,
   Progress,
   type TableModel,
-} from "./_output.ts";
+} from "./support/terminal.ts";
 
 /** One line for the command list. */
 export const summary =

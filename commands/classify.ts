@@ -8,7 +8,13 @@ import type { ClassifyBy } from "../src/analyze/classify_report.ts";
 import { loadRulesFile } from "../src/analyze/rules.ts";
 import { classifyLogs, fileProblems, requireSomeInput } from "../src/analyze/run.ts";
 import { classifyTables } from "../src/analyze/tables.ts";
-import { formatFromFlags, parseFlags, printTables, Progress, warnFileProblems } from "./_output.ts";
+import {
+  formatFromFlags,
+  parseFlags,
+  printTables,
+  Progress,
+  warnFileProblems,
+} from "./support/terminal.ts";
 
 /** One line for the command list. */
 export const summary = "Sort failures in run logs into classes";

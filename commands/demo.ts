@@ -6,9 +6,17 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { formatFromFlags, io, parseFlags } from "./_output.ts";
+import { formatFromFlags, io, parseFlags } from "./support/terminal.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { openEngine } from "../src/plan/engine.ts";
+
+/** The command modules the demo runs after planning, in order. */
+const DEMO_STEPS = {
+  replay: () => import("./replay.ts"),
+  classify: () => import("./classify.ts"),
+  stats: () => import("./stats.ts"),
+  report: () => import("./report.ts"),
+};
 
 /** One line for the command list. */
 export const summary =
@@ -65,7 +73,7 @@ export async function run(args: string[]): Promise<number> {
     say(`demo: planning examples/${w}/legs.json → ${log}`);
     try {
       if (format === "json") {
-        const { captureOutput } = await import("./_output.ts");
+        const { captureOutput } = await import("./support/terminal.ts");
         const r = await captureOutput(() =>
           battery(engine, dir + "legs.json", { format: "json", log })
         );
@@ -75,15 +83,27 @@ export async function run(args: string[]): Promise<number> {
       engine.close();
     }
   }
-  const { main } = await import("./main.ts");
-  const { captureOutput } = await import("./_output.ts");
+  const { captureOutput } = await import("./support/terminal.ts");
+  // The demo runs its steps' command modules directly (not through the dispatcher in main.ts,
+  // which lists the demo itself: that would be an import circle).
   const sub = async (argv: string[], keep: boolean) => {
+    const mod = await DEMO_STEPS[argv[0] as keyof typeof DEMO_STEPS]();
+    const step = async () => {
+      try {
+        return await mod.run(argv.slice(1));
+      } catch (e) {
+        if (e instanceof NavscopeError) {
+          throw new NavscopeError("io", `demo: ${argv[0]} failed: ${e.message}`);
+        }
+        throw e;
+      }
+    };
     if (!keep) {
-      const r = await captureOutput(() => main(argv));
+      const r = await captureOutput(step);
       if (r.value !== 0) throw new NavscopeError("io", `demo: ${argv[0]} failed: ${r.err.trim()}`);
       return r.out;
     }
-    const code = await main(argv);
+    const code = await step();
     if (code !== 0) throw new NavscopeError("io", `demo: ${argv[0]} failed (exit ${code})`);
     return "";
   };

@@ -20,7 +20,7 @@ import {
   renderMarkdown,
   type TableModel,
   warnFileProblems,
-} from "./_output.ts";
+} from "./support/terminal.ts";
 
 /** One line for the command list. */
 export const summary = "Compare two runs (logs, replay dir, stats --json): the nightly gate";

@@ -16,7 +16,7 @@ import {
 } from "../src/world/real_meshes.ts";
 import { examplesReadme } from "../src/world/gen_readme.ts";
 import { parseLegs } from "../src/world/legs.ts";
-import { parseFlags, Progress } from "./_output.ts";
+import { parseFlags, Progress } from "./support/terminal.ts";
 import { bakeProgress } from "./bake.ts";
 
 /** One line for the command list. */

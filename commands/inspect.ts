@@ -19,7 +19,7 @@ import {
   parseFlags,
   printTables,
   type TableModel,
-} from "./_output.ts";
+} from "./support/terminal.ts";
 
 export const summary = "Look inside a pack: header, sections, zones, tiles, sidecar pairing";
 export const help = `navscope inspect PACK [--zone Z] [--nogo FILE] [--json|--md|--csv]

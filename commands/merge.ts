@@ -5,7 +5,7 @@
  */
 import { mergeReplayDirs, writeReplayDir } from "../src/analyze/replay_run.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { formatFromFlags, parseFlags } from "./_output.ts";
+import { formatFromFlags, parseFlags } from "./support/terminal.ts";
 import { printReplay } from "./replay.ts";
 
 /** One line for the command list. */

@@ -14,7 +14,7 @@ import { statsLogs } from "../src/analyze/run.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { diffPaths } from "./diff.ts";
-import { io, parseFlags } from "./_output.ts";
+import { io, parseFlags } from "./support/terminal.ts";
 import { jobsFlag } from "./replay.ts";
 
 const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));

@@ -15,8 +15,15 @@ import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
-import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./_plan_mesh.ts";
-import { fmtNum, type Format, io, parseFlags, printTables, type TableModel } from "./_output.ts";
+import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./support/mesh_legs.ts";
+import {
+  fmtNum,
+  type Format,
+  io,
+  parseFlags,
+  printTables,
+  type TableModel,
+} from "./support/terminal.ts";
 
 /** The embedded example pack. */
 export const EXAMPLE_PACK = fileURLToPath(
@@ -312,7 +319,7 @@ function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
   return d.tiers.length ? [outcome, tiers, times] : [outcome, times];
 }
 
-/** A battery with `--planner mesh|both` (commands/_plan_mesh.ts); `check` judges the voxel rows. */
+/** A battery with `--planner mesh|both` (commands/support/mesh_legs.ts); `check` judges the voxel rows. */
 async function meshBatteryRun(
   engine: Engine,
   path: string,

@@ -22,7 +22,7 @@ import {
   worldPng,
   worldSvg,
 } from "../reports/render_world.ts";
-import { parseFlags } from "./_output.ts";
+import { parseFlags } from "./support/terminal.ts";
 
 /** One line for the command list. */
 export const summary = "Draw a top-down picture of a baked zone (SVG or PNG)";

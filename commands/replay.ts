@@ -22,7 +22,7 @@ import {
   Progress,
   type TableModel,
   warnFileProblems,
-} from "./_output.ts";
+} from "./support/terminal.ts";
 
 /** The embedded example pack (replay's default PACK). */
 export const DEFAULT_PACK = fileURLToPath(

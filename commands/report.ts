@@ -7,7 +7,7 @@ import { NavscopeError } from "../src/errors.ts";
 import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
 import { writeFileAtomic } from "../src/codec/file.ts";
 import { reportFromLogs, type ReportFromLogsOptions } from "../reports/report_data.ts";
-import { io, parseFlags, Progress, warnFileProblems } from "./_output.ts";
+import { io, parseFlags, Progress, warnFileProblems } from "./support/terminal.ts";
 
 /** One line for the command list. */
 export const summary = "Self-contained HTML report of run logs (charts, failures, drill-downs)";

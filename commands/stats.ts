@@ -7,7 +7,13 @@ import { NavscopeError } from "../src/errors.ts";
 import { fileProblems, parseTimeArg, requireSomeInput, statsLogs } from "../src/analyze/run.ts";
 import type { StatsFilter } from "../src/analyze/stats.ts";
 import { statsTables } from "../src/analyze/tables.ts";
-import { formatFromFlags, parseFlags, printTables, Progress, warnFileProblems } from "./_output.ts";
+import {
+  formatFromFlags,
+  parseFlags,
+  printTables,
+  Progress,
+  warnFileProblems,
+} from "./support/terminal.ts";
 
 /** One line for the command list. */
 export const summary = "Tier / timing statistics from run logs (stats --by-tier)";

@@ -8,7 +8,7 @@
  */
 
 import { base64, Canvas, encodePng } from "./svg_png.ts";
-import type { LegPicture } from "../src/plan/picture.ts";
+import type { LegPicture } from "../src/plan/diagnostics/picture.ts";
 import type { Pt } from "../src/plan/types.ts";
 
 /** Pixels per cell of the background. */

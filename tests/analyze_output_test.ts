@@ -14,7 +14,7 @@ import {
   renderCsv,
   renderMarkdown,
   renderText,
-} from "../commands/_output.ts";
+} from "../commands/support/terminal.ts";
 
 Deno.test("fmtNum: decimals by magnitude, trailing zeros dropped, '-' for missing", () => {
   assertEquals(

@@ -8,7 +8,7 @@ import { NavscopeError } from "../src/errors.ts";
 import { bakeManifestFile, bakeToDirectory } from "../src/world/bake_world.ts";
 import { nonManifoldEdges } from "../src/bake/mesh_checks.ts";
 import { run } from "../commands/bake.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 
 /** A 20 × 20 px floor of 2 triangles plus `extra` OBJ lines. */
 const FLOOR = "v 0 0 0\nv 20 0 0\nv 20 0 20\nv 0 0 20\nf 1 4 3\nf 1 3 2\n";

@@ -5,7 +5,7 @@
  * render-world's errors, exit codes, image size, --layer / --height-range and tier zones.
  */
 import { assert, assertEquals, assertRejects } from "./assert.ts";
-import { captureOutput, io } from "../commands/_output.ts";
+import { captureOutput, io } from "../commands/support/terminal.ts";
 import { main } from "../commands/main.ts";
 import { run as bake } from "../commands/bake.ts";
 import { run as gen } from "../commands/gen.ts";

@@ -3,7 +3,7 @@
  * files (skipped with a warning, or exit 1 with --strict), rules files.
  */
 import { assert, assertEquals, assertRejects } from "./assert.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/classify.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { assertGolden, inFixtureDir } from "./fixtures/analyze/golden.ts";

@@ -6,7 +6,7 @@
  * content).
  */
 import { assert, assertEquals } from "./assert.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/inspect.ts";
 import { gunzip, gzip } from "../src/codec/mod.ts";
 import { describeMainPack } from "../src/pack/bnav/mod.ts";

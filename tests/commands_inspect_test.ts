@@ -4,7 +4,7 @@
  * and flips the exit status; a broken main pack is one clear error.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/inspect.ts";
 import { main } from "../commands/main.ts";
 import { fnv1a64, gzip } from "../src/codec/mod.ts";

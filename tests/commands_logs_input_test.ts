@@ -5,7 +5,7 @@
  * zone for `--by zone`.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { main } from "../commands/main.ts";
 import { gzip } from "../src/codec/gzip.ts";
 

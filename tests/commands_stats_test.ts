@@ -3,7 +3,7 @@
  * JSON interface, filters, flag errors, unreadable files.
  */
 import { assert, assertEquals, assertRejects } from "./assert.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/stats.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";

@@ -3,7 +3,7 @@
  * injected slowdown above and below the noise floor, a new failure class, an improvement and an
  * unknown threshold name, each with its exit code and Markdown (golden files tests/golden/diff_*).
  */
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/diff.ts";
 import { main } from "../commands/main.ts";
 import { diffRuns, parseThresholds, readRun } from "../src/analyze/diff.ts";

@@ -3,7 +3,7 @@
  * now-failing leg was ok makes it fail with exit 3 and names the leg.
  */
 import { join } from "node:path";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/nightly.ts";
 import { assert, assertEquals } from "./assert.ts";
 

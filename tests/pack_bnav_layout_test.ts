@@ -16,7 +16,7 @@ import {
   type MainPack,
 } from "../src/pack/bnav/mod.ts";
 import { randomMainPack } from "../src/testing/bnav_random.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { run as inspect } from "../commands/inspect.ts";
 import { gzip } from "../src/codec/mod.ts";
 

@@ -7,8 +7,8 @@
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { sourceXY } from "../src/bake/medial.ts";
-import { corridor } from "../src/plan/search/corridor.ts";
-import { priceField } from "../src/plan/search/price_field.ts";
+import { corridor } from "../src/plan/route/search/corridor.ts";
+import { priceField } from "../src/plan/route/search/price_field.ts";
 
 const kCS = 0.25, kClrPref = 1.75;
 

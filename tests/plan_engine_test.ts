@@ -8,7 +8,7 @@ import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { kHopWarning, openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
-import { buildWindow } from "../src/plan/build_window.ts";
+import { buildWindow } from "../src/plan/window/build_window.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
@@ -233,7 +233,9 @@ Deno.test("drops: a ledge drop is recorded, its landing is a waypoint, and no pu
 });
 
 Deno.test("check 8: the nearest-first core-anchor scan equals a scan of every tile in the box", async () => {
-  const { coreAnchorPx, kCoreBoxCells, kCoreNone } = await import("../src/plan/core_anchor.ts");
+  const { coreAnchorPx, kCoreBoxCells, kCoreNone } = await import(
+    "../src/plan/prechecks/core_anchor.ts"
+  );
   const { decodeBgrdTile } = await import("../src/pack/bgrd/section.ts");
   const zs = await engine.zoneState(legs[0].zone);
   const z = zs.section.zones[zs.gridZone];

@@ -9,10 +9,16 @@ import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { kClimb, kCS, kSlope, kStepUp } from "../src/grid/constants.ts";
 import { type SpanGrid, spanGridFromColumns, spanRange } from "../src/grid/span_grid.ts";
-import { layerReaches, layerWalk } from "../src/plan/visibility/layer_oracle.ts";
-import { DX, DY, SpanSearch, stepBanned, stepBannedK } from "../src/plan/search/span_astar.ts";
-import type { WindowGrid } from "../src/plan/build_window.ts";
-import { nearestCell } from "../src/plan/route_window.ts";
+import { layerReaches, layerWalk } from "../src/plan/route/visibility/layer_oracle.ts";
+import {
+  DX,
+  DY,
+  SpanSearch,
+  stepBanned,
+  stepBannedK,
+} from "../src/plan/route/search/span_astar.ts";
+import type { WindowGrid } from "../src/plan/window/build_window.ts";
+import { nearestCell } from "../src/plan/route/route_window.ts";
 
 /** formulas.md #124–#126, written as plainly as possible: one list of heights per column. */
 function refLayerWalk(

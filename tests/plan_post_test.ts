@@ -7,8 +7,8 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
-import { stringPull } from "../src/plan/post/string_pull.ts";
-import { assemble } from "../src/plan/post/assemble.ts";
+import { stringPull } from "../src/plan/route/post/string_pull.ts";
+import { assemble } from "../src/plan/route/post/assemble.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { parseLegs } from "../src/world/legs.ts";
@@ -111,7 +111,7 @@ Deno.test("LiftCorners: ≤ 0.5 px per point, same count and ends, chord clearan
 });
 
 Deno.test("drop margin: the ring scan of the upper surface equals a scan of the whole box", async () => {
-  const { upperDistance, UpperHeights } = await import("../src/plan/post/drop_margin.ts");
+  const { upperDistance, UpperHeights } = await import("../src/plan/route/post/drop_margin.ts");
   const { spanGridFromColumns } = await import("../src/grid/span_grid.ts");
   const { kClimb, kCS } = await import("../src/grid/constants.ts");
   const kFollow = 1.0;

@@ -9,9 +9,9 @@ import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { digitalLineCells } from "../src/grid/digital_line.ts";
 import { spanGridFromColumns } from "../src/grid/span_grid.ts";
-import { BlockerSegments, contourEdges } from "../src/plan/visibility/blockers.ts";
-import { layerWalk } from "../src/plan/visibility/layer_oracle.ts";
-import { AccessSearch } from "../src/plan/search/access.ts";
+import { BlockerSegments, contourEdges } from "../src/plan/route/visibility/blockers.ts";
+import { layerWalk } from "../src/plan/route/visibility/layer_oracle.ts";
+import { AccessSearch } from "../src/plan/route/search/access.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { parseLegs } from "../src/world/legs.ts";
@@ -300,7 +300,7 @@ Deno.test("search: repeated plans and 1 vs 2 workers are identical", async () =>
 });
 
 Deno.test("linked: wide open floods (the stack outgrows its first buffer) pass a one-cell gap and stop at a closed one", async () => {
-  const { linked } = await import("../src/plan/search/linked.ts");
+  const { linked } = await import("../src/plan/route/search/linked.ts");
   for (const gapY of [0, 150, 299]) {
     const nx = 300, ny = 300, mask = new Uint8Array(nx * ny).fill(1);
     for (let y = 0; y < ny; y++) if (y !== gapY) mask[y * nx + 150] = 0;
@@ -319,7 +319,7 @@ Deno.test("linked: wide open floods (the stack outgrows its first buffer) pass a
 });
 
 Deno.test("linked: equals a breadth-first 8-connected flood with link hops on random masks", async () => {
-  const { linked } = await import("../src/plan/search/linked.ts");
+  const { linked } = await import("../src/plan/route/search/linked.ts");
   const { mulberry32 } = await import("./rng.ts");
   const rnd = mulberry32(77);
   for (let t = 0; t < 300; t++) {

@@ -1,11 +1,11 @@
 /**
- * `plan --svg`: the window picture of a plan (src/plan/picture.ts) drawn by reports/leg_svg.ts —
+ * `plan --svg`: the window picture of a plan (src/plan/diagnostics/picture.ts) drawn by reports/leg_svg.ts —
  * a successful leg shows every stage's polyline and its waypoints; a disconnected leg shows the
  * gap markers with the gap distance; the background is an embedded PNG of the crop.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { main } from "../commands/main.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legSvg } from "../reports/leg_svg.ts";
 

@@ -13,7 +13,7 @@ import {
   rectArea,
   trustLimit,
   trustLimit2,
-} from "../src/plan/window_tiers.ts";
+} from "../src/plan/window/window_tiers.ts";
 
 const HUGE = { x0: -1e6, y0: -1e6, nx: 2e6, ny: 2e6 };
 const horizontal = (dCells: number): LegGeometry => ({

@@ -1,5 +1,5 @@
 /**
- * The per-plan tile cache (src/plan/plan_tiles.ts): the core-anchor gate, the grid patches and
+ * The per-plan tile cache (src/plan/window/plan_tiles.ts): the core-anchor gate, the grid patches and
  * the windows of one plan share decoded tiles, and each of them must still see exactly what a
  * fresh decode gives — in the plan's order, and again after a window has merged its sidecar
  * columns and FOPN into its own copy. FOPN entries are added to the frozen city_small sidecar so
@@ -8,11 +8,11 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
-import { buildWindow, type WindowGrid } from "../src/plan/build_window.ts";
-import { coreAnchorPx } from "../src/plan/core_anchor.ts";
-import { decodePatch, type GridPatch } from "../src/plan/grid_patch.ts";
-import { PlanTiles } from "../src/plan/plan_tiles.ts";
-import type { ZoneState } from "../src/plan/zone_state.ts";
+import { buildWindow, type WindowGrid } from "../src/plan/window/build_window.ts";
+import { coreAnchorPx } from "../src/plan/prechecks/core_anchor.ts";
+import { decodePatch, type GridPatch } from "../src/plan/window/grid_patch.ts";
+import { PlanTiles } from "../src/plan/window/plan_tiles.ts";
+import type { ZoneState } from "../src/plan/window/zone_state.ts";
 import { decodeBgrdTile } from "../src/pack/bgrd/section.ts";
 import { buildOpenTable } from "../src/pack/bnvf/tables.ts";
 import { zoneFixture } from "./zone_fixture.ts";

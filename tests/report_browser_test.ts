@@ -9,7 +9,7 @@
 import { chromium } from "playwright-core";
 import { assert, assertEquals } from "./assert.ts";
 import { main } from "../commands/main.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const CHROMIUM = "/usr/bin/chromium";

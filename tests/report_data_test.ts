@@ -10,7 +10,7 @@ import { chartSpecs } from "../reports/report_charts.ts";
 import { reportHtml } from "../reports/report_page.ts";
 import { classifyLogs, statsLogs } from "../src/analyze/run.ts";
 import { syntheticLog } from "../bench/gen_plans.ts";
-import { captureOutput } from "../commands/_output.ts";
+import { captureOutput } from "../commands/support/terminal.ts";
 import { main } from "../commands/main.ts";
 
 const INPUTS = ["plans.log", "failures.log"];

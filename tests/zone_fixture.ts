@@ -8,7 +8,7 @@ import { readMaybeGzip } from "../src/codec/file.ts";
 import { parseBgrd } from "../src/pack/bgrd/section.ts";
 import { loadSidecarFile } from "../src/pack/bnvf/sidecar.ts";
 import { sidecarExpectations } from "../src/pack/set/pack_set.ts";
-import { ZoneState } from "../src/plan/zone_state.ts";
+import { ZoneState } from "../src/plan/window/zone_state.ts";
 import type { SidecarPack } from "../src/pack/bnvf/sidecar.ts";
 
 /** `dir/base.nav.gz` with `dir/base.fields.nav.gz`: `make(sidecar?)` builds the zone's state. */

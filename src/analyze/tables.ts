@@ -7,7 +7,7 @@
 import type { ClassifyReport, ClassRow } from "./classify_report.ts";
 import type { StatsBody, StatsReport } from "./stats.ts";
 
-/** A renderable table (structurally equal to commands/_output.ts `TableModel`). */
+/** A renderable table (structurally equal to commands/support/terminal.ts `TableModel`). */
 export interface ReportTable {
   /** Title. */
   title: string;

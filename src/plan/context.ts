@@ -6,7 +6,7 @@
  */
 
 import { emptyDebug, type PlanDebug, type StageTimings } from "./types.ts";
-import type { WindowGrid } from "./build_window.ts";
+import type { WindowGrid } from "./window/window_grid.ts";
 
 /** Timer and debug sink of one plan. */
 export class PlanContext {

@@ -21,21 +21,21 @@ import { sidecarExpectations } from "../pack/set/pack_set.ts";
 import { assertNoGoMatchesPack } from "../pack/set/binding.ts";
 import { pairSidecars, sidecarStatus } from "../pack/set/pairing.ts";
 import { PlanContext } from "./context.ts";
-import { decodeTileChecked, isOwned, tilesMeeting } from "./grid_access.ts";
-import { runPrechecks } from "./prechecks.ts";
+import { decodeTileChecked, isOwned, tilesMeeting } from "./window/grid_access.ts";
+import { runPrechecks } from "./prechecks/prechecks.ts";
 import { polylineLength, runTiers } from "./tier_loop.ts";
 import { PlanFailure, type PlanRequest, type PlanResult, type Pt } from "./types.ts";
-import { ZoneState } from "./zone_state.ts";
-import { legPicture } from "./picture.ts";
+import { ZoneState } from "./window/zone_state.ts";
+import { legPicture } from "./diagnostics/picture.ts";
 import { type HopCandidate, hopCandidates } from "./region_hop.ts";
-import { fallGateCaches, windowFallGate } from "./fall_gate_setup.ts";
-import type { PlanSetup } from "./prechecks.ts";
+import { fallGateCaches, windowFallGate } from "./window/fall_gate_setup.ts";
+import type { PlanSetup } from "./prechecks/prechecks.ts";
 import type { OccluderScene } from "../pack/ocls/types.ts";
-import { boxAround, decodePatch } from "./grid_patch.ts";
-import { cellOf, kPickRadius, pickStartRec } from "./region_pick.ts";
+import { boxAround, decodePatch } from "./window/grid_patch.ts";
+import { cellOf, kPickRadius, pickStartRec } from "./prechecks/region_pick.ts";
 import { loadOccluderScene } from "../pack/ocls/pack.ts";
-import { kMaxDecodeWorkers, TileDecodePool } from "./tile_decode.ts";
-import { PlanTiles } from "./plan_tiles.ts";
+import { kMaxDecodeWorkers, TileDecodePool } from "./window/tile_decode.ts";
+import { PlanTiles } from "./window/plan_tiles.ts";
 
 /** Options of {@link openEngine}. */
 export interface EngineOptions {

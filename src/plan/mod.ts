@@ -30,7 +30,7 @@ export {
   type TierWindow,
   trustLimit,
   trustLimit2,
-} from "./window_tiers.ts";
-export { buildWindow, type BuildWindowInput, type WindowGrid } from "./build_window.ts";
+} from "./window/window_tiers.ts";
+export { buildWindow, type BuildWindowInput, type WindowGrid } from "./window/build_window.ts";
 export { PlanContext } from "./context.ts";
 export { FIT_SLACK, MIN_BYTES, scratch, ScratchArena } from "./scratch.ts";

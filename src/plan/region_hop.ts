@@ -13,12 +13,12 @@ import { kClimb, kCS } from "../grid/constants.ts";
 import { type FallGate, riseOk } from "../grid/rise_ok.ts";
 import { occIndex } from "../grid/span_grid.ts";
 import { SpanFlag } from "../pack/grid_types.ts";
-import type { WindowGrid } from "./build_window.ts";
-import { decodeMergedTile } from "./tile_decode.ts";
-import { stepBanned } from "./search/span_astar.ts";
-import { tilesMeeting } from "./grid_access.ts";
+import type { WindowGrid } from "./window/window_grid.ts";
+import { decodeMergedTile } from "./window/tile_decode.ts";
+import { stepBanned } from "./route/search/span_astar.ts";
+import { tilesMeeting } from "./window/grid_access.ts";
 import type { Pt } from "./types.ts";
-import type { ZoneState } from "./zone_state.ts";
+import type { ZoneState } from "./window/zone_state.ts";
 
 /** At most this many ledges are tried. */
 export const kMaxHops = 3;

@@ -7,14 +7,14 @@
  * @module
  */
 
-import { buildWindow, type WindowGrid, windowTiles } from "./build_window.ts";
-import type { DecodedTile, TileDecodePool } from "./tile_decode.ts";
-import { PlanTiles } from "./plan_tiles.ts";
-import { fallGateCaches, windowFallGate } from "./fall_gate_setup.ts";
+import { buildWindow, type WindowGrid, windowTiles } from "./window/build_window.ts";
+import type { DecodedTile, TileDecodePool } from "./window/tile_decode.ts";
+import { PlanTiles } from "./window/plan_tiles.ts";
+import { fallGateCaches, windowFallGate } from "./window/fall_gate_setup.ts";
 import type { OccluderScene } from "../pack/ocls/types.ts";
 import type { PlanContext } from "./context.ts";
-import type { PlanSetup } from "./prechecks.ts";
-import { type RouteOutcome, routeWindow } from "./route_window.ts";
+import type { PlanSetup } from "./prechecks/prechecks.ts";
+import { type RouteOutcome, routeWindow } from "./route/route_window.ts";
 import { PlanFailure, type PlanRequest, type Pt } from "./types.ts";
 import {
   type CellRect,
@@ -25,11 +25,11 @@ import {
   regionRect,
   sameRect,
   type TierWindow,
-} from "./window_tiers.ts";
+} from "./window/window_tiers.ts";
 import type { NoGoTable } from "../pack/nogo/table.ts";
 import { kCS } from "../grid/constants.ts";
-import { cFixed } from "./format.ts";
-import type { ZoneState } from "./zone_state.ts";
+import { cFixed } from "./diagnostics/format.ts";
+import type { ZoneState } from "./window/zone_state.ts";
 
 /** Reach-domain distance gate of the final judgement, px (kSnapRadius). */
 const kReachGate = 8;

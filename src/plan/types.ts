@@ -4,8 +4,7 @@
  * @module
  */
 
-import type { WindowKind } from "./window_tiers.ts";
-import type { LegPicture } from "./picture.ts";
+import type { WindowKind } from "./window/window_tiers.ts";
 
 /** A point in px. */
 export type Pt = [number, number];
@@ -287,4 +286,46 @@ export class PlanFailure extends Error {
     this.code = code;
     this.extra = extra;
   }
+}
+
+/** One plan drawn as data. */
+export interface LegPicture {
+  /** Crop origin, global cells. */
+  x0: number;
+  /** Crop origin y, global cells. */
+  y0: number;
+  /** Crop width, cells. */
+  nx: number;
+  /** Crop height, cells. */
+  ny: number;
+  /** Cell class per crop cell (row-major, y up in the world). */
+  cells: Uint8Array;
+  /** Clearance per crop cell, px ×16, capped at 255 (12 px → 192). */
+  clearance: Uint8Array;
+  /** Blocker segments inside the crop, px: ax, ay, bx, by. */
+  blockers: number[];
+  /** Author no-go rings of the zone meeting the crop, px. */
+  rings: Pt[][];
+  /** Runtime discs. */
+  discs: NoGoDiscSpec[];
+  /** Point lists of the stages. */
+  topology: Pt[];
+  /** Geometry pass chain. */
+  taut: Pt[];
+  /** After string pull. */
+  pulled: Pt[];
+  /** After assemble. */
+  assembled: Pt[];
+  /** Final route. */
+  points: Pt[];
+  /** Waypoint indices into `points`. */
+  waypoints: number[];
+  /** Landing indices into `points`. */
+  drops: number[];
+  /** Gap of a disconnected leg. */
+  gap: { start: Pt; goal: Pt; distance: number } | null;
+  /** Raw endpoints. */
+  start: Pt;
+  /** Raw goal. */
+  goal: Pt;
 }

@@ -20,48 +20,14 @@ import {
   HEADER_SIZE_V1,
   MAIN_PACK_MIN_VERSION,
   MAIN_PACK_VERSION,
+  type MainPackHeader,
   SECTION_DIR_SINCE,
   SECTION_ENTRY_SIZE,
+  type SectionInfo,
 } from "./types.ts";
 import { sectionTagError } from "./layout.ts";
 
-/** The decoded BNAV header. */
-export interface MainPackHeader {
-  /** Pack version (1–5). */
-  version: number;
-  /** Header flags (u16). */
-  flags: number;
-  /** Zone count. */
-  zoneCount: number;
-  /** Vertex count. */
-  vertexCount: number;
-  /** Triangle count. */
-  triangleCount: number;
-  /** Link count (> 0). */
-  linkCount: number;
-  /** Flat-table offsets (meaningful before v5 only). */
-  tableOffsets: { zones: number; vertices: number; triangles: number; links: number };
-  /** Stored build hash. */
-  buildHash: bigint;
-  /** Section directory offset (0 before v4). */
-  sectionDirOffset: number;
-  /** Section count (0 before v4). */
-  sectionCount: number;
-  /** Header size in bytes (64 or 80). */
-  headerSize: number;
-}
-
-/** One section directory entry. */
-export interface SectionInfo {
-  /** 4-character tag. */
-  tag: string;
-  /** Entry flags. */
-  flags: number;
-  /** Absolute offset in the file. */
-  offset: number;
-  /** Size in bytes. */
-  size: number;
-}
+export type { MainPackHeader, SectionInfo };
 
 /** Reads and validates the header. */
 export function readHeader(bytes: Uint8Array, where: ErrorLocation): MainPackHeader {

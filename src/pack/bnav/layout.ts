@@ -13,7 +13,7 @@
  * @module
  */
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
-import type { MainPackHeader, SectionInfo } from "./header.ts";
+import type { MainPackHeader, SectionInfo } from "./types.ts";
 import {
   BGEO_SINCE,
   FLOOR_Y_SINCE,

@@ -242,3 +242,41 @@ export function tierChildren(zones: readonly ZoneRecord[], id: number): ZoneReco
   for (const z of zones) if (seen.has(z.id) && z.id !== id) out.push(z);
   return out;
 }
+
+/** The decoded BNAV header. */
+export interface MainPackHeader {
+  /** Pack version (1–5). */
+  version: number;
+  /** Header flags (u16). */
+  flags: number;
+  /** Zone count. */
+  zoneCount: number;
+  /** Vertex count. */
+  vertexCount: number;
+  /** Triangle count. */
+  triangleCount: number;
+  /** Link count (> 0). */
+  linkCount: number;
+  /** Flat-table offsets (meaningful before v5 only). */
+  tableOffsets: { zones: number; vertices: number; triangles: number; links: number };
+  /** Stored build hash. */
+  buildHash: bigint;
+  /** Section directory offset (0 before v4). */
+  sectionDirOffset: number;
+  /** Section count (0 before v4). */
+  sectionCount: number;
+  /** Header size in bytes (64 or 80). */
+  headerSize: number;
+}
+
+/** One section directory entry. */
+export interface SectionInfo {
+  /** 4-character tag. */
+  tag: string;
+  /** Entry flags. */
+  flags: number;
+  /** Absolute offset in the file. */
+  offset: number;
+  /** Size in bytes. */
+  size: number;
+}

@@ -12,8 +12,8 @@
 import { kCS } from "../../grid/constants.ts";
 import { type FallGate, riseOk } from "../../grid/rise_ok.ts";
 import { occIndex } from "../../grid/span_grid.ts";
-import type { WindowGrid } from "../build_window.ts";
-import { DX, DY, linkCsr, stepBannedK } from "../search/span_astar.ts";
+import type { WindowGrid } from "../window/window_grid.ts";
+import { DX, DY, linkCsr, stepBannedK } from "../route/search/span_astar.ts";
 import type { Pt } from "../types.ts";
 import { scratch } from "../scratch.ts";
 

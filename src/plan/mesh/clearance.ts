@@ -6,12 +6,12 @@
  * @module
  */
 import { kCS } from "../../grid/constants.ts";
-import { buildWindow, type WindowGrid } from "../build_window.ts";
+import { buildWindow, type WindowGrid } from "../window/build_window.ts";
 import { PlanContext } from "../context.ts";
 import type { Engine } from "../engine.ts";
-import { runPrechecks } from "../prechecks.ts";
+import { runPrechecks } from "../prechecks/prechecks.ts";
 import type { PlanRequest, Pt } from "../types.ts";
-import type { CellRect } from "../window_tiers.ts";
+import type { CellRect } from "../window/window_tiers.ts";
 
 /** Largest window built only to measure clearance (cells); larger routes are not measured. */
 export const kClearanceMaxCells = 12_000_000;

@@ -17,7 +17,7 @@ import type { ZoneClean } from "../../mesh/zone_clean.ts";
 import type { OffMeshLink } from "../../pack/bnav/types.ts";
 import type { Engine } from "../engine.ts";
 import { emptyDebug, PlanFailure, type PlanRequest, type PlanResult, type Pt } from "../types.ts";
-import type { ZoneState } from "../zone_state.ts";
+import type { ZoneState } from "../window/zone_state.ts";
 import { type Corridor, MeshSearch } from "./astar.ts";
 import { clearanceField, routeClearance } from "./clearance.ts";
 import { funnel, type Portal, type XY } from "./funnel.ts";

@@ -1,0 +1,196 @@
+/**
+ * The pre-checks of planLocked, in the spec's order (spec 前置检查与选类 items 5–11; items 1–4
+ * are the engine's and the zone cache's): snap both endpoints (吸附, 起点所在的面), author no-go
+ * (端点在虚拟禁区内), the zone-wide core-anchor gate (端点到核心可走区的距离), the two small grid
+ * patches and the region pick (选类), and the region box. Any failure ends the plan with its own
+ * code and the spec's message; the debug record keeps its defaults.
+ * @module
+ */
+
+import { closestOnTriangle, triangleHeight } from "../../mesh/geom.ts";
+import { type SnapHit, snapPoint } from "../../mesh/snap.ts";
+import { inAuthorNoGo, type NoGoTable } from "../../pack/nogo/table.ts";
+import { kCS } from "../../grid/constants.ts";
+import { cFixed } from "../diagnostics/format.ts";
+import type { PlanContext } from "../context.ts";
+import { coreAnchorPx, kCoreGate } from "./core_anchor.ts";
+import { boxAround, decodePatch, type GridPatch, unionRect } from "../window/grid_patch.ts";
+import { PlanTiles } from "../window/plan_tiles.ts";
+import {
+  cellHasRegion,
+  cellOf,
+  kPickRadius,
+  pickDeckRec,
+  type PickedRecord,
+  pickStartRec,
+} from "./region_pick.ts";
+import { PlanFailure, type PlanRequest, type Pt } from "../types.ts";
+import type { RegionBox, ZoneState } from "../window/zone_state.ts";
+
+/** Half side of the early start patch with a goal deck: (16 + 8) px (前置检查与选类). */
+const kEarlyStartPatchCells = (16 + 8) / kCS;
+
+/** What the pre-checks hand to the tier loop. */
+export interface PlanSetup {
+  /** Raw start, px. */
+  start: Pt;
+  /** Raw goal, px. */
+  goal: Pt;
+  /** Start triangle snap. */
+  startSnap: SnapHit;
+  /** Goal triangle snap. */
+  goalSnap: SnapHit;
+  /** Start height h0: mean of the start triangle's vertex heights, m. */
+  h0: number;
+  /** The region the search runs in. */
+  region: number;
+  /** Seed record (from the start pick; its cell and height). */
+  seed: PickedRecord;
+  /** The region's cell bounding box. */
+  regionBox: RegionBox;
+}
+
+/** Runs items 5–11. Throws {@link PlanFailure}. */
+export function runPrechecks(
+  ctx: PlanContext,
+  zs: ZoneState,
+  req: PlanRequest,
+  noGo: NoGoTable,
+  tiles: PlanTiles = new PlanTiles(zs),
+): PlanSetup {
+  const start: Pt = [req.start[0], req.start[1]], goal: Pt = [req.goal[0], req.goal[1]];
+  const goalDeck = req.goalDeckY ?? null;
+  let startPatch: GridPatch | null = null, goalPatch: GridPatch | null = null;
+  let goalPick: PickedRecord | null = null;
+  if (goalDeck !== null) {
+    // Decoded before snapping: 起点所在的面 step 2 needs the goal's region. A failure here is
+    // retried at item 9 (前置检查与选类).
+    try {
+      goalPatch = decodePatch(
+        zs,
+        boxAround(cellOf(goal[0]), cellOf(goal[1]), kPickRadius),
+        tiles,
+      );
+      startPatch = decodePatch(
+        zs,
+        boxAround(cellOf(start[0]), cellOf(start[1]), kEarlyStartPatchCells + kPickRadius),
+        tiles,
+      );
+      goalPick = pickDeckRec(goalPatch, cellOf(goal[0]), cellOf(goal[1]), goalDeck);
+    } catch {
+      startPatch = goalPatch = goalPick = null;
+    }
+  }
+  const startSnap = snapStart(zs, req, start, startPatch, goalPick);
+  if (!startSnap) throw new PlanFailure("snap_far_from_mesh", "起点不在网格附近");
+  const goalSnap = snapPoint(zs.mesh, zs.buckets, goal[0], goal[1], floorOpt(req.goalFloorY));
+  if (!goalSnap) throw new PlanFailure("snap_far_from_mesh", "终点不在网格附近");
+  ctx.debug.meshSnapStart = startSnap.dist;
+  ctx.debug.meshSnapGoal = goalSnap.dist;
+  const h0 = startSnap.h;
+  if (
+    inAuthorNoGo(noGo, zs.name, start[0], start[1], startSnap.h) ||
+    inAuthorNoGo(noGo, zs.name, goal[0], goal[1], goalSnap.h)
+  ) {
+    throw new PlanFailure("no_go", "端点在禁区内", { noGo: true });
+  }
+  const [cs, cg] = gridStep(() => coreAnchorPx(zs, [start, goal], tiles));
+  ctx.debug.coreStart = cs;
+  ctx.debug.coreGoal = cg;
+  if (cs > kCoreGate || cg > kCoreGate) {
+    throw new PlanFailure(
+      "endpoint_far_from_core",
+      `端点接不上可走层 (起 ${cFixed(cs, 1)}px / 终 ${cFixed(cg, 1)}px)`,
+    );
+  }
+  const sc = [cellOf(start[0]), cellOf(start[1])] as const;
+  const pc = [cellOf(startSnap.x), cellOf(startSnap.y)] as const;
+  if (!startPatch || (goalDeck !== null && !goalPatch)) {
+    gridStep(() => {
+      startPatch = decodePatch(
+        zs,
+        unionRect([boxAround(sc[0], sc[1], kPickRadius), boxAround(pc[0], pc[1], kPickRadius)]),
+        tiles,
+      );
+      if (goalDeck !== null) {
+        goalPatch = decodePatch(
+          zs,
+          boxAround(cellOf(goal[0]), cellOf(goal[1]), kPickRadius),
+          tiles,
+        );
+      }
+    });
+  }
+  const sp = startPatch!;
+  const seed = pickStartRec(sp, sc[0], sc[1], h0) ?? pickStartRec(sp, pc[0], pc[1], h0);
+  if (!seed) {
+    throw new PlanFailure("no_walkable_voxel", `起点附近无可走体素 (gx=${sc[0]},gy=${sc[1]})`);
+  }
+  let region = seed.rid;
+  if (goalDeck !== null) {
+    const g = pickDeckRec(goalPatch!, cellOf(goal[0]), cellOf(goal[1]), goalDeck);
+    if (!g) {
+      throw new PlanFailure(
+        "target_deck_unreachable",
+        `终点附近没有声明的面 (deck=${cFixed(goalDeck, 6)})`,
+      );
+    }
+    region = g.rid;
+  }
+  const regionBox = zs.regionBox(region);
+  if (!regionBox) throw new PlanFailure("region_empty", "类内没有格图");
+  ctx.debug.region = region;
+  return { start, goal, startSnap, goalSnap, h0, region, seed, regionBox };
+}
+
+function floorOpt(y: number | null | undefined): { floorY?: number } {
+  return y === null || y === undefined ? {} : { floorY: y };
+}
+
+/** Item 9: a grid decode failure is `预烘格图解不开`. */
+function gridStep<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof PlanFailure) throw e;
+    throw new PlanFailure(
+      "grid_decode_failed",
+      `预烘格图解不开 (${e instanceof Error ? e.message : String(e)})`,
+    );
+  }
+}
+
+/**
+ * 起点所在的面: (1) a declared start deck snaps with the deck key; (2) otherwise, with a goal
+ * deck, only triangles whose seed cell holds a non-Fill span of the goal's region are
+ * candidates; (3) otherwise (or when 1–2 find nothing) the floor keys as usual.
+ */
+function snapStart(
+  zs: ZoneState,
+  req: PlanRequest,
+  start: Pt,
+  startPatch: GridPatch | null,
+  goalPick: PickedRecord | null,
+): SnapHit | null {
+  const { mesh, buckets } = zs;
+  if (req.startDeckY !== null && req.startDeckY !== undefined) {
+    const hit = snapPoint(mesh, buckets, start[0], start[1], { deckY: req.startDeckY });
+    if (hit) return hit;
+  } else if (startPatch && goalPick) {
+    const q = new Float64Array(2);
+    const sc = [cellOf(start[0]), cellOf(start[1])] as const;
+    const accept = (t: number) => {
+      closestOnTriangle(mesh.vertices, mesh.tris, t, start[0], start[1], q);
+      const H = triangleHeight(mesh.vertices, mesh.tris, t);
+      const seed = pickStartRec(startPatch, sc[0], sc[1], H) ??
+        pickStartRec(startPatch, cellOf(q[0]), cellOf(q[1]), H);
+      return seed !== null && cellHasRegion(startPatch, seed.gx, seed.gy, goalPick.rid);
+    };
+    const hit = snapPoint(mesh, buckets, start[0], start[1], {
+      ...floorOpt(req.startFloorY),
+      accept,
+    });
+    if (hit) return hit;
+  }
+  return snapPoint(mesh, buckets, start[0], start[1], floorOpt(req.startFloorY));
+}

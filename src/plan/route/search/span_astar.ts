@@ -1,0 +1,315 @@
+/**
+ * SpanAstar (spec 两段搜索 › 求解器, 拓扑层, 几何层, Lazy Theta*): A* over the window's spans with
+ * 8 neighbours, no corner cutting (a diagonal needs both orthogonal cells in the mask), step bans,
+ * RiseOk (with the FallGate) and the off-mesh links. A step costs
+ * `f32(w·0.5) ⊗ (m(u) ⊕ m(v))` (formulas.md #106; unit price: 1 and 1.41421354), a link
+ * `f32(max(c,1)) ⊗ f32(hypot)`; the heuristic is the Euclidean cell distance to the goal cell.
+ * Ties pop by span index. Updates need an improvement of more than 1e-12; stale entries
+ * (f > g + h + 1e-9) are skipped.
+ *
+ * With `theta` the search runs as Lazy Theta* (formulas.md #111–#113): chords to the grandparent
+ * only where both prices are 1, none over drops or links, the line of sight checked on pop with a
+ * reparent from closed neighbours, and closed spans never relaxed (#6214).
+ *
+ * `relaxClosed` restores the relaxation of the C++ build before #6214 (formulas.md #112, "Ref
+ * differs"), the build the golden routes (`tests/fixtures/oracle/`) come from: closed spans are
+ * relaxed too (eight neighbours and link ends), a closed span's g and parent change but it is
+ * never popped again, so its new chord is never checked — the flaw #6214 fixed. Its `step`
+ * pointer stays as it was when it closed (the per-cell path would otherwise loop); the chain
+ * is what the geometry pass hands on. Only the golden test uses it.
+ * @module
+ */
+
+import { kClimb } from "../../../grid/constants.ts";
+import { dropSeamBlocked, type FallGate, RISE_NEVER_ABOVE, riseOk } from "../../../grid/rise_ok.ts";
+import { occIndex } from "../../../grid/span_grid.ts";
+import type { WindowGrid } from "../../window/window_grid.ts";
+import type { Visibility } from "../visibility/visibility.ts";
+import { KeyIdHeap } from "./heap.ts";
+import { scratch } from "../../scratch.ts";
+import { DX, DY, stepBannedK } from "../../../grid/step_bans.ts";
+
+export { DX, DY, stepBanned, stepBannedK } from "../../../grid/step_bans.ts";
+
+/** Orthogonal step weight as f32(w·0.5). */
+const HALF_ORTH = Math.fround(0.5);
+/** Diagonal step weight as f32(√2·0.5). */
+const HALF_DIAG = Math.fround(Math.SQRT2 * 0.5);
+
+/** Result of one search. */
+export interface SpanPath {
+  /** Spans from start to goal (cell steps; for Lazy Theta* the chain's spans, see `chain`). */
+  spans: Int32Array;
+  /** Cost of the goal. */
+  cost: number;
+  /** Lazy Theta*: the parent chain from start to goal (span indices). */
+  chain?: Int32Array;
+}
+
+/** Lazy Theta* inputs. */
+export interface ThetaOptions {
+  /** The line-of-sight view (vis). */
+  vis: Visibility;
+  /** Relax closed spans as the build before #6214 did (see the module note); default false. */
+  relaxClosed?: boolean;
+}
+
+/** Search options. */
+export interface SpanSearchOptions {
+  /** Cell mask (1 = allowed). */
+  mask: Uint8Array;
+  /** Usable spans (region ∧ reach domain). */
+  usable: Uint8Array;
+  /** Per-cell price (f32), or null for the unit price. */
+  price: Float32Array | null;
+  /** Start span. */
+  start: number;
+  /** Goal spans (1 = goal). */
+  goal: Uint8Array;
+  /** Goal cell (window cell index), for the heuristic. */
+  goalCell: number;
+  /** Abandon when a popped f reaches this (early abandon); Infinity for none. */
+  abandonAt?: number;
+  /** Run as Lazy Theta*. */
+  theta?: ThetaOptions;
+  /** Collider check of ledge drops (FallGate), or null. */
+  gate?: FallGate | null;
+}
+
+/**
+ * Links in CSR by one end: the links whose `end` is span s are `order[start[s] .. start[s+1])`
+ * (link indices, table order kept within a span). Inside a scratch frame both arrays are scratch
+ * (valid until the frame ends).
+ */
+export function linkCsr(
+  end: Int32Array,
+  n: number,
+  spans: number,
+): { start: Int32Array; order: Int32Array } {
+  const start = scratch.i32(spans + 1);
+  for (let i = 0; i < n; i++) start[end[i] + 1]++;
+  for (let s = 0; s < spans; s++) start[s + 1] += start[s];
+  const fill = scratch.i32Copy(start.subarray(0, spans)), order = scratch.i32(n);
+  for (let i = 0; i < n; i++) order[fill[end[i]]++] = i;
+  return { start, order };
+}
+
+/** The straight-line heuristic from window cell c to the goal cell (gx, gy). */
+function heuristic(c: number, nx: number, gx: number, gy: number): number {
+  const dx = (c % nx) - gx, dy = ((c / nx) | 0) - gy;
+  return Math.sqrt(dx * dx + dy * dy);
+}
+
+/** Reusable work buffers of a window's searches. */
+export class SpanSearch {
+  private readonly g: Float64Array;
+  private readonly parent: Int32Array;
+  private readonly step: Int32Array;
+  private readonly jump: Uint8Array;
+  /**
+   * Per-span run stamp instead of clearing g and a closed flag before every run (a window's
+   * searches run many times over millions of spans): `mark ≥ epoch` ⇔ g is set in this run,
+   * `mark = epoch + 1` ⇔ closed. One byte, as dense as the closed flags it replaces; it is
+   * cleared once every 126 runs, when the epoch wraps.
+   */
+  private readonly mark: Uint8Array;
+  private epoch = 0;
+  private readonly heap = new KeyIdHeap(4096);
+  /** Links in CSR by source span (table order kept within a source). */
+  readonly linkStart: Int32Array;
+  /** Link indices in CSR order. */
+  readonly linkOrder: Int32Array;
+  /** Set when the last search stopped by the abandon threshold. */
+  abandoned = false;
+
+  constructor(readonly win: WindowGrid) {
+    const n = win.spans.h.length;
+    // Window-sized: scratch when a frame is open (routeWindow), fresh otherwise (scratch.ts).
+    this.g = scratch.f64(n);
+    this.parent = scratch.i32(n);
+    this.step = scratch.i32(n);
+    this.jump = scratch.u8(n);
+    this.mark = scratch.u8(n);
+    const csr = linkCsr(win.links.fromSpan, win.links.n, n);
+    this.linkStart = csr.start;
+    this.linkOrder = csr.order;
+  }
+
+  /** Runs one search; null when the goal cannot be reached (or the search was abandoned). */
+  run(o: SpanSearchOptions): SpanPath | null {
+    const w = this.win, sp = w.spans, nx = w.nx;
+    const { g, parent, step, jump, mark, heap } = this;
+    const theta = o.theta;
+    this.epoch += 2;
+    if (this.epoch > 252) (mark.fill(0)), (this.epoch = 2);
+    const E = this.epoch, CLOSED = E + 1;
+    heap.clear();
+    this.abandoned = false;
+    const gx = o.goalCell % nx, gy = (o.goalCell / nx) | 0;
+    const abandonAt = o.abandonAt ?? Infinity;
+    g[o.start] = 0;
+    mark[o.start] = E;
+    parent[o.start] = -1;
+    step[o.start] = -1;
+    jump[o.start] = 0;
+    heap.push(heuristic(sp.cell[o.start], nx, gx, gy), o.start);
+    while (heap.size > 0) {
+      const f = heap.topKey(), u = heap.topId();
+      heap.pop();
+      if (mark[u] === CLOSED) continue;
+      const cu = sp.cell[u];
+      const x = cu % nx, y = (cu / nx) | 0;
+      const hx = x - gx, hy = y - gy;
+      if (f > g[u] + Math.sqrt(hx * hx + hy * hy) + 1e-9) continue;
+      if (theta && parent[u] >= 0 && !jump[u]) this.checkSight(u, o);
+      if (o.goal[u]) return this.result(u, theta !== undefined);
+      if (f >= abandonAt) {
+        this.abandoned = true;
+        return null;
+      }
+      mark[u] = CLOSED;
+      this.expand(u, o, E, gx, gy);
+    }
+    return null;
+  }
+
+  /**
+   * Relaxes the neighbours and links of the popped span u (run's loop body). A method of its
+   * own, called once per pop, so that V8 optimises it on entry: as inner loops of run, Maglev
+   * compiled them on-stack (OSR) and deoptimised on every exit back to the pop loop — 24 000
+   * "exit from OSR'd inner loop" deopts over the example replay (`--trace-deopt`), each followed
+   * by a stretch of pops in the interpreter.
+   */
+  private expand(u: number, o: SpanSearchOptions, E: number, gx: number, gy: number): void {
+    const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny;
+    const { g, parent, step, jump, mark, heap } = this;
+    const price = o.price, theta = o.theta, gate = o.gate ?? null;
+    // 1 = a closed span is still relaxed (pre-#6214); 0 = #6214's skip.
+    const relaxClosed = theta?.relaxClosed ? 1 : 0;
+    const CLOSED = E + 1;
+    const unit = price === null;
+    const cu = sp.cell[u];
+    const x = cu % nx, y = (cu / nx) | 0;
+    const hu = sp.h[u], mu = unit ? 1 : price[cu];
+    const pu = parent[u];
+    for (let k = 0; k < 8; k++) {
+      const dx = DX[k], dy = DY[k];
+      const bx = x + dx, by = y + dy;
+      if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
+      const cb = by * nx + bx;
+      if (!o.mask[cb]) continue;
+      if (k >= 4 && (!o.mask[y * nx + bx] || !o.mask[by * nx + x])) continue;
+      if (stepBannedK(w.steps, cu, cb, k)) continue;
+      const j = occIndex(sp, cb);
+      if (j < 0) continue;
+      const mb = unit ? 1 : price[cb];
+      const ex = bx - gx, ey = by - gy, hb = Math.sqrt(ex * ex + ey * ey);
+      const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
+      // The column's spans ascend: past RISE_NEVER_ABOVE every later one fails RiseOk too. Its
+      // drops (below −kClimb) come first and share one seam look-ahead (向下一步: it depends on
+      // the departure height and the direction only); when it blocks, RiseOk refuses them all.
+      let seam = -1;
+      for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
+        const dhv = sp.h[v] - hu;
+        if (dhv > RISE_NEVER_ABOVE) break;
+        const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
+        if (!o.usable[v] || cv > relaxClosed) continue;
+        const drop = dhv < -kClimb;
+        if (drop) {
+          if (seam < 0) seam = dropSeamBlocked(sp, x, y, hu, dx, dy) ? 1 : 0;
+          if (seam === 1) continue;
+        }
+        if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
+        let np = u, nd = g[u] + cost;
+        if (theta && pu >= 0 && !jump[u] && !drop && mb <= 1) {
+          const cp = sp.cell[pu];
+          if (unit || price[cp] <= 1) {
+            const ex = bx - (cp % nx), ey = by - ((cp / nx) | 0);
+            const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
+            if (cd < nd - 1e-12) np = pu, nd = cd;
+          }
+        }
+        if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
+          g[v] = nd;
+          if (!cv) (step[v] = u), (mark[v] = E);
+          // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
+          if (theta) (parent[v] = np), (jump[v] = drop ? 1 : 0);
+          heap.push(nd + hb, v);
+        }
+      }
+    }
+    for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
+      const i = this.linkOrder[q], v = w.links.toSpan[i];
+      const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
+      if (!o.usable[v] || cv > relaxClosed || !o.mask[sp.cell[v]]) continue;
+      const nd = g[u] + w.links.cost[i];
+      if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
+        g[v] = nd;
+        if (!cv) (step[v] = u), (mark[v] = E);
+        if (theta) (parent[v] = u), (jump[v] = 1);
+        heap.push(nd + heuristic(sp.cell[v], nx, gx, gy), v);
+      }
+    }
+  }
+
+  /**
+   * Lazy Theta*'s SetVertex (formulas.md #113): when u does not see its parent, take the closed
+   * usable 8-neighbour w (corner cut, step ban w → u and RiseOk w → u as in the expansion) with
+   * the smallest `g(w) + w_step·0.5·double(m(w) ⊕ m(u))`.
+   */
+  private checkSight(u: number, o: SpanSearchOptions): void {
+    const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny, p = this.parent[u];
+    const cu = sp.cell[u], cp = sp.cell[p];
+    const ux = cu % nx, uy = (cu / nx) | 0, px = cp % nx, py = (cp / nx) | 0;
+    // Cell centres in px (kCS = 0.25), written out: no closures on this per-pop path.
+    const x0 = w.x0 + 0.5, y0 = w.y0 + 0.5;
+    if (
+      o.theta!.vis.ok(
+        (x0 + px) * 0.25,
+        (y0 + py) * 0.25,
+        (x0 + ux) * 0.25,
+        (y0 + uy) * 0.25,
+        sp.h[p],
+        sp.h[u],
+      )
+    ) return;
+    const price = o.price, mu = price === null ? 1 : price[cu], gate = o.gate ?? null;
+    let best = Infinity, bw = -1, bs = -1;
+    for (let k = 0; k < 8; k++) {
+      // w sits at u − (dx, dy): the step w → u goes along (dx, dy).
+      const dx = DX[k], dy = DY[k];
+      const wx = ux - dx, wy = uy - dy;
+      if (wx < 0 || wy < 0 || wx >= nx || wy >= ny) continue;
+      const cw = wy * nx + wx;
+      if (!o.mask[cw]) continue;
+      if (k >= 4 && (!o.mask[wy * nx + ux] || !o.mask[uy * nx + wx])) continue;
+      if (stepBannedK(w.steps, cw, cu, k)) continue;
+      const j = occIndex(sp, cw);
+      if (j < 0) continue;
+      const ws = k < 4 ? 1 : Math.SQRT2, mw = price === null ? 1 : price[cw];
+      for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
+        if (this.mark[s] !== this.epoch + 1 || !o.usable[s]) continue;
+        if (!riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], gate)) continue;
+        const c = this.g[s] + ws * 0.5 * Math.fround(mw + mu);
+        if (c < best - 1e-12) best = c, bw = s, bs = s;
+      }
+    }
+    if (bw >= 0) {
+      this.g[u] = best;
+      this.parent[u] = bw;
+      this.step[u] = bs;
+    }
+  }
+
+  private result(u: number, theta: boolean): SpanPath {
+    const cells: number[] = [];
+    for (let s = u; s >= 0; s = this.step[s]) cells.push(s);
+    const out: SpanPath = { spans: Int32Array.from(cells.reverse()), cost: this.g[u] };
+    if (theta) {
+      const chain: number[] = [];
+      for (let s = u; s >= 0; s = this.parent[s]) chain.push(s);
+      out.chain = Int32Array.from(chain.reverse());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Visibility::ok(p, q, hp, hq) (spec 视线): blocker segments, then the on mask (dense samples),
+ * then the facade step bans along the digital line (crossesStep), then the layer oracle. One
+ * class, three views: vis (no blockers, on = solidc), vis_geo (blockers, on = route mask) and
+ * vis_hard (blockers, no on mask).
+ * @module
+ */
+
+import { kCS } from "../../../grid/constants.ts";
+import { walkDigitalLine } from "../../../grid/digital_line.ts";
+import type { WindowGrid } from "../../window/window_grid.ts";
+import { stepBanned } from "../../../grid/step_bans.ts";
+import type { BlockerSegments } from "./blockers.ts";
+import { layerReaches, layerWalk } from "./layer_oracle.ts";
+
+/** A line-of-sight view over one window. */
+export class Visibility {
+  private readonly ox: number;
+  private readonly oy: number;
+  private cells: Int32Array = new Int32Array(256);
+
+  constructor(
+    readonly win: WindowGrid,
+    readonly blockers: BlockerSegments | null,
+    readonly on: Uint8Array | null,
+    /** Which of the facade-step and layer checks run (拉直的输入: some inputs skip them). */
+    readonly checks: { steps: boolean; layer: boolean } = { steps: true, layer: true },
+  ) {
+    this.ox = win.x0 * kCS;
+    this.oy = win.y0 * kCS;
+  }
+
+  /** Can one walk straight from p (height hp) to q (height hq)? Points in px. */
+  ok(px: number, py: number, qx: number, qy: number, hp: number, hq: number): boolean {
+    if (this.blockers && this.blockers.hits(px, py, qx, qy)) return false;
+    if (this.on && !this.onMask(px, py, qx, qy)) return false;
+    if (!this.checks.steps && !this.checks.layer) return true;
+    const n = this.line(px, py, qx, qy);
+    if (this.checks.steps && this.crossesStep(n)) return false;
+    if (!this.checks.layer) return true;
+    return layerReaches(this.win.spans, this.cells, 2 * n, hp, hq);
+  }
+
+  /** Does the chord cross a banned facade step (crossesStep) ? */
+  crossesFacade(px: number, py: number, qx: number, qy: number): boolean {
+    return this.crossesStep(this.line(px, py, qx, qy));
+  }
+
+  /** The heights a chord from p at height h may end on (null: it changes layer). */
+  heightsAlong(
+    px: number,
+    py: number,
+    qx: number,
+    qy: number,
+    h: number | readonly number[],
+    drop = false,
+  ): number[] | null {
+    const n = this.line(px, py, qx, qy);
+    return layerWalk(this.win.spans, this.cells, h, drop, 2 * n);
+  }
+
+  /** On-mask samples (formulas.md #122): n = ⌊L/(kCS·0.5)⌋ + 2 points, the last exactly q. */
+  private onMask(px: number, py: number, qx: number, qy: number): boolean {
+    const on = this.on!, nx = this.win.nx, ny = this.win.ny;
+    const dx = qx - px, dy = qy - py;
+    const L = Math.sqrt(dx * dx + dy * dy);
+    const n = Math.floor(L / (kCS * 0.5)) + 2;
+    for (let i = 0; i < n; i++) {
+      const t = i / (n - 1);
+      const x = Math.trunc((px + dx * t - this.ox) / kCS);
+      const y = Math.trunc((py + dy * t - this.oy) / kCS);
+      if (x < 0 || y < 0 || x >= nx || y >= ny || !on[y * nx + x]) return false;
+    }
+    return true;
+  }
+
+  /** The digital line between the end cells (trunc), into `cells`; returns its length. */
+  private line(px: number, py: number, qx: number, qy: number): number {
+    const ax = Math.trunc((px - this.ox) / kCS), ay = Math.trunc((py - this.oy) / kCS);
+    const bx = Math.trunc((qx - this.ox) / kCS), by = Math.trunc((qy - this.oy) / kCS);
+    const len = Math.max(Math.abs(bx - ax), Math.abs(by - ay), 1) + 1;
+    if (this.cells.length < 2 * len) this.cells = new Int32Array(4 * len);
+    const cells = this.cells;
+    walkDigitalLine(ax, ay, bx, by, (x, y, k) => {
+      cells[2 * k] = x;
+      cells[2 * k + 1] = y;
+    });
+    return len;
+  }
+
+  /** crossesStep: a banned directed step between consecutive in-window cells of the line. */
+  private crossesStep(n: number): boolean {
+    const c = this.cells, nx = this.win.nx, ny = this.win.ny, steps = this.win.steps;
+    for (let k = 1; k < n; k++) {
+      const ax = c[2 * k - 2], ay = c[2 * k - 1], bx = c[2 * k], by = c[2 * k + 1];
+      if (ax === bx && ay === by) continue;
+      if (ax < 0 || ay < 0 || ax >= nx || ay >= ny || bx < 0 || by < 0 || bx >= nx || by >= ny) {
+        continue;
+      }
+      if (stepBanned(steps, ay * nx + ax, by * nx + bx, bx - ax, by - ay)) return true;
+    }
+    return false;
+  }
+}
