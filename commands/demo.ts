@@ -38,6 +38,21 @@ drill-downs replayed on city_small's pack). Takes about a minute.
   --no-replay             skip the replay step
   --json | --md | --csv   the tables in that format (JSON: the batteries, classify and stats)`;
 
+/**
+ * The packs and batteries the demo's replay gets: each world's pack (`--pack`) and its
+ * legs.json (`--battery`), so the legs' test overrides (window, max_cells, cancel_before_tier)
+ * apply on replay as they did when planned; without them an unchanged planner would report
+ * spurious changes.
+ */
+export function demoReplayInputs(): string[] {
+  return DEMO_WORLDS.flatMap((w) => [
+    "--pack",
+    fileURLToPath(new URL(`../examples/${w}/base.nav.gz`, import.meta.url)),
+    "--battery",
+    fileURLToPath(new URL(`../examples/${w}/legs.json`, import.meta.url)),
+  ]);
+}
+
 /** Runs the demo. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("demo", args, {
@@ -110,11 +125,10 @@ export async function run(args: string[]): Promise<number> {
   const fmt = format === "text" ? [] : [`--${format}`];
   if (!values["no-replay"]) {
     say(`demo: replaying the failed legs → ${out}/replay/`);
-    const packs = DEMO_WORLDS.flatMap((w) => [
-      "--pack",
-      fileURLToPath(new URL(`../examples/${w}/base.nav.gz`, import.meta.url)),
-    ]);
-    const r = await sub(["replay", logs, ...packs, "--out", `${out}/replay`, ...fmt], false);
+    const r = await sub(
+      ["replay", logs, ...demoReplayInputs(), "--out", `${out}/replay`, ...fmt],
+      false,
+    );
     if (format === "json") json.replay = JSON.parse(r);
     else io.out.write(r);
   }

@@ -222,7 +222,8 @@ export function replayTables(r: ReplayReport, out: string): TableModel[] {
       "failed",
     ],
     rows: r.rows.map((x) => [
-      x.key,
+      // A leg the plan lines name is reported by its battery id (zone beside it).
+      x.leg ? `${x.leg} (${x.zone})` : x.key,
       x.request === "none" ? `- (${x.reason})` : x.request,
       x.old.class,
       x.new ? x.new.class : "-",

@@ -92,6 +92,13 @@ export interface ReplayLeg {
   unreplayable: string;
   /** The logged record used for the request (plan-line legs), else null. */
   record: PlanRecord | null;
+  /**
+   * The logged record {@link ReplayLeg.old} describes (the last failure's, or the last plan's),
+   * null when that line was no plan line: what an exact replay is compared with.
+   */
+  oldRecord: PlanRecord | null;
+  /** Battery leg id the plan lines name (`[leg=…]`), "" when none. */
+  legId: string;
   /** Battery leg id whose overrides were applied, "" when none. */
   battery: string;
   /** What the logs said. */
@@ -115,14 +122,18 @@ function fmtKeyNum(v: number | null): string {
 /**
  * Distinct-leg key: `classify`'s {@link legKey} (zone, start, goal, goal deck to 0.01 px), plus
  * the extra inputs of a plan line when set (`|sf:`/`|gf:` floors, `|sd:` start deck, `|d:`
- * discs), so two requests that differ only there stay apart. With batteries, a plan line whose
- * battery leg has overrides gets `|o:<leg id>` too (collectReplayLegs).
+ * discs), so two requests that differ only there stay apart; `|leg=<id>` when the line names its
+ * battery leg (`[leg=…]`). With batteries, a plan line without an id whose battery leg has
+ * overrides gets `|o:<leg id>` too (collectReplayLegs).
  */
 export function replayKey(leg: LogLeg): string {
   const deck = leg.plan ? leg.plan.goalDeckY : leg.goalDeckY;
   let k = legKey(leg.zone, leg.start, leg.goal, deck, leg.error);
   const p = leg.plan;
   if (p) {
+    // A line that names its battery leg is that leg: battery legs may share every input but
+    // their test overrides (legs.json `overrides`), and must never fold into one group.
+    if (p.leg) k += `|leg=${p.leg}`;
     if (p.startFloorY !== null || p.goalFloorY !== null) {
       k += `|f:${fmtKeyNum(p.startFloorY)},${fmtKeyNum(p.goalFloorY)}`;
     }
@@ -155,11 +166,16 @@ export function recordClass(r: PlanRecord): string {
   return r.ok ? "ok" : classifyFailure(factsFromPlan(r)).class;
 }
 
+/**
+ * What the logs said. For a plan line, ok and class are the logged record's (as
+ * {@link recordClass} judges the new record), so an identical replay is judged against the very
+ * record it reproduced (see {@link checkReplayInvariant}).
+ */
 function oldOf(leg: LogLeg): OldOutcome {
   const p = leg.plan;
   return {
-    ok: leg.ok,
-    class: leg.ok ? "ok" : classifyFailure(factsFromLeg(leg)).class,
+    ok: p ? p.ok : leg.ok,
+    class: p ? recordClass(p) : leg.ok ? "ok" : classifyFailure(factsFromLeg(leg)).class,
     code: p ? p.code : "",
     error: leg.error,
     tier: p ? p.tier : -1,
@@ -243,7 +259,7 @@ export async function collectReplayLegs(
     if (ev.type !== "leg") continue;
     let k = replayKey(ev.leg);
     const bat = ev.leg.plan ? batteryMatch(ev.leg.plan, opts.batteries ?? []) : undefined;
-    if (bat?.overrides) k += `|o:${bat.id}`;
+    if (bat?.overrides && !ev.leg.plan?.leg) k += `|o:${bat.id}`;
     const g = groups.get(k);
     if (g) g.push(ev.leg);
     else groups.set(k, [ev.leg]);
@@ -270,7 +286,8 @@ function buildLeg(
   const first = g[0];
   const last = failed.length ? failed[failed.length - 1] : g[g.length - 1];
   // Every line of a group has the same inputs (and battery leg, see collectReplayLegs).
-  const exact = g.find((l) => l.plan !== null);
+  // The request comes from the line the old outcome comes from when it is a plan line.
+  const exact = last.plan ? last : g.find((l) => l.plan !== null);
   const base = exact ?? first;
   let request: PlanRequest | null = null;
   let missing: string[] = [];
@@ -304,6 +321,8 @@ function buildLeg(
     missing,
     unreplayable,
     record: exact?.plan ?? null,
+    oldRecord: last.plan,
+    legId: exact?.plan?.leg ?? "",
     battery,
     old: oldOf(last),
     occurrences: g.length,
@@ -332,6 +351,29 @@ export function judge(oldOk: boolean, oldClass: string, newClass: string): Repla
     return newClass === oldClass ? "still_failing" : "failing_differently";
   }
   return newClass === "ok" ? "still_ok" : "newly_failing";
+}
+
+/** Outcomes that report a change (what a planner engineer acts on). */
+export const CHANGE_OUTCOMES: readonly ReplayOutcome[] = [
+  "fixed",
+  "failing_differently",
+  "newly_failing",
+];
+
+/**
+ * The replay invariant: a leg replayed identical (same pack, same planner, the new record equal
+ * to the logged one but for timings) reproduced what the logs said, so it can never report a
+ * change (fixed, failing differently, newly failing). Throws when a row breaks it: a wrong
+ * verdict is never printed.
+ */
+export function checkReplayInvariant(
+  row: { key: string; identical: boolean | null; outcome: ReplayOutcome },
+): void {
+  if (row.identical === true && CHANGE_OUTCOMES.includes(row.outcome)) {
+    throw new Error(
+      `replay invariant broken: leg ${row.key} was replayed identical but judged ${row.outcome}`,
+    );
+  }
 }
 
 /** Human label of an outcome. */

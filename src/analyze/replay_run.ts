@@ -17,6 +17,7 @@ import type { ParseReport, PlanRecord, Point2 } from "../logs/types.ts";
 import { NAVSCOPE_VERSION } from "../version.ts";
 import type { Leg as BatteryLeg } from "../world/legs.ts";
 import {
+  checkReplayInvariant,
   collectReplayLegs,
   comparableRecord,
   judge,
@@ -49,6 +50,8 @@ export interface NewOutcome {
 /** One row of replay.json. */
 export interface ReplayRow {
   key: string;
+  /** Battery leg id the logged plan lines name (`[leg=…]`), "" when none. */
+  leg: string;
   zone: string;
   start: Point2 | null;
   goal: Point2 | null;
@@ -297,13 +300,16 @@ function rowOf(
   planner: string,
 ): ReplayRow {
   const nw = rec ? newOf(rec) : null;
-  const samePack = l.record && info ? l.record.packHash === info.buildHash : null;
-  const samePlanner = l.record ? l.record.version === planner : null;
-  const identical = rec && l.record && samePack && samePlanner
-    ? isDeepStrictEqual(comparableRecord(rec), comparableRecord(l.record))
+  const logged = l.oldRecord ?? l.record;
+  const samePack = logged && info ? logged.packHash === info.buildHash : null;
+  const samePlanner = logged ? logged.version === planner : null;
+  // Compared with the record the old outcome comes from, never another line of the leg.
+  const identical = rec && l.oldRecord && samePack && samePlanner
+    ? isDeepStrictEqual(comparableRecord(rec), comparableRecord(l.oldRecord))
     : null;
-  return {
+  const row: ReplayRow = {
     key: l.key,
+    leg: l.legId,
     zone: l.zone,
     start: l.start,
     goal: l.goal,
@@ -330,6 +336,8 @@ function rowOf(
     old: l.old,
     new: nw,
   };
+  checkReplayInvariant(row);
+  return row;
 }
 
 type ReportHead = Omit<
@@ -347,7 +355,10 @@ type ReportHead = Omit<
 /** Builds the summary over rows (also used by merge). */
 export function summarize(rows: ReplayRow[], head: ReportHead): ReplayReport {
   const counts = emptyCounts();
-  for (const r of rows) counts[r.outcome]++;
+  for (const r of rows) {
+    checkReplayInvariant(r);
+    counts[r.outcome]++;
+  }
   return {
     format: REPLAY_FORMAT,
     version: 1,
