@@ -22,8 +22,9 @@ export const summary = "Tier / timing statistics from run logs (stats --by-tier)
 export const help = `navscope stats LOGS… [--by-tier] [--by zone] [--since T] [--until T] [--zone Z]
                 [--json|--csv|--md] [--strict]
 
-Tier and timing statistics of the successful plans in navscope plan lines (failed plans are
-counted and excluded, as in the spec's 分档实测):
+Tier and timing statistics of the successful plans in navscope plan lines (failures are
+counted and excluded, as in the spec's 分档实测; counted as classify counts them: failed legs,
+navigator lines included, and pack-load failures):
   escalation-reason combinations per plan; per final tier: plans, total p50/p90/max and
   "other" p50 (total − window − topology − geometry); window area buckets (≤ 2.9 M,
   2.9–3 M, > 3 M cells) by tier; share finished at tier 0; per-stage sum/p50/max.
@@ -34,7 +35,7 @@ Percentiles are nearest rank: the value at rank ⌈p/100·n⌉ of the sorted sam
   --since T        keep plans logged at or after T   (YYYY-MM-DD[ HH:MM[:SS[.mmm]]])
   --until T        keep plans logged before T; a date alone includes that whole day
   --zone Z         keep only zone Z (repeatable, or comma-separated)
-  --json           {plans, failed_excluded, tier0_share, tier0_small_share, tiers: [{tier,
+  --json           {plans, failed_excluded, failures, tier0_share, tier0_small_share, tiers: [{tier,
                    count, total_ms: {p50, p90, max}, other_ms_p50}], reason_names, reasons,
                    window_buckets, stages, unparsed_lines, zones?}
   --csv | --md     the tables as CSV or Markdown

@@ -28,6 +28,17 @@ export interface Failure {
   file: string;
   /** 1-based line in that file. */
   line: number;
+  /** Battery leg id the plan line names (`[leg=…]`), absent when none. */
+  legId?: string;
+}
+
+/**
+ * The distinct-leg key of a plan record: {@link legKey}, plus `|leg=<id>` when the line names
+ * its battery leg, since battery legs may share every input but their test overrides.
+ */
+export function planLegKey(r: PlanRecord, error: string): string {
+  const k = legKey(r.zone, r.start, r.goal, r.goalDeckY, error);
+  return r.leg ? `${k}|leg=${r.leg}` : k;
 }
 
 /** Deck hints in the error text: the planner only talks about 目标面/声明面 for deck legs. */
@@ -123,13 +134,18 @@ export function factsFromLeg(leg: Leg): FailureFacts {
 export function failureFromLeg(leg: Leg): Failure {
   const facts = factsFromLeg(leg);
   const error = facts.message || facts.status;
-  return {
+  const f: Failure = {
     facts,
     leg: legKey(leg.zone, leg.start, leg.goal, leg.goalDeckY, error),
     time: leg.time,
     file: leg.src.file,
     line: leg.src.line,
   };
+  if (leg.plan?.leg) {
+    f.leg += `|leg=${leg.plan.leg}`;
+    f.legId = leg.plan.leg;
+  }
+  return f;
 }
 
 /**
@@ -156,10 +172,11 @@ export class FailureCollector {
         const facts = factsFromPlan(r);
         this.pendingPlans.push({
           facts,
-          leg: legKey(r.zone, r.start, r.goal, r.goalDeckY, facts.message),
+          leg: planLegKey(r, facts.message),
           time: ev.head.time,
           file: ev.src.file,
           line: ev.src.line,
+          ...(r.leg ? { legId: r.leg } : {}),
         });
         return [];
       }

@@ -20,6 +20,8 @@ export interface ClassExample {
   line: number;
   /** Error text (or the route status when the log gave no text). */
   text: string;
+  /** Battery leg id the plan line names (`[leg=…]`); absent when the line names none. */
+  leg?: string;
 }
 
 /** One row of the report (stable JSON shape). */
@@ -28,7 +30,7 @@ export interface ClassRow {
   class: string;
   /** Number of failures. */
   count: number;
-  /** Number of distinct legs (zone + start + goal + deck). */
+  /** Number of distinct legs (zone + start + goal + deck, + the battery leg id when named). */
   legs: number;
   /** Earliest timestamp (`YYYY-MM-DD HH:MM:SS.mmm`, naive local time), null when unknown. */
   first_seen: string | null;
@@ -82,7 +84,13 @@ class RowAcc {
       if (!(f.time <= this.last)) this.last = f.time;
     }
     if (this.examples.length < MAX_EXAMPLES) {
-      this.examples.push({ file: f.file, line: f.line, text });
+      this.examples.push(
+        f.legId ? { file: f.file, line: f.line, text, leg: f.legId } : {
+          file: f.file,
+          line: f.line,
+          text,
+        },
+      );
     }
   }
 

@@ -139,6 +139,7 @@ async function runFromStatsFile(source: string): Promise<RunData> {
   let j: {
     plans?: unknown;
     failed_excluded?: unknown;
+    failures?: unknown;
     tiers?: Array<{ tier: number; count: number; total_ms?: { p90?: number | null } }>;
     stages?: Array<{ stage: string; p50_ms: number | null; max_ms: number | null }>;
   };
@@ -158,7 +159,12 @@ async function runFromStatsFile(source: string): Promise<RunData> {
     );
   }
   const okN = j.plans;
-  const failed = typeof j.failed_excluded === "number" ? j.failed_excluded : 0;
+  // `failures` (classify's count, navigator legs included) when the file has it.
+  const failed = typeof j.failures === "number"
+    ? j.failures
+    : typeof j.failed_excluded === "number"
+    ? j.failed_excluded
+    : 0;
   const tiers = new Map<number, number>();
   for (const t of j.tiers) tiers.set(t.tier, t.count);
   const timing: RunData["timing"] = {};

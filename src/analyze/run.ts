@@ -118,18 +118,27 @@ export async function statsLogs(
   inputs: readonly string[],
   opts: PipelineOptions & { filter?: StatsFilter; byZone?: boolean } = {},
 ): Promise<{ report: StatsReport; parse: ParseReport }> {
-  const stream = parseLogs(inputs, { strict: opts.strict, include: ["plan"] });
+  // Failures are counted as classify counts them (same events, same collector), so stats and
+  // classify agree on the same logs, navigator lines included.
+  const stream = parseLogs(inputs, {
+    strict: opts.strict,
+    include: ["plan", "leg", "navmesh_load_failed"],
+  });
   const collector = new PlanCollector();
+  const failures = new FailureCollector();
   const acc = new StatsAccumulator(opts.filter ?? {}, opts.byZone ?? false);
+  acc.countFailures();
   const sizes = opts.onProgress ? await fileSizes(inputs) : new Map();
   let n = 0;
   for await (const ev of stream) {
     const p = collector.add(ev);
     if (p) acc.add(p.record, p.time);
+    for (const f of failures.add(ev)) acc.addFailure(f.facts.zone, f.time);
     if (opts.onProgress && ++n % PROGRESS_EVERY === 0) {
       opts.onProgress(...progressOf(stream.report, sizes));
     }
   }
+  for (const f of failures.finish()) acc.addFailure(f.facts.zone, f.time);
   return {
     report: acc.report(unparsedLines(stream.report), fileProblems(stream.report)),
     parse: stream.report,

@@ -109,6 +109,12 @@ export interface StatsBody {
   plans: number;
   /** Failed plans seen and excluded. */
   failed_excluded: number;
+  /**
+   * Failures as `classify` counts them in the same logs (failed legs, navigator or plan line,
+   * plus pack-load failures; src/analyze/adapter.ts counting policy), excluded from every
+   * timing. Equals `failed_excluded` when only plan records were added.
+   */
+  failures: number;
   /** Share of counted plans finished at tier 0 (0 when none). */
   tier0_share: number;
   /** Share finished at tier 0 with a window ≤ 2.9 M cells. */
@@ -152,11 +158,26 @@ class TierAcc {
 export class StatsGroup {
   private plans = 0;
   private failed = 0;
+  /** Failures counted by {@link StatsGroup.addFailure}, null while plan records stand in. */
+  private failures: number | null = null;
   private tier0Small = 0;
   private readonly tiers = new Map<number, TierAcc>();
   private readonly combos = new Map<string, { reasons: Record<string, number>; plans: number }>();
   private readonly reasonTotals = new Map<string, number>();
   private readonly stages = STAGES.map(() => new SampleColumn());
+
+  /**
+   * Counts one failure as classify counts it (a failed leg or a pack-load failure); once called,
+   * the body's `failures` are these, not the failed plan records.
+   */
+  addFailure(): void {
+    this.failures = (this.failures ?? 0) + 1;
+  }
+
+  /** Switches `failures` to {@link StatsGroup.addFailure}'s count (0 until one is added). */
+  countFailures(): void {
+    this.failures ??= 0;
+  }
 
   /** Adds one plan record (failed records are only counted). */
   add(r: PlanRecord): void {
@@ -249,6 +270,7 @@ export class StatsGroup {
     return {
       plans: this.plans,
       failed_excluded: this.failed,
+      failures: this.failures ?? this.failed,
       tier0_share: this.plans ? tier0 / this.plans : 0,
       tier0_small_share: this.plans ? this.tier0Small / this.plans : 0,
       tiers,
@@ -286,15 +308,40 @@ export class StatsAccumulator {
   /** @param filter what to keep; @param byZone also keep per-zone groups. */
   constructor(readonly filter: StatsFilter = {}, readonly byZone = false) {}
 
+  /**
+   * Counts one failure (classify's: a failed leg or pack-load failure) of `zone` at `time` if it
+   * passes the filter. After the first call (or {@link StatsAccumulator.countFailures}) the
+   * report's `failures` are these.
+   */
+  addFailure(zone: string, time: number): boolean {
+    if (!passes(this.filter, zone, time)) return false;
+    this.all.addFailure();
+    if (this.byZone) this.zoneGroup(zone).addFailure();
+    return true;
+  }
+
+  /** Makes `failures` count {@link StatsAccumulator.addFailure} calls only (0 when none). */
+  countFailures(): void {
+    this.all.countFailures();
+    this.failureCounting = true;
+  }
+
+  private failureCounting = false;
+
+  private zoneGroup(zone: string): StatsGroup {
+    let g = this.zones.get(zone);
+    if (!g) {
+      this.zones.set(zone, g = new StatsGroup());
+      if (this.failureCounting) g.countFailures();
+    }
+    return g;
+  }
+
   /** Adds one plan if it passes the filter; returns whether it was kept. */
   add(r: PlanRecord, time: number): boolean {
     if (!passes(this.filter, r.zone, time)) return false;
     this.all.add(r);
-    if (this.byZone) {
-      let g = this.zones.get(r.zone);
-      if (!g) this.zones.set(r.zone, g = new StatsGroup());
-      g.add(r);
-    }
+    if (this.byZone) this.zoneGroup(r.zone).add(r);
     return true;
   }
 

@@ -23,7 +23,7 @@ function example(r: ClassRow): string {
   const e = r.examples[0];
   if (!e) return "";
   const text = e.text.length > 60 ? e.text.slice(0, 59) + "…" : e.text;
-  return `${e.file}:${e.line} ${text}`;
+  return `${e.file}:${e.line}${e.leg ? ` [leg=${e.leg}]` : ""} ${text}`;
 }
 
 function classRows(rows: ClassRow[]): Array<Array<string | number | null>> {
@@ -79,7 +79,7 @@ export function statsBodyTables(b: StatsBody, scope = ""): ReportTable[] {
       t.other_ms_p50,
     ]),
     notes: [
-      `${b.plans} successful plans (failed plans excluded: ${b.failed_excluded})`,
+      `${b.plans} successful plans (failures excluded: ${b.failures}, counted as classify counts them)`,
       `finished at tier 0: ${pct(b.tier0_share)}; ` +
       `at tier 0 with a window ≤ 2.9 M cells: ${pct(b.tier0_small_share)}`,
     ],
