@@ -37,3 +37,24 @@ Deno.test("stats: per-zone failures add up to classify's per-zone counts", async
     assertEquals(only.failures, g.total, `--zone ${g.key}`);
   }
 });
+
+Deno.test("classify: plan lines naming their battery leg are distinct legs, examples name the id", async () => {
+  const { emptyPlanRecord, formatPlanLine } = await import("../src/logs/plan_line.ts");
+  const dir = await Deno.makeTempDir({ prefix: "classify_leg_" });
+  try {
+    let text = "";
+    for (const [i, id] of ["cancelled", "cancelled_again"].entries()) {
+      const r = emptyPlanRecord("map01base", [24, 40], [66, 12]);
+      Object.assign(r, { code: "cancelled", error: "规划被取消", leg: id });
+      text += formatPlanLine(r, { time: Date.UTC(2026, 9, 1, 8, 0, i) }) + "\n";
+    }
+    await Deno.writeTextFile(`${dir}/plans.log`, text);
+    const c = (await classifyLogs([`${dir}/plans.log`])).report;
+    assertEquals(c.total, 2);
+    assertEquals(c.classes[0].legs, 2);
+    assertEquals(c.classes[0].examples.map((e) => e.leg), ["cancelled", "cancelled_again"]);
+    assertEquals((await statsLogs([`${dir}/plans.log`])).report.failures, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
