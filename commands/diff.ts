@@ -1,6 +1,6 @@
 /**
  * `navscope diff BASE CURRENT [--thresholds FILE] [--json FILE]`: the nightly regression gate.
- * Prints a Markdown summary (for a CI comment); exit 0 pass, 1 usage or input error, 3
+ * Prints a Markdown summary (for a CI comment); exit 0 pass, 1 input error, 2 usage, 3
  * regression.
  * @module
  */
@@ -39,18 +39,18 @@ new failing legs) for a CI comment.
                       floor for p50/p90/max. A threshold naming an unknown metric is an error.
   --json FILE         also write the comparison as JSON to FILE
 
-Exit status: 0 pass; 1 usage or input error (unreadable run, bad thresholds file);
+Exit status: 0 pass; 1 input error (unreadable run, bad thresholds file); 2 usage;
 3 regression (a metric over its threshold).`;
 
-/** Runs diff; exit 0 pass, 1 usage/input error, 3 regression. */
+/** Runs diff; exit 0 pass, 1 input error, 2 usage, 3 regression. */
 export async function run(args: string[]): Promise<number> {
   try {
     return await runDiff(args);
   } catch (e) {
     if (e instanceof NavscopeError) {
-      // diff's contract: usage errors exit 1, like input errors (3 is the regression).
-      io.err.write(`navscope diff: error: ${e.message}\n`);
-      return 1;
+      // The exit-code rule of every command (docs/exit_codes.md): 2 usage, 1 bad input.
+      io.err.write(`navscope diff: error: ${e.message.replace(/^diff: /, "")}\n`);
+      return e.code === "usage" ? 2 : 1;
     }
     throw e;
   }

@@ -44,6 +44,23 @@ async function usage(): Promise<string> {
   return lines.join("\n");
 }
 
+/** Exit code of a refused run: 2 usage, 130 interrupted, 1 any other bad input (docs/exit_codes.md). */
+export function exitCodeOf(e: NavscopeError): number {
+  return e.code === "usage" ? 2 : e.code === "cancelled" ? 130 : 1;
+}
+
+/**
+ * The one error line of a refused run: `navscope CMD: error: …`, naming the command once (a
+ * message that starts with `CMD: `, as the commands' usage errors do, loses that prefix), and a
+ * usage error ends with the `--help` pointer.
+ */
+export function errorLine(cmd: string, e: NavscopeError): string {
+  let text = e.message;
+  while (text.startsWith(`${cmd}: `)) text = text.slice(cmd.length + 2);
+  if (e.code === "usage" && !text.includes("--help")) text += ` (see navscope ${cmd} --help)`;
+  return `navscope ${cmd}: error: ${text}`;
+}
+
 /** Runs the CLI with the given arguments and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -69,8 +86,8 @@ export async function main(argv: string[]): Promise<number> {
     return await mod.run(rest);
   } catch (e) {
     if (e instanceof NavscopeError) {
-      console.error(`navscope ${cmd}: error: ${e.message}`);
-      return e.code === "usage" ? 2 : 1;
+      console.error(errorLine(cmd, e));
+      return exitCodeOf(e);
     }
     // File-system and permission errors that escaped a command: one line, never Deno's
     // "run again with the --allow-… flag" hint or a stack trace.

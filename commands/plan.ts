@@ -15,6 +15,13 @@ import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
+import {
+  requireBatteryZones,
+  requireInputFile,
+  requireLegs,
+  requireWritable,
+  requireZone,
+} from "./support/preflight.ts";
 import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./support/mesh_legs.ts";
 import {
   fmtNum,
@@ -107,6 +114,13 @@ export async function run(args: string[]): Promise<number> {
   if (!Number.isInteger(workers) || workers < 1 || workers > 4) {
     throw usage(`--workers needs an integer 1..4, got ${JSON.stringify(values.workers)}`);
   }
+  // Before any work: an explicit no-go table must exist (a missing one would plan through the
+  // author's no-go zones), and every output must be writable.
+  if (values.nogo !== undefined) await requireInputFile(values.nogo, "the no-go table (--nogo)");
+  await requireWritable([
+    { path: values.log, what: "the plan log (--log)", append: true },
+    { path: values.svg, what: "the picture (--svg)" },
+  ]);
   const engine = await openEngine(pack, { noGoTable: values.nogo, workers });
   try {
     return await runWith(engine, values, legsPath);
@@ -154,6 +168,7 @@ async function runWith(
   if (!values.zone || !values.from || !values.to) {
     throw usage("one leg needs --zone, --from and --to");
   }
+  requireZone("plan", values.zone, engine.info.zones);
   const req: PlanRequest = {
     zone: values.zone,
     start: pair("--from", values.from),
@@ -178,6 +193,7 @@ async function runWith(
     if (!res.picture) throw new NavscopeError("bad_value", "no window was built: nothing to draw");
     const title = `${req.zone} (${req.start}) → (${req.goal}): ${res.ok ? "ok" : res.error}`;
     await writeFileAtomic(values.svg, legSvg(res.picture, title));
+    io.err.write(`navscope plan: picture written to ${values.svg}\n`);
   }
   if (values.log) await appendLines(values.log, [line(engine, req, res)]);
   if (values.json) {
@@ -337,6 +353,8 @@ async function meshBatteryRun(
     });
   }
   const legs = parseLegs(text, path);
+  requireLegs(legs, path);
+  requireBatteryZones(legs, engine.info.zones, path, engine.info.mainPack);
   const { voxelRows, records } = await meshBattery(engine, path, legs, planner, format);
   if (log) await appendLines(log, records.map((r) => formatPlanLine(r, { time: new Date() })));
   return check && voxelRows.some((r) => !r.matched) ? 3 : 0;
@@ -358,6 +376,8 @@ export async function battery(
     });
   }
   const legs = parseLegs(text, path);
+  requireLegs(legs, path);
+  requireBatteryZones(legs, engine.info.zones, path, engine.info.mainPack);
   const rows: BatteryRow[] = [];
   const lines: string[] = [];
   for (const leg of legs) {

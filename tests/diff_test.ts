@@ -61,11 +61,15 @@ Deno.test("diff: a threshold naming an unknown metric is an error (exit 1)", asy
   await assertGolden("diff_unknown_metric.txt", c.err);
 });
 
-Deno.test("diff: usage errors exit 1, not 2", async () => {
+Deno.test("diff: usage errors exit 2 (the rule of every command), bad input 1", async () => {
   const c = await captureOutput(() => run(["only-one"]));
-  assertEquals(c.value, 1);
+  assertEquals(c.value, 2);
+  assert(c.err.trim().endsWith("(see navscope diff --help)"), c.err);
+  assertEquals(c.err.match(/diff: /g)?.length, 1, c.err);
   const code = await main(["diff", "a", "b", "c"]);
-  assertEquals(code, 1);
+  assertEquals(code, 2);
+  const missing = await captureOutput(() => run(["/nonexistent-a.log", "/nonexistent-b.log"]));
+  assertEquals(missing.value, 1);
 });
 
 Deno.test("diff: thresholds validation names the JSON path", () => {

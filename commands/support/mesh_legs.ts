@@ -97,6 +97,7 @@ export async function bothLeg(
       c.voxel.ok ? "ok" : c.voxel.error
     } (red), mesh ${c.mesh.ok ? "ok" : c.mesh.error} (blue)`;
     await writeFileAtomic(svg, overlayRoute(legSvg(pic, title), pic, c.mesh.points));
+    io.err.write(`navscope plan: picture written to ${svg}\n`);
   }
   if (json) {
     io.out.write(JSON.stringify(comparisonJson(c), null, 2) + "\n");

@@ -38,6 +38,110 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
 }
 
 /**
+ * Writes several files as one output: every temp file is written first, then all are renamed
+ * into place, so a failed write leaves none of them (an HTML report and its trace are written
+ * together or not at all). Temp files are removed on failure.
+ */
+export async function writeFilesAtomic(
+  files: ReadonlyArray<{ path: string; data: Uint8Array | string }>,
+): Promise<void> {
+  const temps: Array<{ tmp: string; path: string }> = [];
+  let at = "";
+  try {
+    for (const f of files) {
+      at = f.path;
+      const slash = f.path.lastIndexOf("/");
+      const dir = slash >= 0 ? f.path.slice(0, slash + 1) : "";
+      const tmp = `${dir}.${f.path.slice(slash + 1)}.${Deno.pid}.${Date.now()}.${temps.length}.tmp`;
+      temps.push({ tmp, path: f.path });
+      await Deno.writeFile(
+        tmp,
+        typeof f.data === "string" ? new TextEncoder().encode(f.data) : f.data,
+      );
+    }
+    for (const t of temps) {
+      at = t.path;
+      await Deno.rename(t.tmp, t.path);
+    }
+  } catch (e) {
+    for (const t of temps) await Deno.remove(t.tmp).catch(() => {});
+    throw new NavscopeError("io", `cannot write file: ${fsErrorText(e)}`, { file: at });
+  }
+}
+
+/** Options of {@link assertWritable}. */
+export interface WritableOptions {
+  /** Create the missing parent folders (as `mkdir -p`). */
+  createParents?: boolean;
+  /** The path is a folder the command writes into (created when missing). */
+  dir?: boolean;
+  /** What the path is, for the message (e.g. `--log FILE`). */
+  what?: string;
+  /** The file is appended to (an existing one must open for writing). */
+  append?: boolean;
+}
+
+/**
+ * Checks, before any long work, that an output location can be written: its folder exists (or is
+ * created with `createParents`), the path is not a folder (a file output) or not a file (a folder
+ * output), and a probe file can be created beside it (then removed). Writes nothing the user
+ * sees; an existing file is left untouched. Throws one `io` {@link NavscopeError} naming the path.
+ */
+export async function assertWritable(path: string, opts: WritableOptions = {}): Promise<void> {
+  const what = opts.what ?? "the output";
+  const fail = (why: string) =>
+    new NavscopeError("io", `cannot write ${what}: ${why}`, { file: path });
+  let dir: string;
+  if (opts.dir) {
+    try {
+      await Deno.mkdir(path, { recursive: true });
+    } catch (e) {
+      throw fail(fsErrorText(e));
+    }
+    dir = path;
+  } else {
+    const slash = path.lastIndexOf("/");
+    dir = slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
+    let st: Deno.FileInfo | null = null;
+    try {
+      st = await Deno.stat(path);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw fail(fsErrorText(e));
+    }
+    if (st?.isDirectory) throw fail("is a directory");
+    if (st && opts.append) {
+      try {
+        (await Deno.open(path, { write: true })).close();
+      } catch (e) {
+        throw fail(fsErrorText(e));
+      }
+    }
+    if (opts.createParents) {
+      try {
+        await Deno.mkdir(dir, { recursive: true });
+      } catch (e) {
+        throw fail(fsErrorText(e));
+      }
+    }
+  }
+  let dst: Deno.FileInfo;
+  try {
+    dst = await Deno.stat(dir);
+  } catch (e) {
+    throw fail(`its folder ${dir}: ${fsErrorText(e)}`);
+  }
+  if (!dst.isDirectory) throw fail(`${dir} is not a folder`);
+  const probe = `${dir}/.navscope-probe.${Deno.pid}.${Date.now()}.tmp`;
+  try {
+    await Deno.writeFile(probe, new Uint8Array(0), { createNew: true });
+  } catch (e) {
+    throw fail(fsErrorText(e));
+  } finally {
+    await Deno.remove(probe).catch(() => {});
+  }
+}
+
+/**
  * A file-system error in words, for messages that already name the path: Deno's permission
  * errors ("Requires write access to …, run again with the --allow-write flag") become "not
  * permitted", OS errors lose the "(os error N): op 'path'" tail.
