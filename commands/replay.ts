@@ -14,6 +14,7 @@ import {
   writeReplayDir,
 } from "../src/analyze/replay_run.ts";
 import { type Leg as BatteryLeg, parseLegs } from "../src/world/legs.ts";
+import { requireWritable } from "./support/preflight.ts";
 import {
   formatFromFlags,
   io,
@@ -64,7 +65,11 @@ discs: it is replayed with what is known and marked partial_request.
 Ctrl-C stops cleanly: workers end, the legs done so far are written, the summary says
 interrupted, exit 130.
 
-Exit status: 0 done; 1 bad input (no readable log, bad pack); 2 usage; 130 interrupted.`;
+The packs are loaded and the output folder checked before any log is read: a missing or
+corrupt pack (or its paired sidecars) is refused with exit 1, naming the file and the reason.
+
+Exit status: 0 done; 1 bad input (no readable log, bad pack, unwritable --out); 2 usage;
+130 interrupted.`;
 
 function usage(what: string): NavscopeError {
   return new NavscopeError("usage", `replay: ${what} (see navscope replay --help)`);
@@ -139,6 +144,8 @@ export async function run(args: string[]): Promise<number> {
   }
   const batteries = await readBatteries(values.battery ?? []);
   const out = values.out ?? "replay-out";
+  // Before any work: the output folder can be written (created when missing).
+  await requireWritable([{ path: out, what: "the replay output (--out)", dir: true }]);
   const ctl = new AbortController();
   const onSig = () => ctl.abort();
   let listening = false;

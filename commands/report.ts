@@ -5,7 +5,8 @@
  */
 import { NavscopeError } from "../src/errors.ts";
 import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
-import { writeFileAtomic } from "../src/codec/file.ts";
+import { writeFilesAtomic } from "../src/codec/file.ts";
+import { requireUsablePack, requireWritable } from "./support/preflight.ts";
 import { reportFromLogs, type ReportFromLogsOptions } from "../reports/report_data.ts";
 import { io, parseFlags, Progress, warnFileProblems } from "./support/terminal.ts";
 
@@ -25,7 +26,7 @@ line, per-tier total-time percentiles); per-stage timings (stacked bars per tier
 tables, the share of "other"); a sortable, filterable table of distinct failing legs whose rows
 open a drill-down; with --baseline the diff verdict and metric table.
 
-  --out FILE        the HTML file to write (required)
+  --out FILE        the HTML file to write (required; missing parent folders are created)
   --pack PACK       replay the top failing legs on PACK and draw their windows in the
                     drill-downs (the plan --svg picture)
   --drill N         legs replayed for drill-downs at most (default 25)
@@ -39,7 +40,11 @@ open a drill-down; with --baseline the diff verdict and metric table.
   --json FILE       also write the aggregated report data as JSON
   --strict          stop at the first unreadable file or corrupt .gz
 
-Exit status: 0 written; 1 no input could be read, or bad PACK/BASE; 2 usage error.`;
+Every output (--out, --json, --trace) is checked writable before the logs are read, and
+they are written together (temp files, then renamed) or not at all.
+
+Exit status: 0 written; 1 no input could be read, bad PACK/BASE or an output that cannot
+be written; 2 usage error.`;
 
 function int(flag: string, v: string | undefined, dflt: number): number {
   if (v === undefined) return dflt;
@@ -76,6 +81,14 @@ export async function run(args: string[]): Promise<number> {
       "report: --baseline compares one LOGS path (a file or a directory) (see navscope report --help)",
     );
   }
+  // Before any work: every output can be written (parent folders created, as bake and replay
+  // do) and the pack loads.
+  await requireWritable([
+    { path: values.out, what: "the report (--out)", createParents: true },
+    { path: values.json, what: "the report data (--json)", createParents: true },
+    { path: values.trace, what: "the trace (--trace)", createParents: true },
+  ]);
+  if (values.pack) await requireUsablePack(values.pack);
   const opts: ReportFromLogsOptions = {
     strict: values.strict,
     maxPoints: int("--max-points", values["max-points"], 2000),
@@ -106,12 +119,14 @@ export async function run(args: string[]): Promise<number> {
   }
   const { reportHtml } = await import("../reports/report_page.ts");
   const html = await reportHtml(data, values.title ?? "navscope report");
-  await writeFileAtomic(values.out, html);
-  if (values.json) await writeFileAtomic(values.json, JSON.stringify(data, null, 2) + "\n");
+  // The report, its data and its trace are written together or not at all.
+  const files = [{ path: values.out, data: html }];
+  if (values.json) files.push({ path: values.json, data: JSON.stringify(data, null, 2) + "\n" });
   if (trace) {
     const { traceJson } = await import("../reports/trace.ts");
-    await writeFileAtomic(values.trace!, traceJson(trace.trace()));
+    files.push({ path: values.trace!, data: traceJson(trace.trace()) });
   }
+  await writeFilesAtomic(files);
   const ms = performance.now() - t0;
   io.err.write(
     `report: ${values.out} (${

@@ -25,6 +25,28 @@ export async function requireInputFile(path: string, what: string): Promise<void
   }
 }
 
+/**
+ * A main pack that must load (`report --pack`): missing, corrupt, or with broken paired files →
+ * `bad_value` naming the file and the engine's reason, before the logs are read.
+ */
+export async function requireUsablePack(path: string): Promise<void> {
+  await requireInputFile(path, "the pack");
+  const { openEngine } = await import("../../src/plan/engine.ts");
+  const engine = await openEngine(path);
+  try {
+    if (engine.info.error) {
+      throw new NavscopeError("bad_value", unusablePack(engine.info.error, path), { file: path });
+    }
+  } finally {
+    engine.close();
+  }
+}
+
+/** The message of an unusable pack: the engine's load error without the repeated path. */
+export function unusablePack(error: string, path: string): string {
+  return `the pack is unusable: ${error.split(`${path}: `).join("")}`;
+}
+
 /** One output location of a command: the path, its flag, and how it is written. */
 export interface OutputSpec extends WritableOptions {
   path: string | undefined;

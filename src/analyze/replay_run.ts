@@ -12,6 +12,7 @@
  */
 import { join } from "node:path";
 import { NavscopeError } from "../errors.ts";
+import { writeFilesAtomic } from "../codec/file.ts";
 import { formatPlanLine } from "../logs/plan_line.ts";
 import type { ParseReport, PlanRecord, Point2 } from "../logs/types.ts";
 import { NAVSCOPE_VERSION } from "../version.ts";
@@ -189,17 +190,26 @@ export async function replayLogs(
   opts: ReplayOptions,
 ): Promise<ReplayResult> {
   const t0 = performance.now();
-  const collected = await collectReplayLegs(inputs, {
-    all: opts.all,
-    shard: opts.shard,
-    batteries: opts.batteries,
-    strict: opts.strict,
-  });
-  const legs = collected.legs;
   const jobs = Math.max(1, opts.jobs ?? 1);
+  // The packs first: a missing or corrupt pack is refused before the logs are read and before
+  // any leg is replayed (every plan on it would only repeat the load error).
   const pool = await ReplayPool.open(opts.packs, jobs);
   const planner = `navscope/${NAVSCOPE_VERSION}`;
   try {
+    pool.packs.forEach((p, i) => {
+      if (p.error) {
+        const path = opts.packs[i].path;
+        const why = p.error.split(`${path}: `).join("");
+        throw new NavscopeError("bad_value", `the pack is unusable: ${why}`, { file: path });
+      }
+    });
+    const collected = await collectReplayLegs(inputs, {
+      all: opts.all,
+      shard: opts.shard,
+      batteries: opts.batteries,
+      strict: opts.strict,
+    });
+    const legs = collected.legs;
     // Route legs to packs.
     const packOf = legs.map((l) => (l.request ? pickPack(l, pool.packs) : -1));
     const taskIdx: number[] = [];
@@ -380,18 +390,17 @@ export function summarize(rows: ReplayRow[], head: ReportHead): ReplayReport {
   };
 }
 
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.tmp-${Deno.pid}`;
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
-}
-
-/** Writes `DIR/replay.log` (the non-empty lines) and `DIR/replay.json`. */
+/**
+ * Writes `DIR/replay.log` (the non-empty lines) and `DIR/replay.json`, together or not at all
+ * (temp files, then renames; DIR created when missing).
+ */
 export async function writeReplayDir(dir: string, res: ReplayResult): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
   const lines = res.lines.filter((l) => l !== "");
-  await writeAtomic(join(dir, "replay.log"), lines.map((l) => l + "\n").join(""));
-  await writeAtomic(join(dir, "replay.json"), JSON.stringify(res.report, null, 2) + "\n");
+  await writeFilesAtomic([
+    { path: join(dir, "replay.log"), data: lines.map((l) => l + "\n").join("") },
+    { path: join(dir, "replay.json"), data: JSON.stringify(res.report, null, 2) + "\n" },
+  ]);
 }
 
 /** Reads a replay output directory back (report + its lines, aligned with the rows). */

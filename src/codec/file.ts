@@ -38,7 +38,8 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
 }
 
 /**
- * Writes several files as one output: every temp file is written first, then all are renamed
+ * Writes several files as one output (missing parent folders created): every temp file is
+ * written first, then all are renamed
  * into place, so a failed write leaves none of them (an HTML report and its trace are written
  * together or not at all). Temp files are removed on failure.
  */
@@ -52,6 +53,8 @@ export async function writeFilesAtomic(
       at = f.path;
       const slash = f.path.lastIndexOf("/");
       const dir = slash >= 0 ? f.path.slice(0, slash + 1) : "";
+      // Missing parent folders are created, as bake and replay do.
+      if (slash > 0) await Deno.mkdir(dir, { recursive: true });
       const tmp = `${dir}.${f.path.slice(slash + 1)}.${Deno.pid}.${Date.now()}.${temps.length}.tmp`;
       temps.push({ tmp, path: f.path });
       await Deno.writeFile(
@@ -71,43 +74,44 @@ export async function writeFilesAtomic(
 
 /** Options of {@link assertWritable}. */
 export interface WritableOptions {
-  /** Create the missing parent folders (as `mkdir -p`). */
+  /** Missing parent folders are fine: the writer creates them (as `mkdir -p`). */
   createParents?: boolean;
-  /** The path is a folder the command writes into (created when missing). */
+  /** The path is a folder the command writes into (created by the writer when missing). */
   dir?: boolean;
-  /** What the path is, for the message (e.g. `--log FILE`). */
+  /** What the path is, for the message (e.g. `the plan log (--log)`). */
   what?: string;
   /** The file is appended to (an existing one must open for writing). */
   append?: boolean;
 }
 
 /**
- * Checks, before any long work, that an output location can be written: its folder exists (or is
- * created with `createParents`), the path is not a folder (a file output) or not a file (a folder
- * output), and a probe file can be created beside it (then removed). Writes nothing the user
- * sees; an existing file is left untouched. Throws one `io` {@link NavscopeError} naming the path.
+ * Checks, before any long work, that an output location can be written, and creates nothing:
+ * a file output is not a folder (a folder output not a file); its folder exists (with
+ * `createParents` or `dir`: the nearest existing ancestor is a folder, the writer creates the
+ * rest); a probe file can be created there (then removed); an appended file opens for writing.
+ * Throws one `io` {@link NavscopeError} naming the path.
  */
 export async function assertWritable(path: string, opts: WritableOptions = {}): Promise<void> {
   const what = opts.what ?? "the output";
   const fail = (why: string) =>
     new NavscopeError("io", `cannot write ${what}: ${why}`, { file: path });
-  let dir: string;
-  if (opts.dir) {
+  const statOf = async (p: string): Promise<Deno.FileInfo | null> => {
     try {
-      await Deno.mkdir(path, { recursive: true });
+      return await Deno.stat(p);
     } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return null;
       throw fail(fsErrorText(e));
     }
-    dir = path;
+  };
+  const parent = (p: string) => {
+    const t = p.replace(/\/+$/, "");
+    const i = t.lastIndexOf("/");
+    return i > 0 ? t.slice(0, i) : i === 0 ? "/" : ".";
+  };
+  const st = await statOf(path);
+  if (opts.dir) {
+    if (st && !st.isDirectory) throw fail("is a file, not a folder");
   } else {
-    const slash = path.lastIndexOf("/");
-    dir = slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
-    let st: Deno.FileInfo | null = null;
-    try {
-      st = await Deno.stat(path);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw fail(fsErrorText(e));
-    }
     if (st?.isDirectory) throw fail("is a directory");
     if (st && opts.append) {
       try {
@@ -116,20 +120,18 @@ export async function assertWritable(path: string, opts: WritableOptions = {}): 
         throw fail(fsErrorText(e));
       }
     }
-    if (opts.createParents) {
-      try {
-        await Deno.mkdir(dir, { recursive: true });
-      } catch (e) {
-        throw fail(fsErrorText(e));
-      }
+  }
+  // The folder the probe goes in: the path itself (an existing output folder), its folder, or
+  // (parents created by the writer) the nearest existing ancestor.
+  let dir = opts.dir && st ? path : parent(path);
+  let dst = await statOf(dir);
+  if (opts.createParents || opts.dir) {
+    while (dst === null && dir !== "/" && dir !== ".") {
+      dir = parent(dir);
+      dst = await statOf(dir);
     }
   }
-  let dst: Deno.FileInfo;
-  try {
-    dst = await Deno.stat(dir);
-  } catch (e) {
-    throw fail(`its folder ${dir}: ${fsErrorText(e)}`);
-  }
+  if (dst === null) throw fail(`its folder ${dir} does not exist`);
   if (!dst.isDirectory) throw fail(`${dir} is not a folder`);
   const probe = `${dir}/.navscope-probe.${Deno.pid}.${Date.now()}.tmp`;
   try {
