@@ -16,6 +16,12 @@ import { parseLegs } from "../src/world/legs.ts";
 import { diffPaths } from "./diff.ts";
 import { io, parseFlags } from "./support/terminal.ts";
 import { jobsFlag } from "./replay.ts";
+import {
+  requireBatteryZones,
+  requireLegs,
+  requireWritable,
+  unusablePack,
+} from "./support/preflight.ts";
 
 const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));
 
@@ -95,6 +101,7 @@ export async function run(args: string[]): Promise<number> {
   const batteries = values.battery ?? DEFAULT_BATTERIES;
   const update = values["update-baseline"] === true;
   const say = (s: string) => io.err.write(`navscope nightly: ${s}\n`);
+  await requireWritable([{ path: out, what: "the nightly output (--out)", dir: true }]);
   await Deno.mkdir(out, { recursive: true });
 
   // 1. plan the batteries.
@@ -113,7 +120,9 @@ export async function run(args: string[]): Promise<number> {
     }
     const pack = join(dirname(b), "base.nav.gz");
     if (!packs.includes(pack)) packs.push(pack);
-    for (const leg of parseLegs(text, b)) {
+    const parsed = parseLegs(text, b);
+    requireLegs(parsed, b);
+    for (const leg of parsed) {
       legs.push({ leg, battery: b });
       tasks.push({ pack: packs.indexOf(pack), request: legRequest(leg) });
     }
@@ -121,6 +130,22 @@ export async function run(args: string[]): Promise<number> {
   const pool = await ReplayPool.open(packs.map((path) => ({ path })), jobs);
   let planned;
   try {
+    // Before planning: every pack loads and has the zones its battery names.
+    for (const b of batteries) {
+      const i = packs.indexOf(join(dirname(b), "base.nav.gz"));
+      const info = pool.packs[i];
+      if (info.error) {
+        throw new NavscopeError("bad_value", unusablePack(info.error, packs[i]), {
+          file: packs[i],
+        });
+      }
+      requireBatteryZones(
+        legs.filter((l) => l.battery === b).map((l) => l.leg),
+        info.zones,
+        b,
+        packs[i],
+      );
+    }
     planned = await pool.run(tasks);
   } finally {
     pool.close();

@@ -59,6 +59,8 @@ async function getFixture() {
   const nav = await planBattery("nav_test");
   const dun = await planBattery("dungeon");
   const dir = await Deno.makeTempDir({ prefix: "replay_test_" });
+  // Shared by every test of this file: removed when the test run ends.
+  globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
   let text = "";
   let i = 0;
   for (const r of nav.values()) text += line(r, i++); // exact, unmodified
