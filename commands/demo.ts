@@ -108,7 +108,11 @@ export async function run(args: string[]): Promise<number> {
         return await mod.run(argv.slice(1));
       } catch (e) {
         if (e instanceof NavscopeError) {
-          throw new NavscopeError("io", `demo: ${argv[0]} failed: ${e.message}`);
+          // The step is named once: "replay failed: …", never "replay failed: replay: …".
+          const why = e.message.startsWith(`${argv[0]}: `)
+            ? e.message.slice(argv[0].length + 2)
+            : e.message;
+          throw new NavscopeError("io", `demo: ${argv[0]} failed: ${why}`);
         }
         throw e;
       }

@@ -13,6 +13,8 @@ import {
   readRun,
 } from "../src/analyze/diff.ts";
 import { NavscopeError } from "../src/errors.ts";
+import { writeFileAtomic } from "../src/codec/file.ts";
+import { requireWritable } from "./support/preflight.ts";
 import {
   fmtNum,
   io,
@@ -69,8 +71,9 @@ async function runDiff(args: string[]): Promise<number> {
       } (see navscope diff --help)`,
     );
   }
+  await requireWritable([{ path: values.json, what: "the comparison (--json)" }]);
   const { report, markdown } = await diffPaths(positionals[0], positionals[1], values.thresholds);
-  if (values.json) await Deno.writeTextFile(values.json, JSON.stringify(report, null, 2) + "\n");
+  if (values.json) await writeFileAtomic(values.json, JSON.stringify(report, null, 2) + "\n");
   io.out.write(markdown);
   return report.verdict === "pass" ? 0 : 3;
 }

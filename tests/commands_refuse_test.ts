@@ -271,3 +271,11 @@ Deno.test({
     });
   },
 });
+
+Deno.test("diff --json FILE that cannot be written: exit 1 before comparing", async () => {
+  const base = new URL("./fixtures/diff/base.log", import.meta.url).pathname;
+  const r = await cli(["diff", base, base, "--json", "/nonexistent-dir/diff.json"]);
+  assertEquals(r.code, 1);
+  assert(assertErrorLine("diff", r.err).includes("--json"), r.err);
+  assertEquals(r.out, "", "no verdict printed for a refused run");
+});
