@@ -19,7 +19,15 @@
 // ── Errors, version, files ───────────────────────────────────────────────────────────────────
 export { type ErrorCode, type ErrorLocation, formatMessage, NavscopeError } from "./src/errors.ts";
 export { NAVSCOPE_VERSION } from "./src/version.ts";
-export { gunzip, gzip, isGzip, readMaybeGzip, writeFileAtomic } from "./src/codec/mod.ts";
+export {
+  assertWritable,
+  gunzip,
+  gzip,
+  isGzip,
+  readMaybeGzip,
+  writeFileAtomic,
+  writeFilesAtomic,
+} from "./src/codec/mod.ts";
 
 // ── Packs: BNAV main pack (src/pack/bnav/) ───────────────────────────────────────────────────
 export {
@@ -266,6 +274,8 @@ export * from "./src/analyze/mod.ts";
 // ── Replay, shards and the regression gate (navscope replay / merge / diff / nightly) ─────────
 export {
   batteryMatch,
+  CHANGE_OUTCOMES,
+  checkReplayInvariant,
   collectReplayLegs,
   comparableRecord,
   judge as judgeReplay,
