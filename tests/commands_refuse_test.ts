@@ -279,3 +279,36 @@ Deno.test("diff --json FILE that cannot be written: exit 1 before comparing", as
   assert(assertErrorLine("diff", r.err).includes("--json"), r.err);
   assertEquals(r.out, "", "no verdict printed for a refused run");
 });
+
+Deno.test("nightly: a battery naming zones its pack lacks is refused before planning", async () => {
+  await withTemp(async (dir) => {
+    // The battery's pack is the base.nav.gz beside it: the dungeon pack set, linked.
+    for (const f of Deno.readDirSync(join(EX, "dungeon"))) {
+      if (f.name.startsWith("base.")) {
+        await Deno.symlink(join(EX, "dungeon", f.name), join(dir, f.name));
+      }
+    }
+    const legs = join(dir, "legs.json");
+    await Deno.writeTextFile(
+      legs,
+      JSON.stringify({
+        format: "navscope-legs",
+        version: 1,
+        legs: [{
+          id: "lost",
+          zone: "atlantis",
+          start: [1, 1],
+          goal: [2, 2],
+          expected: "ok",
+          landmarks: [],
+          note: "",
+        }],
+      }),
+    );
+    const out = join(dir, "out");
+    const r = await cli(["nightly", "--battery", legs, "--out", out, "--jobs", "1"]);
+    assertEquals(r.code, 1, r.err);
+    assert(assertErrorLine("nightly", r.err).includes("atlantis"), r.err);
+    assert(!(await exists(join(out, "plans.log"))), "nothing planned");
+  });
+});

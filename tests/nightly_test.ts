@@ -12,6 +12,14 @@ const BAT = ["dungeon", "proto_level"].flatMap((d) => ["--battery", join(EX, d, 
 
 Deno.test("nightly: passes after --update-baseline; a new failure is a regression", async () => {
   const tmp = await Deno.makeTempDir({ prefix: "nightly_test_" });
+  try {
+    await gate(tmp);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+async function gate(tmp: string): Promise<void> {
   const bl = join(tmp, "baseline"), out = join(tmp, "out");
   const args = ["--baseline", bl, "--out", out, "--jobs", "2", ...BAT];
   const first = await captureOutput(() => run([...args, "--update-baseline"]));
@@ -21,6 +29,12 @@ Deno.test("nightly: passes after --update-baseline; a new failure is a regressio
     await Deno.stat(join(out, f));
   }
   assert(first.err.includes("5/5 report: skipped"), first.err);
+  // Replayed with the batteries on an unchanged planner: no leg is reported changed.
+  const rep0 = JSON.parse(await Deno.readTextFile(join(out, "replay/replay.json")));
+  const c = rep0.counts;
+  assertEquals([c.fixed, c.failing_differently, c.newly_failing], [0, 0, 0]);
+  assertEquals(rep0.not_identical, 0);
+  assert(rep0.rows.every((r: { leg: string }) => r.leg !== ""), "rows carry their leg ids");
   const again = await captureOutput(() => run(args));
   assertEquals(again.value, 0, again.out);
   assert(again.out.startsWith("## navscope diff: PASS"), again.out);
@@ -47,5 +61,4 @@ Deno.test("nightly: passes after --update-baseline; a new failure is a regressio
     ),
     false,
   );
-  await Deno.remove(tmp, { recursive: true });
-});
+}
