@@ -14,6 +14,7 @@ import {
   Progress,
   type TableModel,
 } from "./support/terminal.ts";
+import { requireWritable } from "./support/preflight.ts";
 
 /** One line for the command list. */
 export const summary =
@@ -88,6 +89,8 @@ export async function run(args: string[]): Promise<number> {
       "a plain file name",
     );
   }
+  // Before the (long) bake: the output folder can be written.
+  await requireWritable([{ path: values.out, what: "the bake output (--out)", dir: true }]);
   const progress = new Progress();
   let a;
   try {

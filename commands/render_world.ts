@@ -23,6 +23,7 @@ import {
   worldSvg,
 } from "../reports/render_world.ts";
 import { parseFlags } from "./support/terminal.ts";
+import { requireWritable } from "./support/preflight.ts";
 
 /** One line for the command list. */
 export const summary = "Draw a top-down picture of a baked zone (SVG or PNG)";
@@ -85,6 +86,7 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   const out = v.out!;
+  await requireWritable([{ path: out, what: "the picture (--out)" }]);
   const packPath = positionals[0];
   const scale = v.scale === undefined ? undefined : Number(v.scale);
   if (scale !== undefined && !(scale > 0 && scale <= 64)) {
