@@ -111,7 +111,8 @@ Deno.test("bake: OS and permission errors name the path, without Deno's --allow 
     await Deno.writeTextFile(`${dir}/file`, "x");
     const r = await cli(["bake", `${dir}/w.json`, "--out", `${dir}/file/sub`]);
     assertEquals(r.code, 1);
-    assert(r.err.includes(`${dir}/file/sub: cannot create output directory:`), r.err);
+    // Refused before baking (docs/exit_codes.md: outputs checked writable before work).
+    assert(r.err.includes(`${dir}/file/sub: cannot write the bake output (--out):`), r.err);
     assert(!/allow|os error/.test(r.err), r.err);
     const w = await cli(["bake", `${dir}/w.json`, "--out", `${dir}/o`, "--workers", "-1"]);
     assertEquals(w.code, 2);
