@@ -186,6 +186,16 @@ export async function run(args: string[]): Promise<number> {
     requireSomeInput(res.parse, positionals);
   }
   await writeReplayDir(out, res);
+  const named = res.report.rows.filter((r) => r.leg).length;
+  if (named > 0 && batteries.length === 0) {
+    // Without the battery a leg's test overrides are unknown: such a leg may change for real.
+    io.err.write(
+      `navscope replay: note: ${named} leg${
+        named === 1 ? " names its" : "s name their"
+      } battery leg ([leg=…]) but no --battery was given: test overrides (window, max_cells, cancel_before_tier) are not applied
+`,
+    );
+  }
   printReplay(format, res.report, out);
   return res.report.interrupted ? 130 : 0;
 }
