@@ -140,7 +140,8 @@ Deno.test("bake: OS and permission errors name the path, without Deno's --allow 
   const err = new TextDecoder().decode(o.stderr);
   assertEquals(o.code, 1, err);
   assert(
-    /\/tmp\/navscope-no-write-permission: cannot create output directory: not permitted/.test(err),
+    /\/tmp\/navscope-no-write-permission: cannot write the bake output \(--out\): not permitted/
+      .test(err),
     err,
   );
   assert(!/run again/.test(err), err);
