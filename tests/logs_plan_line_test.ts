@@ -10,7 +10,12 @@ import {
 } from "../src/logs/plan_line.ts";
 import { parseLogText } from "../src/logs/parser.ts";
 import type { PlanRecord, WindowKind } from "../src/logs/types.ts";
-import { COUNTER_NAMES, OTHER_STAGE_NAMES } from "../src/plan/counters.ts";
+import {
+  COUNTER_NAMES,
+  emptyCounters,
+  emptyOtherTimings,
+  OTHER_STAGE_NAMES,
+} from "../src/plan/counters.ts";
 
 function golden(): PlanRecord {
   const r = emptyPlanRecord("map02base", [1252.24, 1744.17], [1369.87, 1533.92]);
@@ -89,12 +94,10 @@ Deno.test("plan line: every documented key is written by the golden record or is
 
 Deno.test("plan line: work counters and other sub-stages as name:value lists, zeros left out", () => {
   const r = golden();
-  r.counters = Object.fromEntries(COUNTER_NAMES.map((n) => [n, 0])) as PlanRecord["counters"] & {};
+  r.counters = emptyCounters();
   r.counters["tiers.tried"] = 2;
   r.counters["topology.pops"] = 123456;
-  r.otherTiming = Object.fromEntries(OTHER_STAGE_NAMES.map((n) => [n, 0])) as
-    & PlanRecord["otherTiming"]
-    & {};
+  r.otherTiming = emptyOtherTimings();
   r.otherTiming.snap = 0.25;
   const line = formatPlanLine(r);
   assert(
