@@ -358,7 +358,13 @@ export function outcomeLabel(o: ReplayOutcome): string {
   }
 }
 
-/** Removes the timing items (`[window_ms=…]` … `[total_ms=…]`) from plan-line text. */
+/**
+ * Removes the timing items (`[window_ms=…]` … `[total_ms=…]`, `[other_ms=…]`) from plan-line
+ * text; the work counters stay (they are the same for any `--jobs`).
+ */
 export function stripLineTimings(text: string): string {
-  return text.replace(/\[(?:window|topology|geometry|pull|assemble|lift|total)_ms=[^\]]*\] /g, "");
+  return text.replace(
+    /\[(?:window|topology|geometry|pull|assemble|lift|total|other)_ms=[^\]]*\] /g,
+    "",
+  );
 }
