@@ -143,7 +143,7 @@ Deno.test("docs: the README lists what the demo leaves in out/", async () => {
   );
 });
 
-Deno.test("docs: the set-up commands carry measured times with a date", async () => {
+Deno.test("docs: the first screen: set-up commands with dated times, the picture, then contents", async () => {
   const readme = await Deno.readTextFile(`${ROOT}README.md`);
   const setup = readme.slice(0, readme.indexOf("## Contents"));
   assert(setup.length > 0 && setup.length < 6000, "the first screen ends at ## Contents");
@@ -158,6 +158,12 @@ Deno.test("docs: the set-up commands carry measured times with a date", async ()
     assert(/\b20\d\d-\d\d-\d\d\b/.test(item[0]), `the time of deno task ${task} has no date`);
   }
   assert(/2 cores/.test(setup), "the machine the times were taken on");
+  assert(setup.includes("](reports/screenshot.png)"), "the first screen shows the report");
+  const toc = readme.slice(readme.indexOf("## Contents"));
+  for (const m of readme.matchAll(/^## (.+)$/gm)) {
+    if (m[1] === "Contents" || m[1].startsWith("Set-up")) continue;
+    assert(toc.includes(`(#${m[1].toLowerCase().replace(/ /g, "-")})`), `contents lack ${m[1]}`);
+  }
 });
 
 Deno.test("docs: examples/README.md is what `gen --readme examples` writes", async () => {
