@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 import { COMMANDS } from "../commands/main.ts";
 import { DEMO_WORLDS } from "../commands/demo.ts";
 import { examplesReadmeOf } from "../src/world/gen_readme.ts";
+import { generateWorld } from "../src/world/generator.ts";
+import { parseBgrd, readMainPackFile, summarizeBgrd } from "../mod.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -214,4 +216,21 @@ Deno.test("docs: BENCHMARKS.md is under 400 lines and dates every current figure
     }
   }
   assert(tables >= 7, `${tables} tables with figure, target and date (one per area)`);
+});
+
+/** Digits in groups of three, as the documents write numbers. */
+function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+}
+
+Deno.test("docs: docs/worlds.md quotes city_small's record count and gen's estimate as they are", async () => {
+  const md = await Deno.readTextFile(`${ROOT}docs/worlds.md`);
+  const { pack } = await readMainPackFile(`${ROOT}examples/city_small/base.nav.gz`);
+  assert(pack.grid, "city_small has no grid section");
+  const records = summarizeBgrd(parseBgrd(pack.grid)).total.records;
+  const estimate = generateWorld({ seed: 1, scale: 1 }).stats.estimatedRecords;
+  assert(md.includes(`has ${grouped(records)} BGRD records`), `records: ${grouped(records)}`);
+  assert(md.includes(`${grouped(estimate)} for \`--seed 1 --scale 1\``), `estimate: ${estimate}`);
+  const under = ((1 - estimate / records) * 100).toFixed(1);
+  assert(md.includes(`${under} % under the bake`), `estimate ${under} % under the bake`);
 });
