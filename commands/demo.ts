@@ -32,7 +32,7 @@ The main job on the embedded example worlds: plans the leg batteries of
 examples/${DEMO_WORLDS.join(", examples/")} (as navscope plan --legs … --log), writes
 their plan lines to DIR/logs/WORLD.log, replays the failed legs (navscope replay → DIR/replay/),
 prints the battery, classify and stats tables, and writes DIR/report.html (navscope report,
-drill-downs replayed on city_small's pack). Takes minutes (README, "The times").
+drill-downs replayed on city_small's pack). Takes about a minute.
 
   --out DIR               output directory (default: out)
   --no-replay             skip the replay step

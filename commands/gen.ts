@@ -14,7 +14,8 @@ import {
   realMeshSourceDir,
   realMeshWorldFiles,
 } from "../src/world/real_meshes.ts";
-import { examplesReadmeOf } from "../src/world/gen_readme.ts";
+import { examplesReadme } from "../src/world/gen_readme.ts";
+import { parseLegs } from "../src/world/legs.ts";
 import { parseFlags, Progress } from "./support/terminal.ts";
 import { bakeProgress } from "./bake.ts";
 
@@ -132,7 +133,16 @@ async function bakeWithProgress(
 
 async function writeReadme(dir: string): Promise<number> {
   const root = dir.replace(/\/+$/, "");
-  await writeFileAtomic(`${root}/README.md`, await examplesReadmeOf(root));
+  const text = await examplesReadme(async (w) => {
+    const p = `${root}/${w}/legs.json`;
+    try {
+      return parseLegs(await Deno.readTextFile(p), p);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return null;
+      throw e;
+    }
+  });
+  await writeFileAtomic(`${root}/README.md`, text);
   console.log(`  ${root}/README.md`);
   return 0;
 }

@@ -3,6 +3,7 @@
  * batteries so that every leg is documented (`navscope gen --readme examples`).
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { type Leg, parseLegs } from "./legs.ts";
 
 /** Worlds of `examples/` and what each is for. */
@@ -32,13 +33,15 @@ const WORLDS: [string, string][] = [
  * The text of `examples/README.md`: the format of a world folder and of leg batteries, then one
  * section per world with a table of its legs (id, expected outcome, note). `legsOf(world)`
  * returns the world's legs; worlds without a legs file are skipped. `packBytesOf(world)` gives the
- * byte size of each committed pack file (`PACK_FILES`), so the sizes quoted are the files' own.
+ * byte size of each committed pack file (`PACK_FILES`), so the sizes quoted are the files' own;
+ * by default those of the repository's `examples/WORLD/` (the worlds above are its worlds).
  * Run `deno fmt` on the result (tables are aligned by the formatter);
  * `tests/docs_test.ts` checks that `examples/README.md` is this text.
  */
 export async function examplesReadme(
   legsOf: (world: string) => Promise<Leg[] | null>,
-  packBytesOf: (world: string) => Promise<Record<string, number>> = () => Promise.resolve({}),
+  packBytesOf: (world: string) => Promise<Record<string, number>> = (w) =>
+    packBytesIn(fileURLToPath(new URL("../../examples/", import.meta.url)), w),
 ): Promise<string> {
   const out: string[] = [];
   out.push(`# Example worlds
@@ -152,16 +155,19 @@ export function examplesReadmeOf(root: string): Promise<string> {
         throw e;
       }
     },
-    async (w) => {
-      const out: Record<string, number> = {};
-      for (const f of PACK_FILES) {
-        try {
-          out[f] = (await Deno.stat(`${dir}/${w}/${f}`)).size;
-        } catch (e) {
-          if (!(e instanceof Deno.errors.NotFound)) throw e;
-        }
-      }
-      return out;
-    },
+    (w) => packBytesIn(dir, w),
   );
+}
+
+/** Byte sizes of the pack files (`PACK_FILES`) present in `root/world/`. */
+async function packBytesIn(root: string, world: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const f of PACK_FILES) {
+    try {
+      out[f] = (await Deno.stat(`${root.replace(/\/+$/, "")}/${world}/${f}`)).size;
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+  }
+  return out;
 }
