@@ -11,6 +11,8 @@ import {
   loadThresholds,
   type MetricRow,
   readRun,
+  TIMING_GATES,
+  type TimingGate,
 } from "../src/analyze/diff.ts";
 import { NavscopeError } from "../src/errors.ts";
 import {
@@ -27,6 +29,7 @@ export const summary = "Compare two runs (logs, replay dir, stats --json): the n
 
 /** Usage text. */
 export const help = `navscope diff BASE CURRENT [--thresholds FILE] [--json FILE]
+                    [--timing-gate same_machine|always|never]
 
 Compares two runs, each given as run logs (file, directory or glob), a replay output directory
 (replay.json + replay.log) or a stats --json file: plans and success rate, failures per class,
@@ -38,6 +41,11 @@ new failing legs) for a CI comment.
                       defaults: outcomes strict, timings +25/50/100 % over a 2/5/20 ms noise
                       floor for p50/p90/max. A threshold naming an unknown metric is an error.
   --json FILE         also write the comparison as JSON to FILE
+  --timing-gate G     when timing.* metrics are judged (overrides the thresholds file's
+                      "timing_gate"): same_machine (default: only when both runs carry the
+                      same machine fingerprint, machine.json beside the logs or "machine" in a
+                      stats file; otherwise they are shown as "not comparable across
+                      machines" and never fail), always, never. See docs/gate.md.
 
 Exit status: 0 pass; 1 usage or input error (unreadable run, bad thresholds file);
 3 regression (a metric over its threshold).`;
@@ -60,6 +68,7 @@ async function runDiff(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("diff", args, {
     thresholds: { type: "string" },
     json: { type: "string" },
+    "timing-gate": { type: "string" },
   });
   if (positionals.length !== 2) {
     throw new NavscopeError(
@@ -69,7 +78,21 @@ async function runDiff(args: string[]): Promise<number> {
       } (see navscope diff --help)`,
     );
   }
-  const { report, markdown } = await diffPaths(positionals[0], positionals[1], values.thresholds);
+  const gate = values["timing-gate"];
+  if (gate !== undefined && !TIMING_GATES.includes(gate as TimingGate)) {
+    throw new NavscopeError(
+      "usage",
+      `unknown --timing-gate "${gate}"`,
+      {},
+      TIMING_GATES.join(", "),
+    );
+  }
+  const { report, markdown } = await diffPaths(
+    positionals[0],
+    positionals[1],
+    values.thresholds,
+    gate as TimingGate | undefined,
+  );
   if (values.json) await Deno.writeTextFile(values.json, JSON.stringify(report, null, 2) + "\n");
   io.out.write(markdown);
   return report.verdict === "pass" ? 0 : 3;
@@ -80,8 +103,10 @@ export async function diffPaths(
   base: string,
   current: string,
   thresholds?: string,
+  timingGate?: TimingGate,
 ): Promise<{ report: DiffReport; markdown: string }> {
-  const doc = thresholds ? await loadThresholds(thresholds) : DEFAULT_THRESHOLDS;
+  let doc = thresholds ? await loadThresholds(thresholds) : DEFAULT_THRESHOLDS;
+  if (timingGate) doc = { ...doc, timing_gate: timingGate };
   const b = await readRun(base);
   const c = await readRun(current);
   warnFileProblems("diff", [...b.fileProblems, ...c.fileProblems]);
@@ -103,6 +128,7 @@ const VERDICT: Record<MetricRow["verdict"], string> = {
   info: "info",
   "n/a": "n/a",
   "too few samples": "too few samples",
+  "not comparable": "not comparable across machines",
 };
 
 /** The Markdown summary of a diff. */
@@ -121,6 +147,7 @@ export function diffMarkdown(r: DiffReport): string {
     `- current: ${side(r.current)}`,
     `- thresholds: ${r.thresholds}`,
     `- new failing legs: ${r.new_failing_legs.length}; fixed legs: ${r.fixed_legs.length}`,
+    `- machines: ${r.machines.note}`,
     "",
   ];
   if (r.regressions.length) {

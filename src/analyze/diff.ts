@@ -15,8 +15,14 @@
  * below the floor never fails) and either `max_increase_abs` (Δ > abs) or `max_increase_pct`
  * (Δ > base · pct / 100; any Δ > 0 when base is 0) is exceeded. Below `min_samples` samples on
  * either side it is not judged. See README "navscope diff" for the thresholds file.
+ *
+ * Timing metrics are gated only when both runs carry the same machine fingerprint
+ * (machine.ts): a baseline timed on another CPU says nothing about this one, so such rows are
+ * "not comparable" and never fail; the thresholds' `timing_gate` ("same_machine" default,
+ * "always", "never") overrides that (docs/gate.md).
  * @module
  */
+import { dirname, join } from "node:path";
 import { NavscopeError } from "../errors.ts";
 import { parseLogs } from "../logs/reader.ts";
 import type { ParseReport } from "../logs/types.ts";
@@ -24,6 +30,15 @@ import { factsFromLeg, legKey } from "./adapter.ts";
 import { FAILURE_CLASSES } from "./classes.ts";
 import { percentileSorted } from "./percentile.ts";
 import { classifyFailure } from "./rules.ts";
+import {
+  describeMachine,
+  MACHINE_FILE,
+  machineDifference,
+  type MachineFingerprint,
+  parseFingerprint,
+  readMachineFile,
+  sameMachine,
+} from "./machine.ts";
 import { fileProblems, requireSomeInput } from "./run.ts";
 import { STAGES, stageValues } from "./stats.ts";
 
@@ -50,6 +65,8 @@ export interface RunData {
   timing: Record<string, { p50: number | null; p90: number | null; max: number | null; n: number }>;
   /** Inputs skipped while reading (logs). */
   fileProblems: Array<{ file: string; error: string }>;
+  /** The machine the run was timed on, or null when it recorded none. */
+  machine: MachineFingerprint | null;
 }
 
 function isDir(p: string): boolean {
@@ -68,13 +85,23 @@ function isFile(p: string): boolean {
   }
 }
 
-/** Reads one run: a replay dir (has replay.json), a `.json` stats file, or logs. */
+/**
+ * Reads one run: a replay dir (has replay.json), a `.json` stats file, or logs. Its machine
+ * fingerprint is the stats file's `machine` field, else the `machine.json` in the run's folder
+ * (a directory given, or the folder of a single file given); a glob has none.
+ */
 export async function readRun(source: string): Promise<RunData> {
+  let run: RunData;
   if (isDir(source) && isFile(`${source}/replay.json`)) {
-    return await runFromLogs(source, [`${source}/replay.log`], "replay");
+    run = await runFromLogs(source, [`${source}/replay.log`], "replay");
+  } else if (source.endsWith(".json") && isFile(source)) {
+    run = await runFromStatsFile(source);
+  } else run = await runFromLogs(source, [source], "logs");
+  if (run.machine === null) {
+    const dir = isDir(source) ? source : isFile(source) ? dirname(source) : null;
+    if (dir !== null) run.machine = await readMachineFile(join(dir, MACHINE_FILE));
   }
-  if (source.endsWith(".json") && isFile(source)) return await runFromStatsFile(source);
-  return await runFromLogs(source, [source], "logs");
+  return run;
 }
 
 async function runFromLogs(
@@ -132,6 +159,7 @@ async function runFromLogs(
     tiers,
     timing,
     fileProblems: fileProblems(report),
+    machine: null,
   };
 }
 
@@ -141,6 +169,7 @@ async function runFromStatsFile(source: string): Promise<RunData> {
     failed_excluded?: unknown;
     tiers?: Array<{ tier: number; count: number; total_ms?: { p90?: number | null } }>;
     stages?: Array<{ stage: string; p50_ms: number | null; max_ms: number | null }>;
+    machine?: unknown;
   };
   try {
     j = JSON.parse(await Deno.readTextFile(source));
@@ -178,6 +207,7 @@ async function runFromStatsFile(source: string): Promise<RunData> {
     tiers,
     timing,
     fileProblems: [],
+    machine: j.machine === undefined ? null : parseFingerprint(j.machine, `${source}: $.machine`),
   };
 }
 
@@ -195,8 +225,21 @@ export interface ThresholdsDoc {
   version: 1;
   /** `extend` (default): merged over the defaults; `replace`: only these. */
   mode?: "extend" | "replace";
+  /** When timing metrics are gated (default `same_machine`; see {@link TimingGate}). */
+  timing_gate?: TimingGate;
   metrics: Record<string, Threshold>;
 }
+
+/**
+ * When `timing.*` metrics are judged: `same_machine` (default) only when both runs carry equal
+ * machine fingerprints, else they are "not comparable" and never fail; `always` judges them
+ * whatever the machines (a known-identical fleet without fingerprints); `never` reports them
+ * only (gate on counters and `nightly --ab`).
+ */
+export type TimingGate = "same_machine" | "always" | "never";
+
+/** The values of {@link TimingGate}. */
+export const TIMING_GATES: readonly TimingGate[] = ["same_machine", "always", "never"];
 
 /**
  * Built-in thresholds: outcomes strict (any new failure, class count, failing leg, escalation
@@ -272,14 +315,17 @@ export function parseThresholds(text: string, file: string): ThresholdsDoc {
   if (typeof j !== "object" || j === null || Array.isArray(j)) throw fail("$", "not an object");
   const d = j as Record<string, unknown>;
   for (const k of Object.keys(d)) {
-    if (!["format", "version", "mode", "metrics", "comment"].includes(k)) {
-      throw fail(`$.${k}`, "unknown key (format, version, mode, metrics, comment)");
+    if (!["format", "version", "mode", "timing_gate", "metrics", "comment"].includes(k)) {
+      throw fail(`$.${k}`, "unknown key (format, version, mode, timing_gate, metrics, comment)");
     }
   }
   if (d.format !== "navscope-thresholds") throw fail("$.format", `must be "navscope-thresholds"`);
   if (d.version !== 1) throw fail("$.version", "must be 1");
   if (d.mode !== undefined && d.mode !== "extend" && d.mode !== "replace") {
     throw fail("$.mode", `must be "extend" or "replace"`);
+  }
+  if (d.timing_gate !== undefined && !TIMING_GATES.includes(d.timing_gate as TimingGate)) {
+    throw fail("$.timing_gate", `must be ${TIMING_GATES.map((g) => `"${g}"`).join(", ")}`);
   }
   const m = d.metrics;
   if (typeof m !== "object" || m === null || Array.isArray(m)) {
@@ -315,6 +361,7 @@ export function parseThresholds(text: string, file: string): ThresholdsDoc {
     format: "navscope-thresholds",
     version: 1,
     mode: d.mode as ThresholdsDoc["mode"],
+    ...(d.timing_gate === undefined ? {} : { timing_gate: d.timing_gate as TimingGate }),
     metrics,
   };
 }
@@ -362,7 +409,14 @@ export function thresholdFor(
 }
 
 /** Verdict of one metric. */
-export type MetricVerdict = "pass" | "regression" | "improved" | "info" | "n/a" | "too few samples";
+export type MetricVerdict =
+  | "pass"
+  | "regression"
+  | "improved"
+  | "info"
+  | "n/a"
+  | "too few samples"
+  | "not comparable";
 
 /** One compared metric. */
 export interface MetricRow {
@@ -390,9 +444,65 @@ export interface DiffReport {
   base: { source: string; kind: string; plans: number | null };
   current: { source: string; kind: string; plans: number | null };
   thresholds: string;
+  /** The machines both runs were timed on and whether their timings were gated. */
+  machines: DiffMachines;
   metrics: MetricRow[];
   new_failing_legs: Array<{ leg: string; class: string }>;
   fixed_legs: Array<{ leg: string; class: string }>;
+}
+
+/** The machines of a diff and what that meant for its timing metrics. */
+export interface DiffMachines {
+  /** Base run's fingerprint (null: none recorded). */
+  base: MachineFingerprint | null;
+  /** Current run's fingerprint (null: none recorded). */
+  current: MachineFingerprint | null;
+  /** Both known and equal. */
+  same: boolean;
+  /** The timing gate in force. */
+  timing_gate: TimingGate;
+  /** Whether `timing.*` metrics were judged. */
+  timing_gated: boolean;
+  /** One sentence: why timings were or were not gated, and how to make them comparable. */
+  note: string;
+}
+
+/** How to record a base on this machine, quoted when timings are not comparable. */
+export const REBASELINE_HINT = "deno task nightly --update-baseline";
+
+/** Decides whether timing metrics are judged, and says why. */
+export function timingVerdict(
+  base: MachineFingerprint | null,
+  cur: MachineFingerprint | null,
+  gate: TimingGate = "same_machine",
+): DiffMachines {
+  const same = sameMachine(base, cur);
+  const both = `base: ${describeMachine(base)}; current: ${describeMachine(cur)}`;
+  let note: string;
+  let gated: boolean;
+  if (gate === "never") {
+    gated = false;
+    note = `timing metrics not gated (timing_gate "never"); ${both}`;
+  } else if (gate === "always") {
+    gated = true;
+    note = same
+      ? `timing metrics gated: same machine (${describeMachine(cur)})`
+      : `timing metrics gated although the machines differ (timing_gate "always"); ${both}`;
+  } else if (same) {
+    gated = true;
+    note = `timing metrics gated: same machine (${describeMachine(cur)})`;
+  } else {
+    gated = false;
+    const why = base && cur
+      ? `the machines differ (${machineDifference(base, cur)})`
+      : `${base ? "the current run" : cur ? "the base" : "neither run"} recorded no machine ` +
+        `fingerprint (${MACHINE_FILE})`;
+    note = `timing metrics not comparable across machines: ${why}; ${both}. They are shown, ` +
+      `never failed on. To gate timings, re-record the base on this machine ` +
+      `(nightly: \`${REBASELINE_HINT}\`), or compare both versions here with ` +
+      `\`deno task nightly --ab REF\`; \`--timing-gate always\` forces the gate.`;
+  }
+  return { base, current: cur, same, timing_gate: gate, timing_gated: gated, note };
 }
 
 /** Text of a threshold entry, e.g. `+25 % / +2 abs, floor 2, n ≥ 5`. */
@@ -440,6 +550,7 @@ export function diffRuns(
   doc: ThresholdsDoc = DEFAULT_THRESHOLDS,
   thresholdsSource = "(defaults)",
 ): DiffReport {
+  const machines = timingVerdict(base.machine, cur.machine, doc.timing_gate ?? "same_machine");
   const rows: MetricRow[] = [];
   const add = (
     metric: string,
@@ -533,6 +644,14 @@ export function diffRuns(
     const b = base.timing[s], c = cur.timing[s];
     for (const st of TIMING_STATS) add(`timing.${s}.${st}`, "ms", b[st], c[st], [b.n, c.n]);
   }
+  if (!machines.timing_gated) {
+    // Timings of two machines (or of an unknown one) are shown, never judged (docs/gate.md).
+    for (const r of rows) {
+      if (r.unit === "ms" && r.verdict !== "n/a" && r.verdict !== "info") {
+        r.verdict = "not comparable";
+      }
+    }
+  }
   const regressions = rows.filter((r) => r.verdict === "regression").map((r) => r.metric);
   return {
     format: "navscope-diff",
@@ -542,6 +661,7 @@ export function diffRuns(
     base: { source: base.source, kind: base.kind, plans: base.plans },
     current: { source: cur.source, kind: cur.kind, plans: cur.plans },
     thresholds: thresholdsSource,
+    machines,
     metrics: rows,
     new_failing_legs: newLegs,
     fixed_legs: fixedLegs,
