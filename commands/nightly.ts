@@ -1,7 +1,9 @@
 /**
  * `navscope nightly` (`deno task nightly`): plan the example batteries → replay the baseline's
- * failed legs → stats → diff against the committed baseline (`examples/baseline/`) → report
- * (skipped: the HTML report does not exist yet). `--update-baseline` rewrites the baseline.
+ * failed legs → stats → diff against the committed baseline (`examples/baseline/`).
+ * `--update-baseline` rewrites the baseline. Every run records this machine's fingerprint
+ * (OUT/machine.json, `machine` in OUT/stats.json) so the diff judges timings only against a
+ * baseline timed on the same machine (docs/gate.md).
  * @module
  */
 import { basename, dirname, join } from "node:path";
@@ -11,6 +13,12 @@ import { legRequest } from "../src/plan/battery.ts";
 import { ReplayPool } from "../src/analyze/replay_pool.ts";
 import { replayLogs, writeReplayDir } from "../src/analyze/replay_run.ts";
 import { statsLogs } from "../src/analyze/run.ts";
+import {
+  describeMachine,
+  MACHINE_FILE,
+  machineFingerprint,
+  writeMachineFile,
+} from "../src/analyze/machine.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { diffPaths } from "./diff.ts";
@@ -36,19 +44,23 @@ export const help =
 
 The nightly regression gate, in steps:
   1. plan every leg of the batteries (default: the five examples/*/legs.json, each on the
-     base.nav.gz beside it) → OUT/plans.log (plan lines, timestamp 1970-01-01 00:00:00)
+     base.nav.gz beside it) → OUT/plans.log (plan lines, timestamp 1970-01-01 00:00:00) and
+     OUT/machine.json (this machine's fingerprint: CPU model, cores, OS, Deno/V8)
   2. replay the baseline's failed legs on the same packs → OUT/replay/ (what got fixed)
-  3. stats of OUT/plans.log → OUT/stats.json
+  3. stats of OUT/plans.log → OUT/stats.json (with the fingerprint as "machine")
   4. diff BASELINE/plans.log OUT/plans.log --thresholds BASELINE/thresholds.json
-     → OUT/diff.md (printed) and OUT/diff.json
-  5. report: skipped (the HTML report does not exist yet)
+     → OUT/diff.md (printed) and OUT/diff.json. Outcomes and work counters are gated on
+     any machine; timings only when BASELINE/machine.json names this machine (otherwise
+     they are shown as "not comparable across machines": compare timings honestly with
+     --ab REF, or re-baseline on this machine)
 
   --baseline DIR      default examples/baseline (plans.log, stats.json, thresholds.json)
   --out DIR           default nightly-out
   --battery FILE      a battery instead of the examples (repeatable)
   --jobs N            parallel planners (default: cores)
-  --update-baseline   after step 3, copy OUT/plans.log and OUT/stats.json into the baseline
-                      (thresholds.json is kept; written with the defaults when missing)
+  --update-baseline   after step 3, copy OUT/plans.log, OUT/stats.json and OUT/machine.json
+                      into the baseline (thresholds.json is kept; written with the defaults
+                      when missing)
 
 Exit status: 0 pass; 1 bad input or no baseline (run with --update-baseline once); 3 regression.`;
 
@@ -143,10 +155,12 @@ export async function run(args: string[]): Promise<number> {
   });
   const plansLog = join(out, "plans.log");
   await Deno.writeTextFile(plansLog, lines.map((l) => l + "\n").join(""));
+  const machine = machineFingerprint();
+  await writeMachineFile(join(out, MACHINE_FILE), machine);
   say(
-    `1/5 planned ${lines.length} legs of ${batteries.length} batteries in ${
+    `1/4 planned ${lines.length} legs of ${batteries.length} batteries in ${
       ((performance.now() - t0) / 1000).toFixed(1)
-    } s (${matched} as expected) → ${plansLog}`,
+    } s (${matched} as expected) on ${describeMachine(machine)} → ${plansLog}`,
   );
 
   // 2. replay the baseline's failed legs (this run's, when there is no baseline yet).
@@ -162,7 +176,7 @@ export async function run(args: string[]): Promise<number> {
   await writeReplayDir(join(out, "replay"), rep);
   const c = rep.report.counts;
   say(
-    `2/5 replayed ${rep.report.done} failed legs of ${
+    `2/4 replayed ${rep.report.done} failed legs of ${
       haveBase ? basePlans : plansLog
     }: ${c.fixed} fixed, ${c.still_failing} still failing, ${c.failing_differently} failing differently, ${c.not_replayable} not replayable → ${
       join(out, "replay")
@@ -172,18 +186,23 @@ export async function run(args: string[]): Promise<number> {
   // 3. stats.
   const { report: stats } = await statsLogs([plansLog]);
   const statsPath = join(out, "stats.json");
-  await Deno.writeTextFile(statsPath, JSON.stringify(stats, null, 2) + "\n");
-  say(`3/5 stats of ${stats.plans} successful plans → ${statsPath}`);
+  await Deno.writeTextFile(statsPath, JSON.stringify({ ...stats, machine }, null, 2) + "\n");
+  say(`3/4 stats of ${stats.plans} successful plans → ${statsPath}`);
 
   if (update) {
     await Deno.mkdir(baseline, { recursive: true });
     await Deno.copyFile(plansLog, basePlans);
     await Deno.copyFile(statsPath, join(baseline, "stats.json"));
+    await Deno.copyFile(join(out, MACHINE_FILE), join(baseline, MACHINE_FILE));
     const th = join(baseline, "thresholds.json");
     if (!(await exists(th))) {
       await Deno.writeTextFile(th, JSON.stringify(NIGHTLY_THRESHOLDS, null, 2) + "\n");
     }
-    say(`baseline updated: ${basePlans}, ${join(baseline, "stats.json")}`);
+    say(
+      `baseline updated: ${basePlans}, ${join(baseline, "stats.json")}, ${
+        join(baseline, MACHINE_FILE)
+      }`,
+    );
   } else if (!haveBase) {
     throw new NavscopeError(
       "io",
@@ -200,10 +219,8 @@ export async function run(args: string[]): Promise<number> {
   );
   await Deno.writeTextFile(join(out, "diff.md"), markdown);
   await Deno.writeTextFile(join(out, "diff.json"), JSON.stringify(report, null, 2) + "\n");
-  say(`4/5 diff: ${report.verdict} → ${join(out, "diff.md")}, ${join(out, "diff.json")}`);
-
-  // 5. report.
-  say("5/5 report: skipped (the HTML report does not exist yet)");
+  say(`4/4 diff: ${report.verdict} → ${join(out, "diff.md")}, ${join(out, "diff.json")}`);
+  if (!report.machines.timing_gated) say(report.machines.note);
   io.out.write(markdown);
   return report.verdict === "pass" ? 0 : 3;
 }
