@@ -21,6 +21,8 @@ import {
 } from "../src/analyze/machine.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { parseLegs } from "../src/world/legs.ts";
+import { abCompare } from "../src/analyze/ab.ts";
+import { abMarkdown } from "./support/ab_text.ts";
 import { diffPaths } from "./diff.ts";
 import { io, parseFlags } from "./support/terminal.ts";
 import { jobsFlag } from "./replay.ts";
@@ -41,6 +43,7 @@ export const summary = "Nightly gate: plan batteries → replay → stats → di
 export const help =
   `navscope nightly [--baseline DIR] [--out DIR] [--battery LEGS.json …] [--jobs N]
                  [--update-baseline]
+navscope nightly --ab REF [--rounds N] [--ab-threshold PCT] [--battery LEGS.json …] [--out DIR]
 
 The nightly regression gate, in steps:
   1. plan every leg of the batteries (default: the five examples/*/legs.json, each on the
@@ -62,7 +65,19 @@ The nightly regression gate, in steps:
                       into the baseline (thresholds.json is kept; written with the defaults
                       when missing)
 
-Exit status: 0 pass; 1 bad input or no baseline (run with --update-baseline once); 3 regression.`;
+The honest timing comparison (instead of steps 1-4): --ab REF checks out the planner at git
+REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree, plans the
+batteries with REF and with this checkout interleaved in rounds on this machine, and judges
+the paired per-leg time ratios per stage: median ratio and a 95 % bootstrap interval (legs
+and rounds resampled, fixed seed); a stage is SLOWER when its median ratio exceeds
+1 + threshold and the whole interval lies above 1 → OUT/ab.md (printed) and OUT/ab.json.
+  --ab REF            compare against the planner at REF
+  --rounds N          rounds (default 5); each round runs both versions once per battery
+  --ab-threshold PCT  smallest slowdown that counts, percent (default 10)
+
+Exit status: 0 pass; 1 bad input or no baseline (run with --update-baseline once), or an
+unknown --ab REF; 2 usage; 3 regression (an outcome, a counter, a timing on the same machine,
+or with --ab a significantly slower stage).`;
 
 /** Committed nightly thresholds: outcomes strict, timings loose (shared machines are noisy). */
 export const NIGHTLY_THRESHOLDS = {
@@ -100,7 +115,17 @@ export async function run(args: string[]): Promise<number> {
     battery: { type: "string", multiple: true },
     jobs: { type: "string" },
     "update-baseline": { type: "boolean" },
+    ab: { type: "string" },
+    rounds: { type: "string" },
+    "ab-threshold": { type: "string" },
   });
+  if (values.ab !== undefined) return await runAb(values);
+  if (values.rounds !== undefined || values["ab-threshold"] !== undefined) {
+    throw new NavscopeError(
+      "usage",
+      "nightly: --rounds and --ab-threshold go with --ab REF (see navscope nightly --help)",
+    );
+  }
   const jobs = jobsFlag(values.jobs, "nightly");
   const baseline = values.baseline ?? DEFAULT_BASELINE;
   const out = values.out ?? "nightly-out";
@@ -222,5 +247,61 @@ export async function run(args: string[]): Promise<number> {
   say(`4/4 diff: ${report.verdict} → ${join(out, "diff.md")}, ${join(out, "diff.json")}`);
   if (!report.machines.timing_gated) say(report.machines.note);
   io.out.write(markdown);
+  return report.verdict === "pass" ? 0 : 3;
+}
+
+function numberFlag(v: string | undefined, name: string, min: number, int: boolean): number | null {
+  if (v === undefined) return null;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || (int && !Number.isInteger(n))) {
+    throw new NavscopeError(
+      "usage",
+      `nightly: ${name} needs ${int ? "an integer" : "a number"} ≥ ${min}, got ${
+        JSON.stringify(v)
+      } (see navscope nightly --help)`,
+    );
+  }
+  return n;
+}
+
+/** `nightly --ab REF`: the A/B timing comparison (src/analyze/ab.ts); exit 3 when slower. */
+async function runAb(values: {
+  ab?: string;
+  out?: string;
+  battery?: string[];
+  rounds?: string;
+  "ab-threshold"?: string;
+  "update-baseline"?: boolean;
+  baseline?: string;
+}): Promise<number> {
+  if (values["update-baseline"] || values.baseline !== undefined) {
+    throw new NavscopeError(
+      "usage",
+      "nightly: --ab compares two versions here, not against a baseline: drop " +
+        "--update-baseline/--baseline (see navscope nightly --help)",
+    );
+  }
+  const rounds = numberFlag(values.rounds, "--rounds", 1, true) ?? 5;
+  const pct = numberFlag(values["ab-threshold"], "--ab-threshold", 0, false) ?? 10;
+  const out = values.out ?? "nightly-out";
+  const say = (s: string) => io.err.write(`navscope nightly --ab: ${s}\n`);
+  const t0 = performance.now();
+  const report = await abCompare({
+    ref: values.ab!,
+    batteries: values.battery ?? DEFAULT_BATTERIES,
+    rounds,
+    threshold: pct / 100,
+    onProgress: say,
+  });
+  await Deno.mkdir(out, { recursive: true });
+  const md = abMarkdown(report);
+  await Deno.writeTextFile(join(out, "ab.md"), md);
+  await Deno.writeTextFile(join(out, "ab.json"), JSON.stringify(report, null, 2) + "\n");
+  say(
+    `${report.verdict} in ${((performance.now() - t0) / 1000).toFixed(1)} s → ${
+      join(out, "ab.md")
+    }, ${join(out, "ab.json")}`,
+  );
+  io.out.write(md);
   return report.verdict === "pass" ? 0 : 3;
 }
