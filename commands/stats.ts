@@ -26,7 +26,10 @@ Tier and timing statistics of the successful plans in navscope plan lines (faile
 counted and excluded, as in the spec's 分档实测):
   escalation-reason combinations per plan; per final tier: plans, total p50/p90/max and
   "other" p50 (total − window − topology − geometry); window area buckets (≤ 2.9 M,
-  2.9–3 M, > 3 M cells) by tier; share finished at tier 0; per-stage sum/p50/max.
+  2.9–3 M, > 3 M cells) by tier; share finished at tier 0; per-stage sum/p50/max;
+  for plans whose lines carry them (docs/counters.md): "other" broken down into its
+  sub-stages plus the unattributed remainder (sum/p50/p90/max, remainder's share of the
+  total), and the work counters (sum/p50/p90/max, overall and per final tier).
 Percentiles are nearest rank: the value at rank ⌈p/100·n⌉ of the sorted samples.
 
   --by-tier        the per-tier tables (the default and only mode; accepted for clarity)
@@ -36,7 +39,10 @@ Percentiles are nearest rank: the value at rank ⌈p/100·n⌉ of the sorted sam
   --zone Z         keep only zone Z (repeatable, or comma-separated)
   --json           {plans, failed_excluded, tier0_share, tier0_small_share, tiers: [{tier,
                    count, total_ms: {p50, p90, max}, other_ms_p50}], reason_names, reasons,
-                   window_buckets, stages, unparsed_lines, zones?}
+                   window_buckets, stages, counter_plans, counters: [{counter, sum,
+                   p50, p90, max}], counters_by_tier: [{tier, plans, counters}],
+                   other_plans, other_stages: [{stage, sum_ms, p50_ms, p90_ms, max_ms}],
+                   other_unattributed_share, unparsed_lines, zones?}
   --csv | --md     the tables as CSV or Markdown
   --strict         stop with exit 1 at the first unreadable file or corrupt .gz
                    (default: skip it with a warning; a corrupt .gz counts what decoded

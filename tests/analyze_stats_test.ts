@@ -5,7 +5,9 @@
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { nearestRank, percentile, summarize } from "../src/analyze/percentile.ts";
-import { StatsAccumulator, StatsGroup } from "../src/analyze/stats.ts";
+import { StatsAccumulator, StatsGroup, statsMetrics } from "../src/analyze/stats.ts";
+import { emptyPlanRecord } from "../src/logs/plan_line.ts";
+import { COUNTER_NAMES, emptyCounters, emptyOtherTimings } from "../src/plan/counters.ts";
 import { PlanCollector } from "../src/analyze/adapter.ts";
 import { parseLogText } from "../src/logs/parser.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
@@ -170,4 +172,56 @@ Deno.test("filters: zone, since/until; by zone", () => {
     ["map01base", 4, 0],
     ["map02base", 6, 1],
   ]);
+});
+
+Deno.test("work counters and the other breakdown: sum/p50/p90/max overall and per tier, metric names", () => {
+  const g = new StatsGroup();
+  const rec = (tier: number, pops: number, snapMs: number, total: number) => {
+    const r = emptyPlanRecord("z", [0, 0], [1, 1]);
+    r.ok = true;
+    r.tier = tier;
+    r.timing = { window: 10, topology: 20, geometry: 5, pull: 1, assemble: 1, lift: 1, total };
+    r.counters = emptyCounters();
+    r.counters["topology.pops"] = pops;
+    r.counters["tiers.tried"] = tier + 1;
+    r.otherTiming = emptyOtherTimings();
+    r.otherTiming.snap = snapMs;
+    return r;
+  };
+  // other = total − 38; unattributed = other − snap.
+  g.add(rec(0, 100, 2, 50)); // unattributed 10
+  g.add(rec(0, 300, 4, 44)); // 2
+  g.add(rec(1, 1000, 1, 40)); // 1
+  const old = emptyPlanRecord("z", [0, 0], [1, 1]); // a line without counters: not sampled
+  old.ok = true;
+  g.add(old);
+  const failed = rec(0, 99999, 0, 99);
+  failed.ok = false;
+  g.add(failed);
+  const b = g.body();
+  assertEquals(b.counter_plans, 3);
+  const pops = b.counters.find((c) => c.counter === "topology.pops")!;
+  assertEquals(pops, { counter: "topology.pops", sum: 1400, p50: 300, p90: 1000, max: 1000 });
+  assertEquals(b.counters.length, COUNTER_NAMES.length);
+  assertEquals(b.counters_by_tier.map((t) => [t.tier, t.plans]), [[0, 2], [1, 1]]);
+  const t0 = b.counters_by_tier[0].counters.find((c) => c.counter === "topology.pops")!;
+  assertEquals([t0.sum, t0.p50, t0.max], [400, 100, 300]);
+  assertEquals(b.other_plans, 3);
+  const un = b.other_stages.find((s) => s.stage === "unattributed")!;
+  assertEquals([un.sum_ms, un.p50_ms, un.max_ms], [13, 2, 10]);
+  assertEquals(b.other_stages.find((s) => s.stage === "snap")!.sum_ms, 7);
+  assertEquals(b.other_unattributed_share, 13 / 134);
+  const m = statsMetrics(b);
+  assertEquals(m.get("counters.topology.pops.p50"), { value: 300, n: 3 });
+  assertEquals(m.get("counters.topology.pops.sum"), { value: 1400, n: 3 });
+  assertEquals(m.get("tier_counters.1.tiers.tried.max"), { value: 2, n: 1 });
+  assertEquals(m.get("timing.snap.p90"), { value: 4, n: 3 });
+  assertEquals(m.get("timing.unattributed.max"), { value: 10, n: 3 });
+  assertEquals(m.get("other_unattributed_share")!.value, 13 / 134);
+  // Logs without counters: no rows, no counter metrics.
+  const none = new StatsGroup();
+  none.add(old);
+  const nb = none.body();
+  assertEquals([nb.counters, nb.other_stages, nb.other_unattributed_share], [[], [], null]);
+  assertEquals([...statsMetrics(nb).keys()], ["other_unattributed_share"]);
 });

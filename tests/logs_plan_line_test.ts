@@ -10,6 +10,12 @@ import {
 } from "../src/logs/plan_line.ts";
 import { parseLogText } from "../src/logs/parser.ts";
 import type { PlanRecord, WindowKind } from "../src/logs/types.ts";
+import {
+  COUNTER_NAMES,
+  emptyCounters,
+  emptyOtherTimings,
+  OTHER_STAGE_NAMES,
+} from "../src/plan/counters.ts";
 
 function golden(): PlanRecord {
   const r = emptyPlanRecord("map02base", [1252.24, 1744.17], [1369.87, 1533.92]);
@@ -79,9 +85,38 @@ Deno.test("plan line: every documented key is written by the golden record or is
     "reach_start",
     "reach_goal",
     "warnings",
+    "other_ms",
+    "counters",
   ];
   for (const [k] of PLAN_KEYS) assert(written.has(k) || optional.includes(k), `key ${k}`);
   for (const k of written) assert(PLAN_KEYS.some(([p]) => p === k), `undocumented key ${k}`);
+});
+
+Deno.test("plan line: work counters and other sub-stages as name:value lists, zeros left out", () => {
+  const r = golden();
+  r.counters = emptyCounters();
+  r.counters["tiers.tried"] = 2;
+  r.counters["topology.pops"] = 123456;
+  r.otherTiming = emptyOtherTimings();
+  r.otherTiming.snap = 0.25;
+  const line = formatPlanLine(r);
+  assert(
+    line.includes(
+      "[total_ms=2510.75] [other_ms=snap:0.25] [counters=tiers.tried:2,topology.pops:123456] ",
+    ),
+    line,
+  );
+  assertEquals(parsePlanLine(line).record, r);
+  // All zero: the item says the plan recorded them.
+  r.otherTiming.snap = 0;
+  assert(formatPlanLine(r).includes("[other_ms=-] "));
+  assertEquals(parsePlanLine(formatPlanLine(r)).record, r);
+  // A name navscope does not know is a broken field, not silently dropped.
+  const bad = line.replace("topology.pops:", "topology.popz:");
+  const e = assertThrows(() => parsePlanLine(bad), NavscopeError) as NavscopeError;
+  assert(e.message.includes("topology.popz"), e.message);
+  // Lines written before the counters existed read as null.
+  assertEquals(parsePlanLine(GOLDEN_LINE).record.counters, null);
 });
 
 const SPECIAL = [
@@ -145,6 +180,13 @@ function randOpt(r: () => number): number | null {
   return r() < 0.4 ? null : randNum(r);
 }
 
+/** A named-number record, about half its values 0 (written as absent). */
+function randNamed<K extends string>(r: () => number, names: readonly K[]): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const n of names) out[n] = r() < 0.5 ? 0 : randNum(r);
+  return out;
+}
+
 function randRecord(r: () => number): PlanRecord {
   const kinds: WindowKind[] = ["tentative", "capped", "full", ""];
   const list = () => Array.from({ length: Math.floor(r() * 4) }, () => randStr(r));
@@ -183,6 +225,8 @@ function randRecord(r: () => number): PlanRecord {
       lift: randNum(r),
       total: randNum(r),
     },
+    counters: r() < 0.3 ? null : randNamed(r, COUNTER_NAMES),
+    otherTiming: r() < 0.3 ? null : randNamed(r, OTHER_STAGE_NAMES),
     snapStart: randOpt(r),
     snapGoal: randOpt(r),
     reachStart: randOpt(r),

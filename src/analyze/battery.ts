@@ -51,6 +51,10 @@ export interface BatteryRow {
   warnings: string[];
   /** Stage times, ms. */
   timing_ms: Record<string, number>;
+  /** Sub-stage times of "other", ms (docs/counters.md). */
+  other_ms: Record<string, number>;
+  /** Work counters (docs/counters.md). */
+  counters: Record<string, number>;
 }
 
 /** Plans one leg and judges it: the planner's code against the leg's expectation and checks. */
@@ -100,6 +104,8 @@ export async function planLeg(
       waypoints: result.waypoints,
       warnings: result.warnings,
       timing_ms: { ...d.timing },
+      other_ms: { ...d.otherTiming },
+      counters: { ...d.counters },
     },
   };
 }

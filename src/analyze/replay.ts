@@ -319,9 +319,15 @@ function formatLogTime(t: number): string {
   return new Date(t).toISOString().replace("T", " ").replace("Z", "");
 }
 
-/** A plan record without its timings: the fields a bit-identical replay must reproduce. */
-export function comparableRecord(r: PlanRecord): Omit<PlanRecord, "timing"> {
-  const { timing: _t, ...rest } = r;
+/**
+ * A plan record without its timings and work counters: the fields a bit-identical replay must
+ * reproduce (the counters measure the planner's work, not its outcome; a line logged before
+ * they existed has none).
+ */
+export function comparableRecord(
+  r: PlanRecord,
+): Omit<PlanRecord, "timing" | "counters" | "otherTiming"> {
+  const { timing: _t, counters: _c, otherTiming: _o, ...rest } = r;
   return rest;
 }
 
@@ -352,7 +358,13 @@ export function outcomeLabel(o: ReplayOutcome): string {
   }
 }
 
-/** Removes the timing items (`[window_ms=…]` … `[total_ms=…]`) from plan-line text. */
+/**
+ * Removes the timing items (`[window_ms=…]` … `[total_ms=…]`, `[other_ms=…]`) from plan-line
+ * text; the work counters stay (they are the same for any `--jobs`).
+ */
 export function stripLineTimings(text: string): string {
-  return text.replace(/\[(?:window|topology|geometry|pull|assemble|lift|total)_ms=[^\]]*\] /g, "");
+  return text.replace(
+    /\[(?:window|topology|geometry|pull|assemble|lift|total|other)_ms=[^\]]*\] /g,
+    "",
+  );
 }

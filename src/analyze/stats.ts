@@ -12,12 +12,27 @@
  * - per stage: sum, p50, max of window/topology/geometry/pull/assemble/lift, "other" and total,
  *   where here `other = total − the six stages` (spec 实测 › 分段耗时: 「其余」是总计减去前六项).
  *
+ * - work counters (issue 26, docs/counters.md): sum, p50, p90, max of every counter, over all plans
+ *   and per final tier, from the plans whose line carried them;
+ * - "other" broken down (issue 28): sum, p50, p90, max of every sub-stage of "other" and of the
+ *   unattributed remainder (other − Σ sub-stages), and the remainder's share of the total time.
+ *
+ * Every figure has a stable metric name ({@link statsMetrics}): `counters.<counter>.<stat>`,
+ * `tier_counters.<tier>.<counter>.<stat>`, `timing.<sub-stage>.<stat>` (the timing metrics'
+ * naming), `other_unattributed_share`; `diff`, `nightly` and `report` read them.
+ *
  * Failed plans are counted but excluded ("失败的规划不在统计内"). Percentiles are nearest rank
  * (see percentile.ts). Samples are kept in flat Float64 columns, not per-plan objects.
  * @module
  */
 import type { PlanRecord, PlanTimings } from "../logs/types.ts";
 import { SampleColumn } from "./percentile.ts";
+import {
+  COUNTER_NAMES,
+  OTHER_STAGE_NAMES,
+  otherAttributed,
+  type OtherTimings,
+} from "../plan/counters.ts";
 
 /** Upper bound of the small-window bucket, cells (spec: 290 万格). */
 export const SMALL_WINDOW_MAX = 2_900_000;
@@ -103,6 +118,47 @@ export interface StageRow {
   max_ms: number | null;
 }
 
+/** One work counter over a plan population (integers; null when no plan carried counters). */
+export interface CounterRow {
+  /** Counter name (`<stage>.<what>`, docs/counters.md). */
+  counter: string;
+  /** Sum over the plans. */
+  sum: number;
+  /** Median (nearest rank). */
+  p50: number | null;
+  /** 90th percentile (nearest rank). */
+  p90: number | null;
+  /** Maximum. */
+  max: number | null;
+}
+
+/** The counters of the plans that finished in one tier. */
+export interface TierCountersRow {
+  /** Final tier. */
+  tier: number;
+  /** Plans of this tier that carried counters. */
+  plans: number;
+  /** One row per counter, in {@link COUNTER_NAMES} order. */
+  counters: CounterRow[];
+}
+
+/** One sub-stage of "other" (or `unattributed`), ms. */
+export interface OtherStageRow {
+  /** Sub-stage name (docs/counters.md) or `unattributed`. */
+  stage: string;
+  /** Sum, ms. */
+  sum_ms: number;
+  /** Median, ms. */
+  p50_ms: number | null;
+  /** 90th percentile, ms. */
+  p90_ms: number | null;
+  /** Maximum, ms. */
+  max_ms: number | null;
+}
+
+/** Name of the remainder row of the "other" breakdown: other − Σ sub-stages. */
+export const UNATTRIBUTED = "unattributed";
+
 /** Statistics of one plan population. */
 export interface StatsBody {
   /** Successful plans counted. */
@@ -123,6 +179,18 @@ export interface StatsBody {
   window_buckets: WindowBucketRow[];
   /** Per-stage timings. */
   stages: StageRow[];
+  /** Successful plans whose line carried work counters (the counter rows' population). */
+  counter_plans: number;
+  /** Work counters over those plans ({@link COUNTER_NAMES} order; empty when none). */
+  counters: CounterRow[];
+  /** Work counters per final tier, ascending (tiers without counters left out). */
+  counters_by_tier: TierCountersRow[];
+  /** Successful plans whose line carried the "other" breakdown. */
+  other_plans: number;
+  /** "Other" broken down: every sub-stage, then `unattributed` (empty when no plan had it). */
+  other_stages: OtherStageRow[];
+  /** Σ unattributed / Σ total over those plans (null when none). */
+  other_unattributed_share: number | null;
 }
 
 /** The stats report (`navscope stats --json`). */
@@ -146,6 +214,119 @@ class TierAcc {
   total = new SampleColumn();
   other = new SampleColumn();
   buckets = [0, 0, 0, 0];
+  counters = new CounterSamples();
+}
+
+function nullIfNaN(v: number): number | null {
+  return Number.isNaN(v) ? null : v;
+}
+
+/**
+ * Work-counter samples of a plan population: one flat column per counter. Add the records to
+ * aggregate (the caller picks them: stats takes the successful ones); records without counters
+ * are skipped. The aggregation `stats`, `diff` and `report` share.
+ */
+export class CounterSamples {
+  private readonly cols = COUNTER_NAMES.map(() => new SampleColumn());
+  /** Plans added that carried counters. */
+  plans = 0;
+
+  /** Adds one record's counters (none: skipped). */
+  add(r: PlanRecord): void {
+    const c = r.counters;
+    if (!c) return;
+    this.plans++;
+    for (let i = 0; i < COUNTER_NAMES.length; i++) this.cols[i].push(c[COUNTER_NAMES[i]]);
+  }
+
+  /** One row per counter ({@link COUNTER_NAMES} order); empty when no plan carried counters. */
+  rows(): CounterRow[] {
+    if (this.plans === 0) return [];
+    return COUNTER_NAMES.map((counter, i) => {
+      const s = this.cols[i].summary();
+      return {
+        counter,
+        sum: s.sum,
+        p50: nullIfNaN(s.p50),
+        p90: nullIfNaN(s.p90),
+        max: nullIfNaN(s.max),
+      };
+    });
+  }
+}
+
+/**
+ * "Other" breakdown samples: one column per sub-stage and one for the unattributed remainder
+ * (total − the six stages − Σ sub-stages). Records without the breakdown are skipped.
+ */
+export class OtherSamples {
+  private readonly cols = [...OTHER_STAGE_NAMES, UNATTRIBUTED].map(() => new SampleColumn());
+  private total = 0;
+  private rest = 0;
+  /** Plans added that carried the breakdown. */
+  plans = 0;
+
+  /** Adds one record's breakdown (none: skipped). */
+  add(r: PlanRecord): void {
+    const o: OtherTimings | null = r.otherTiming;
+    if (!o) return;
+    this.plans++;
+    const n = OTHER_STAGE_NAMES.length;
+    for (let i = 0; i < n; i++) this.cols[i].push(o[OTHER_STAGE_NAMES[i]]);
+    const vals = stageValues(r.timing);
+    const rest = vals[6] - otherAttributed(o);
+    this.cols[n].push(rest);
+    this.rest += rest;
+    this.total += r.timing.total;
+  }
+
+  /** Rows: every sub-stage, then `unattributed`; empty when no plan carried the breakdown. */
+  rows(): OtherStageRow[] {
+    if (this.plans === 0) return [];
+    return [...OTHER_STAGE_NAMES, UNATTRIBUTED].map((stage, i) => {
+      const s = this.cols[i].summary();
+      return {
+        stage,
+        sum_ms: round3(s.sum) ?? 0,
+        p50_ms: round3(s.p50),
+        p90_ms: round3(s.p90),
+        max_ms: round3(s.max),
+      };
+    });
+  }
+
+  /** Σ unattributed / Σ total (null when no plan, or no time). */
+  unattributedShare(): number | null {
+    return this.plans && this.total > 0 ? this.rest / this.total : null;
+  }
+}
+
+/** The statistics a counter metric can take. */
+export const COUNTER_STATS = ["sum", "p50", "p90", "max"] as const;
+
+/**
+ * The stats body's cost figures as named metrics (the names `diff` and `nightly` gate on):
+ * `counters.<counter>.<sum|p50|p90|max>` (e.g. `counters.topology.pops.p50`),
+ * `tier_counters.<tier>.<counter>.<stat>`, `timing.<sub-stage|unattributed>.<sum|p50|p90|max>`
+ * and `other_unattributed_share`. Each with its sample count `n`.
+ */
+export function statsMetrics(b: StatsBody): Map<string, { value: number | null; n: number }> {
+  const out = new Map<string, { value: number | null; n: number }>();
+  const counterRows = (prefix: string, rows: CounterRow[], n: number) => {
+    for (const r of rows) {
+      for (const st of COUNTER_STATS) out.set(`${prefix}.${r.counter}.${st}`, { value: r[st], n });
+    }
+  };
+  counterRows("counters", b.counters, b.counter_plans);
+  for (const t of b.counters_by_tier) counterRows(`tier_counters.${t.tier}`, t.counters, t.plans);
+  for (const r of b.other_stages) {
+    out.set(`timing.${r.stage}.sum`, { value: r.sum_ms, n: b.other_plans });
+    out.set(`timing.${r.stage}.p50`, { value: r.p50_ms, n: b.other_plans });
+    out.set(`timing.${r.stage}.p90`, { value: r.p90_ms, n: b.other_plans });
+    out.set(`timing.${r.stage}.max`, { value: r.max_ms, n: b.other_plans });
+  }
+  out.set("other_unattributed_share", { value: b.other_unattributed_share, n: b.other_plans });
+  return out;
 }
 
 /** Accumulates plan records of one population. */
@@ -157,6 +338,8 @@ export class StatsGroup {
   private readonly combos = new Map<string, { reasons: Record<string, number>; plans: number }>();
   private readonly reasonTotals = new Map<string, number>();
   private readonly stages = STAGES.map(() => new SampleColumn());
+  private readonly counters = new CounterSamples();
+  private readonly others = new OtherSamples();
 
   /** Adds one plan record (failed records are only counted). */
   add(r: PlanRecord): void {
@@ -183,6 +366,9 @@ export class StatsGroup {
     this.addReasons(r.tierNotes);
     const vals = stageValues(t);
     for (let i = 0; i < vals.length; i++) this.stages[i].push(vals[i]);
+    this.counters.add(r);
+    ta.counters.add(r);
+    this.others.add(r);
   }
 
   private addReasons(notes: readonly string[]): void {
@@ -256,6 +442,15 @@ export class StatsGroup {
       reasons,
       window_buckets,
       stages,
+      counter_plans: this.counters.plans,
+      counters: this.counters.rows(),
+      counters_by_tier: tiersSorted.flatMap((tier) => {
+        const c = this.tiers.get(tier)!.counters;
+        return c.plans ? [{ tier, plans: c.plans, counters: c.rows() }] : [];
+      }),
+      other_plans: this.others.plans,
+      other_stages: this.others.rows(),
+      other_unattributed_share: this.others.unattributedShare(),
     };
   }
 }

@@ -101,7 +101,45 @@ export function statsBodyTables(b: StatsBody, scope = ""): ReportTable[] {
     head: ["stage", "sum", "p50", "max"],
     rows: b.stages.map((s) => [s.stage, s.sum_ms, s.p50_ms, s.max_ms]),
   };
-  return [reasons, tiers, windows, stages];
+  return [reasons, tiers, windows, stages, ...costTables(b, pre)];
+}
+
+/**
+ * The cost tables, only for plans whose lines carried them (older logs have none): "other"
+ * broken down, the work counters, and the counters per final tier (nonzero rows only).
+ */
+function costTables(b: StatsBody, pre: string): ReportTable[] {
+  const out: ReportTable[] = [];
+  if (b.other_stages.length) {
+    const share = b.other_unattributed_share;
+    out.push({
+      title: `${pre}Other broken down (ms): sub-stages between the six stages (docs/counters.md)`,
+      head: ["sub-stage", "sum", "p50", "p90", "max"],
+      rows: b.other_stages.map((r) => [r.stage, r.sum_ms, r.p50_ms, r.p90_ms, r.max_ms]),
+      notes: [
+        `${b.other_plans} plans; unattributed = other − Σ sub-stages: ` +
+        (share === null ? "-" : `${(share * 100).toFixed(2)}% of the total time`),
+      ],
+    });
+  }
+  if (b.counters.length) {
+    out.push({
+      title: `${pre}Work counters (machine-independent, docs/counters.md)`,
+      head: ["counter", "sum", "p50", "p90", "max"],
+      rows: b.counters.map((r) => [r.counter, r.sum, r.p50, r.p90, r.max]),
+      notes: [`${b.counter_plans} plans with counters`],
+    });
+    out.push({
+      title: `${pre}Work counters by final tier (nonzero counters)`,
+      head: ["tier", "plans", "counter", "sum", "p50", "p90", "max"],
+      rows: b.counters_by_tier.flatMap((t) =>
+        t.counters.filter((r) => r.sum !== 0).map((
+          r,
+        ) => [t.tier, t.plans, r.counter, r.sum, r.p50, r.p90, r.max])
+      ),
+    });
+  }
+  return out;
 }
 
 /** Tables of a stats report: the overall tables, then each zone's. */

@@ -58,6 +58,8 @@ export function planRecordFromResult(
       }
       : null,
     timing: { ...d.timing },
+    counters: { ...d.counters },
+    otherTiming: { ...d.otherTiming },
     snapStart: d.snapStart,
     snapGoal: d.snapGoal,
     reachStart: d.snapStart,

@@ -34,6 +34,7 @@ import {
   truncationCut,
 } from "./line.ts";
 import type { LineHead, LogLevel, NoGoDisc, PlanRecord, Point2, WindowKind } from "./types.ts";
+import { COUNTER_NAMES, OTHER_STAGE_NAMES } from "../plan/counters.ts";
 
 /** The message text that marks a plan line. */
 export const PLAN_MESSAGE = "NAVSCOPE plan.";
@@ -70,6 +71,8 @@ export const PLAN_KEYS: ReadonlyArray<readonly [key: string, unit: string, meani
   ["assemble_ms", "ms", "assemble"],
   ["lift_ms", "ms", "lift corners"],
   ["total_ms", "ms", "whole plan, from the planner entry"],
+  ["other_ms", "name:ms,…", "sub-stages of other, nonzero only (docs/counters.md; absent: none)"],
+  ["counters", "name:count,…", "work counters, nonzero only (docs/counters.md; absent: none)"],
   ["snap_start", "px", "start snap distance (absent: not computed)"],
   ["snap_goal", "px", "goal snap distance (absent: not computed)"],
   ["reach_start", "px", "start distance to the reach domain (absent: not computed)"],
@@ -174,6 +177,8 @@ export function formatPlanLine(r: PlanRecord, opts: PlanLineOptions = {}): strin
   num("assemble_ms", tm.assemble);
   num("lift_ms", tm.lift);
   num("total_ms", tm.total);
+  if (r.otherTiming) item("other_ms", formatNamed(OTHER_STAGE_NAMES, r.otherTiming));
+  if (r.counters) item("counters", formatNamed(COUNTER_NAMES, r.counters));
   num("snap_start", r.snapStart);
   num("snap_goal", r.snapGoal);
   num("reach_start", r.reachStart);
@@ -188,6 +193,40 @@ export function formatPlanLine(r: PlanRecord, opts: PlanLineOptions = {}): strin
   num("length", r.length);
   num("drops", r.drops);
   return s;
+}
+
+/**
+ * A named-number list, `name:value,…` in `names` order, zeros left out (an all-zero list is
+ * `-`, so the item still says the plan recorded them).
+ */
+function formatNamed<K extends string>(names: readonly K[], v: Record<K, number>): string {
+  const parts: string[] = [];
+  for (const n of names) if (!Object.is(v[n], 0)) parts.push(`${n}:${formatNumber(v[n])}`);
+  return parts.length ? parts.join(",") : "-";
+}
+
+/** Reads a {@link formatNamed} list: every name known, every value a number; absent names 0. */
+function namedList<K extends string>(
+  f: string[],
+  key: string,
+  names: readonly K[],
+): Record<K, number> | null {
+  const v = field(f, key);
+  if (v === undefined) return null;
+  const out = {} as Record<K, number>;
+  for (const n of names) out[n] = 0;
+  if (v === "-") return out;
+  const known: ReadonlySet<string> = new Set(names);
+  for (const part of v.split(",")) {
+    const c = part.lastIndexOf(":");
+    const name = part.slice(0, c), n = parseNumber(part.slice(c + 1));
+    if (c <= 0 || !known.has(name)) throw new FieldError(`[${key}] unknown name "${name}"`);
+    if (Number.isNaN(n) && !/^[-+]?nan/i.test(part.slice(c + 1))) {
+      throw new FieldError(`[${key}] ${name} is not a number`);
+    }
+    out[name as K] = n;
+  }
+  return out;
 }
 
 /** Thrown (as a string) by the field readers; turned into a problem or a NavscopeError. */
@@ -309,6 +348,8 @@ export function planRecordFromFields(f: string[]): PlanRecord | string {
         lift: num(f, "lift_ms", NaN),
         total: num(f, "total_ms", NaN),
       },
+      counters: namedList(f, "counters", COUNTER_NAMES),
+      otherTiming: namedList(f, "other_ms", OTHER_STAGE_NAMES),
       snapStart: optNum(f, "snap_start"),
       snapGoal: optNum(f, "snap_goal"),
       reachStart: optNum(f, "reach_start"),
@@ -376,6 +417,8 @@ export function emptyPlanRecord(zone: string, start: Point2, goal: Point2): Plan
     tierNotes: [],
     window: null,
     timing: { window: 0, topology: 0, geometry: 0, pull: 0, assemble: 0, lift: 0, total: 0 },
+    counters: null,
+    otherTiming: null,
     snapStart: null,
     snapGoal: null,
     reachStart: null,

@@ -13,6 +13,8 @@
  * @module
  */
 
+import type { OtherTimings, WorkCounters } from "../plan/counters.ts";
+
 /** A planar point `[x, y]` in base-map pixels. */
 export type Point2 = [number, number];
 
@@ -133,6 +135,13 @@ export interface PlanRecord {
   window: PlanWindow | null;
   /** Per-stage timings, ms. */
   timing: PlanTimings;
+  /**
+   * Work counters (machine-independent cost, docs/counters.md), or null when the line had none
+   * (written before they existed).
+   */
+  counters: WorkCounters | null;
+  /** Sub-stage times of "other", ms (docs/counters.md), or null when the line had none. */
+  otherTiming: OtherTimings | null;
   /** Start snap distance (endpoint → reached anchor cell), px, or null when not computed. */
   snapStart: number | null;
   /** Goal snap distance, px, or null. */

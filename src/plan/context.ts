@@ -1,11 +1,15 @@
 /**
  * The plan context (Recast's `rcContext`): one object per plan that times every stage and keeps
  * every intermediate for debugging (spec 诊断: "成功和失败都输出诊断"). Stages add their time with
- * {@link PlanContext.time}; the tier loop records one {@link TierTrace} per round.
+ * {@link PlanContext.time}; the steps between the six stages time themselves with
+ * {@link PlanContext.sub} (exclusive: a nested sub-stage's time leaves its parent's), so "other"
+ * is broken down (issue 28); the stages add their work counters to `debug.counters` (issue 26).
+ * The tier loop records one {@link TierTrace} per round.
  * @module
  */
 
 import { emptyDebug, type PlanDebug, type StageTimings } from "./types.ts";
+import type { CounterName, OtherStageName, WorkCounters } from "./counters.ts";
 import type { WindowGrid } from "./window/window_grid.ts";
 
 /** Timer and debug sink of one plan. */
@@ -18,6 +22,8 @@ export class PlanContext {
   readonly signal?: AbortSignal;
   /** The last window built (kept for the plan's picture; released with the context). */
   window: WindowGrid | null = null;
+  /** Time of the nested sub-stages of each open {@link sub} frame, ms (innermost last). */
+  private readonly inner: number[] = [];
 
   constructor(signal?: AbortSignal) {
     this.t0 = performance.now();
@@ -33,6 +39,52 @@ export class PlanContext {
     } finally {
       this.debug.timing[stage] += performance.now() - t;
     }
+  }
+
+  /**
+   * Runs `f` as sub-stage `name` of "other": its wall time, less that of the sub-stages nested
+   * in it, is added to `debug.otherTiming[name]`.
+   */
+  sub<T>(name: OtherStageName, f: () => T): T {
+    const t = performance.now();
+    this.inner.push(0);
+    try {
+      return f();
+    } finally {
+      this.closeSub(name, performance.now() - t);
+    }
+  }
+
+  /** {@link sub} for an async step. */
+  async subAsync<T>(name: OtherStageName, f: () => Promise<T>): Promise<T> {
+    const t = performance.now();
+    this.inner.push(0);
+    try {
+      return await f();
+    } finally {
+      this.closeSub(name, performance.now() - t);
+    }
+  }
+
+  private closeSub(name: OtherStageName, dt: number): void {
+    this.debug.otherTiming[name] += dt - this.inner.pop()!;
+    if (this.inner.length) this.inner[this.inner.length - 1] += dt;
+  }
+
+  /** Adds `ms` measured elsewhere (a stage's own clock) to sub-stage `name`. */
+  addOther(name: OtherStageName, ms: number): void {
+    this.debug.otherTiming[name] += ms;
+    if (this.inner.length) this.inner[this.inner.length - 1] += ms;
+  }
+
+  /** The plan's work counters (stages add to them). */
+  get counters(): WorkCounters {
+    return this.debug.counters;
+  }
+
+  /** Adds `n` to counter `name`. */
+  count(name: CounterName, n: number): void {
+    this.debug.counters[name] += n;
   }
 
   /** Milliseconds since the plan entry. */

@@ -21,6 +21,7 @@ import { sidecarExpectations } from "../pack/set/pack_set.ts";
 import { assertNoGoMatchesPack } from "../pack/set/binding.ts";
 import { pairSidecars, sidecarStatus } from "../pack/set/pairing.ts";
 import { PlanContext } from "./context.ts";
+import { addCounters } from "./counters.ts";
 import { decodeTileChecked, isOwned, tilesMeeting } from "./window/grid_access.ts";
 import { runPrechecks } from "./prechecks/prechecks.ts";
 import { polylineLength, runTiers } from "./tier_loop.ts";
@@ -321,6 +322,7 @@ export class Engine {
     const cands = hopCandidates(zs, win, g.rid, setup.start, setup.goal, gate);
     for (const c of cands) {
       if (ctx.signal?.aborted) throw new PlanFailure("cancelled", "规划已取消");
+      // The nested plans' work is this plan's (their times are the region_hop sub-stage).
       const front = await this.planLocked(
         {
           zone: req.zone,
@@ -335,6 +337,7 @@ export class Engine {
         new PlanContext(ctx.signal),
         true,
       );
+      addCounters(ctx.counters, front.debug.counters);
       if (!front.ok) continue;
       const back = await this.planLocked(
         {
@@ -350,6 +353,7 @@ export class Engine {
         new PlanContext(ctx.signal),
         true,
       );
+      addCounters(ctx.counters, back.debug.counters);
       if (!back.ok) continue;
       return stitchHop(ctx, front, back, c);
     }
@@ -363,20 +367,29 @@ export class Engine {
   ): Promise<PlanResult> {
     checkRequest(req);
     try {
-      if (this.error) throw this.error;
-      const zs = this.zone(req.zone);
+      const zs = ctx.sub("zone", () => {
+        if (this.error) throw this.error;
+        return this.zone(req.zone);
+      });
       // The tiles this plan decodes, shared by the pre-checks and the windows (plan_tiles.ts).
-      const tiles = new PlanTiles(zs);
+      const tiles = new PlanTiles(zs, ctx);
       const setup = runPrechecks(ctx, zs, req, this.noGo, tiles);
       // Colliders for ledge drops (spec 台沿下落); a missing or unreadable pack lets drops pass.
       const occ = this.info.occluder
-        ? (await loadOccluderScene(this.info.occluder, zs.name)).scene
+        ? await ctx.subAsync(
+          "occluders",
+          async () => (await loadOccluderScene(this.info.occluder, zs.name)).scene,
+        )
         : null;
       let tr;
       try {
-        tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ, tiles);
+        const pool = ctx.sub("decode_pool", () => this.decodePool());
+        tr = await runTiers(ctx, zs, setup, req, this.noGo, pool, occ, tiles);
       } catch (e) {
-        const hop = nested ? null : await this.tryRegionHop(e, ctx, zs, setup, req, occ, tiles);
+        const hop = nested ? null : await ctx.subAsync(
+          "region_hop",
+          () => this.tryRegionHop(e, ctx, zs, setup, req, occ, tiles),
+        );
         if (hop) return hop;
         throw e;
       }

@@ -14,7 +14,8 @@ import { fallGateCaches, windowFallGate } from "./window/fall_gate_setup.ts";
 import type { OccluderScene } from "../pack/ocls/types.ts";
 import type { PlanContext } from "./context.ts";
 import type { PlanSetup } from "./prechecks/prechecks.ts";
-import { type RouteOutcome, routeWindow } from "./route/route_window.ts";
+import { type RouteOutcome, type RouteSink, routeWindow } from "./route/route_window.ts";
+import type { OtherStageName } from "./counters.ts";
 import { PlanFailure, type PlanRequest, type Pt } from "./types.ts";
 import {
   type CellRect,
@@ -47,7 +48,10 @@ export interface TierResult {
   route: Extract<RouteOutcome, { status: "ok" }>;
 }
 
-/** Runs the loop; throws PlanFailure when the leg fails. */
+/**
+ * Runs the loop; throws PlanFailure when the leg fails. The loop's own time (window choice,
+ * final judgement) outside every tier's window and search is the sub-stage `tier_choice`.
+ */
 export async function runTiers(
   ctx: PlanContext,
   zs: ZoneState,
@@ -58,6 +62,27 @@ export async function runTiers(
   occluders: OccluderScene | null = null,
   tiles: PlanTiles = new PlanTiles(zs),
 ): Promise<TierResult> {
+  const t0 = performance.now(), before = ctx.debug.tiers.length;
+  try {
+    return await tierLoop(ctx, zs, setup, req, noGo, pool, occluders, tiles);
+  } finally {
+    let spent = 0;
+    for (const t of ctx.debug.tiers.slice(before)) spent += t.windowMs + t.searchMs;
+    ctx.addOther("tier_choice", performance.now() - t0 - spent);
+  }
+}
+
+async function tierLoop(
+  ctx: PlanContext,
+  zs: ZoneState,
+  setup: PlanSetup,
+  req: PlanRequest,
+  noGo: NoGoTable,
+  pool: TileDecodePool | null,
+  occluders: OccluderScene | null,
+  tiles: PlanTiles,
+): Promise<TierResult> {
+  const cnt = ctx.counters;
   const gateCaches = fallGateCaches();
   const leg = {
     sx: setup.start[0],
@@ -114,10 +139,14 @@ export async function runTiers(
       searchMs: 0,
     };
     dbg.tiers.push(trace);
+    cnt["tiers.tried"]++;
     Object.assign(dbg, { tier, kind: tw.kind, level, x0: trace.x0, y0: trace.y0 });
     dbg.nx = tw.rect.nx;
     dbg.ny = tw.rect.ny;
     const reject = (reason: string, next: "level" | "full") => {
+      // A rejected tier's window and search are other time (实测: 建窗只计最终那一档).
+      ctx.addOther("rejected_window", trace.windowMs);
+      ctx.addOther("rejected_search", trace.searchMs);
       trace.reason = next === "full" ? reason + kToFull : reason;
       dbg.tierNotes.push(trace.reason);
       if (next === "level") level++;
@@ -126,6 +155,8 @@ export async function runTiers(
     // Build the window.
     let win: WindowGrid;
     const t0 = performance.now();
+    cnt["window.builds"]++;
+    cnt["window.cells"] += tw.rect.nx * tw.rect.ny;
     try {
       const decoded = pool
         ? await poolDecode(pool, zs, tiles, windowTiles(zs, tw.rect))
@@ -143,20 +174,29 @@ export async function runTiers(
         tiles,
       );
     } catch (e) {
-      if (!(e instanceof PlanFailure) || tw.kind === "full" || forced) throw e;
       trace.windowMs = performance.now() - t0;
+      if (!(e instanceof PlanFailure) || tw.kind === "full" || forced) {
+        ctx.debug.timing.window = trace.windowMs;
+        throw e;
+      }
       reject(e.message, tw.kind === "tentative" ? "level" : "full");
       continue;
     } finally {
       testSlowWindow(); // off unless NAVSCOPE_TEST_SLOW_WINDOW_MS is set (test_hooks.ts)
       trace.windowMs = performance.now() - t0;
     }
+    cnt["window.records"] += win.records;
+    cnt["window.spans"] += win.spans.h.length;
     dbg.unlandableLinks = win.unlandableLinks;
     ctx.window = win;
     // Route in it.
     let out: RouteOutcome;
     const t1 = performance.now();
+    const sink: RouteSink = { counters: cnt, gapMs: 0, gateMs: 0 };
     try {
+      const tg = performance.now();
+      const gate = windowFallGate(zs, occluders, win, gateCaches);
+      sink.gateMs = performance.now() - tg;
       out = routeWindow(win, {
         kind: tw.kind,
         start: setup.start,
@@ -164,21 +204,22 @@ export async function runTiers(
         h0: setup.h0,
         startDeckY: req.startDeckY ?? null,
         goalDeckY: req.goalDeckY ?? null,
-        gate: windowFallGate(zs, occluders, win, gateCaches),
+        gate,
         mesh: { mesh: zs.mesh, buckets: zs.buckets },
         scaleX: zs.record.affine.sx,
         relaxClosed: req.overrides?.relaxClosed === true,
+        sink,
       });
     } catch (e) {
       trace.searchMs = performance.now() - t1;
       if (!(e instanceof PlanFailure) || tw.kind === "full" || forced) {
-        finishTimes(ctx, trace);
+        finishTimes(ctx, trace, sink);
         throw e;
       }
       if (tw.kind === "tentative") reject(e.message, "level");
       else if (rectArea(region) <= maxCells) reject(e.message, "full");
       else {
-        finishTimes(ctx, trace);
+        finishTimes(ctx, trace, sink);
         throw e;
       }
       continue;
@@ -188,7 +229,10 @@ export async function runTiers(
       reject(out.reason, "level");
       continue;
     }
-    finishTimes(ctx, trace);
+    finishTimes(ctx, trace, sink);
+    // The final search's time outside the five timed parts (its set-up, post-processing steps
+    // and result) goes to its sub-stages (issue 28).
+    for (const [k, v] of Object.entries(out.otherMs)) ctx.addOther(k as OtherStageName, v);
     ctx.debug.timing.topology = out.topologyMs;
     ctx.debug.timing.geometry = out.geometryMs;
     dbg.tautPoints = out.tautPoints;
@@ -230,14 +274,22 @@ async function poolDecode(
     zoneId: zs.zoneId,
     records: (t) => zs.section.zones[zs.gridZone].tiles[t].records,
   }, missing);
+  for (const t of missing) tiles.countDecode(t);
   let k = 0;
   return ids.map((t) => (tiles.has(t) ? tiles.merged(t) : got[k++]));
 }
 
-function finishTimes(ctx: PlanContext, t: { windowMs: number; searchMs: number }): void {
-  // Only the final tier's window and search count as the stage times (实测: 建窗只计最终那一档).
+function finishTimes(
+  ctx: PlanContext,
+  t: { windowMs: number; searchMs: number },
+  sink: RouteSink,
+): void {
+  // Only the final tier's window and search count as the stage times (实测: 建窗只计最终那一档);
+  // the fall gate's set-up and the gap location are sub-stages of "other" (issue 28).
   ctx.debug.timing.window = t.windowMs;
-  ctx.debug.timing.topology = t.searchMs;
+  ctx.debug.timing.topology = t.searchMs - sink.gateMs - sink.gapMs;
+  ctx.addOther("fall_gate", sink.gateMs);
+  ctx.addOther("gap", sink.gapMs);
 }
 
 /** Length of a polyline, px. */

@@ -5,6 +5,12 @@
  */
 
 import type { WindowKind } from "./window/window_tiers.ts";
+import {
+  emptyCounters,
+  emptyOtherTimings,
+  type OtherTimings,
+  type WorkCounters,
+} from "./counters.ts";
 
 /** A point in px. */
 export type Pt = [number, number];
@@ -151,6 +157,10 @@ export interface PlanDebug {
   tiers: TierTrace[];
   /** Stage timings, ms. */
   timing: StageTimings;
+  /** Work counters (machine-independent cost, src/plan/counters.ts; docs/counters.md). */
+  counters: WorkCounters;
+  /** Sub-stage times of "other" (total − the six stages), ms (src/plan/counters.ts). */
+  otherTiming: OtherTimings;
   /** Distance raw start → start anchor cell, px (null before routeWindow). */
   snapStart: number | null;
   /** Distance raw goal → goal anchor cell, px. */
@@ -238,6 +248,8 @@ export function emptyDebug(): PlanDebug {
     tierNotes: [],
     tiers: [],
     timing: { window: 0, topology: 0, geometry: 0, pull: 0, assemble: 0, lift: 0, total: 0 },
+    counters: emptyCounters(),
+    otherTiming: emptyOtherTimings(),
     snapStart: null,
     snapGoal: null,
     meshSnapStart: null,

@@ -16,6 +16,7 @@ import type { WindowGrid } from "../window/window_grid.ts";
 import { DX, DY, linkCsr, stepBannedK } from "../route/search/span_astar.ts";
 import type { Pt } from "../types.ts";
 import { scratch } from "../scratch.ts";
+import type { WorkCounters } from "../counters.ts";
 
 /** A located gap. */
 export interface Gap {
@@ -38,6 +39,7 @@ function flood(
   seeds: readonly number[],
   reverse: boolean,
   gate: FallGate | null,
+  pops: number[],
 ): Uint8Array {
   const sp = w.spans, nx = w.nx, ny = w.ny, nsp = sp.h.length;
   const seen = scratch.u8(nsp);
@@ -51,6 +53,7 @@ function flood(
   const L = w.links;
   const links = linkCsr(reverse ? L.toSpan : L.fromSpan, L.n, nsp);
   const other = reverse ? L.fromSpan : L.toSpan;
+  pops[0] += top;
   while (top > 0) {
     const u = stack[--top];
     const cu = sp.cell[u], x = cu % nx, y = (cu / nx) | 0;
@@ -72,11 +75,12 @@ function flood(
         if (!ok) continue;
         seen[v] = 1;
         stack[top++] = v;
+        pops[0]++;
       }
     }
     for (let q = links.start[u]; q < links.start[u + 1]; q++) {
       const v = other[links.order[q]];
-      if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), (stack[top++] = v);
+      if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), (stack[top++] = v), pops[0]++;
     }
   }
   return seen;
@@ -89,14 +93,31 @@ export function locateGap(
   start: number,
   goals: readonly number[],
   gate: FallGate | null,
+  counters: WorkCounters | null = null,
 ): Gap | null {
   if (start < 0 || goals.length === 0) return null;
+  const pops = [0];
+  try {
+    return gapIn(w, usable, start, goals, gate, pops);
+  } finally {
+    if (counters) counters["gap.pops"] += pops[0];
+  }
+}
+
+function gapIn(
+  w: WindowGrid,
+  usable: Uint8Array,
+  start: number,
+  goals: readonly number[],
+  gate: FallGate | null,
+  pops: number[],
+): Gap | null {
   // The floods and the distance transform are window-sized scratch (scratch.ts).
   return scratch.frame(() => {
     const sp = w.spans, nx = w.nx, ny = w.ny, n = nx * ny;
     const mask = w.core;
-    const ra = flood(w, mask, usable, [start], false, gate);
-    const rb = flood(w, mask, usable, goals, true, gate);
+    const ra = flood(w, mask, usable, [start], false, gate, pops);
+    const rb = flood(w, mask, usable, goals, true, gate, pops);
     const D = scratch.i32(n, 0x7fffffff), src = scratch.i32(n, -1);
     const inRa = scratch.u8(n);
     for (let s = 0; s < sp.h.length; s++) {

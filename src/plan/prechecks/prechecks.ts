@@ -65,36 +65,45 @@ export function runPrechecks(
   if (goalDeck !== null) {
     // Decoded before snapping: 起点所在的面 step 2 needs the goal's region. A failure here is
     // retried at item 9 (前置检查与选类).
-    try {
-      goalPatch = decodePatch(
-        zs,
-        boxAround(cellOf(goal[0]), cellOf(goal[1]), kPickRadius),
-        tiles,
-      );
-      startPatch = decodePatch(
-        zs,
-        boxAround(cellOf(start[0]), cellOf(start[1]), kEarlyStartPatchCells + kPickRadius),
-        tiles,
-      );
-      goalPick = pickDeckRec(goalPatch, cellOf(goal[0]), cellOf(goal[1]), goalDeck);
-    } catch {
-      startPatch = goalPatch = goalPick = null;
-    }
+    ctx.sub("region_pick", () => {
+      try {
+        goalPatch = decodePatch(
+          zs,
+          boxAround(cellOf(goal[0]), cellOf(goal[1]), kPickRadius),
+          tiles,
+        );
+        startPatch = decodePatch(
+          zs,
+          boxAround(cellOf(start[0]), cellOf(start[1]), kEarlyStartPatchCells + kPickRadius),
+          tiles,
+        );
+        goalPick = pickDeckRec(goalPatch, cellOf(goal[0]), cellOf(goal[1]), goalDeck);
+      } catch {
+        startPatch = goalPatch = goalPick = null;
+      }
+    });
   }
-  const startSnap = snapStart(zs, req, start, startPatch, goalPick);
+  const startSnap = ctx.sub("snap", () => snapStart(zs, req, start, startPatch, goalPick));
   if (!startSnap) throw new PlanFailure("snap_far_from_mesh", "起点不在网格附近");
-  const goalSnap = snapPoint(zs.mesh, zs.buckets, goal[0], goal[1], floorOpt(req.goalFloorY));
+  const goalSnap = ctx.sub(
+    "snap",
+    () => snapPoint(zs.mesh, zs.buckets, goal[0], goal[1], floorOpt(req.goalFloorY)),
+  );
   if (!goalSnap) throw new PlanFailure("snap_far_from_mesh", "终点不在网格附近");
   ctx.debug.meshSnapStart = startSnap.dist;
   ctx.debug.meshSnapGoal = goalSnap.dist;
   const h0 = startSnap.h;
-  if (
-    inAuthorNoGo(noGo, zs.name, start[0], start[1], startSnap.h) ||
-    inAuthorNoGo(noGo, zs.name, goal[0], goal[1], goalSnap.h)
-  ) {
-    throw new PlanFailure("no_go", "端点在禁区内", { noGo: true });
-  }
-  const [cs, cg] = gridStep(() => coreAnchorPx(zs, [start, goal], tiles));
+  const inNoGo = ctx.sub(
+    "nogo",
+    () =>
+      inAuthorNoGo(noGo, zs.name, start[0], start[1], startSnap.h) ||
+      inAuthorNoGo(noGo, zs.name, goal[0], goal[1], goalSnap.h),
+  );
+  if (inNoGo) throw new PlanFailure("no_go", "端点在禁区内", { noGo: true });
+  const [cs, cg] = ctx.sub(
+    "core_anchor",
+    () => gridStep(() => coreAnchorPx(zs, [start, goal], tiles)),
+  );
   ctx.debug.coreStart = cs;
   ctx.debug.coreGoal = cg;
   if (cs > kCoreGate || cg > kCoreGate) {
@@ -103,6 +112,26 @@ export function runPrechecks(
       `端点接不上可走层 (起 ${cFixed(cs, 1)}px / 终 ${cFixed(cg, 1)}px)`,
     );
   }
+  const { region, seed, regionBox } = ctx.sub(
+    "region_pick",
+    () => pickRegion(zs, req, start, startSnap, startPatch, goalPatch, tiles),
+  );
+  ctx.debug.region = region;
+  return { start, goal, startSnap, goalSnap, h0, region, seed, regionBox };
+}
+
+/** Items 9–11: the two small grid patches, the region pick (选类) and the region box. */
+function pickRegion(
+  zs: ZoneState,
+  req: PlanRequest,
+  start: Pt,
+  startSnap: SnapHit,
+  early: GridPatch | null,
+  earlyGoal: GridPatch | null,
+  tiles: PlanTiles,
+): { region: number; seed: PickedRecord; regionBox: RegionBox } {
+  const goal = req.goal, goalDeck = req.goalDeckY ?? null, h0 = startSnap.h;
+  let startPatch = early, goalPatch = earlyGoal;
   const sc = [cellOf(start[0]), cellOf(start[1])] as const;
   const pc = [cellOf(startSnap.x), cellOf(startSnap.y)] as const;
   if (!startPatch || (goalDeck !== null && !goalPatch)) {
@@ -139,8 +168,7 @@ export function runPrechecks(
   }
   const regionBox = zs.regionBox(region);
   if (!regionBox) throw new PlanFailure("region_empty", "类内没有格图");
-  ctx.debug.region = region;
-  return { start, goal, startSnap, goalSnap, h0, region, seed, regionBox };
+  return { region, seed, regionBox };
 }
 
 function floorOpt(y: number | null | undefined): { floorY?: number } {

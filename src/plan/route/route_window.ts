@@ -32,6 +32,7 @@ import { postProcess, type PostResult } from "./post/post_process.ts";
 import { locateGap } from "../diagnostics/gap.ts";
 import type { DriveMesh } from "./post/waypoints.ts";
 import { PlanFailure, type Pt } from "../types.ts";
+import { emptyCounters, type OtherStageName, type WorkCounters } from "../counters.ts";
 import { scratch } from "../scratch.ts";
 import {
   endpointCell,
@@ -91,6 +92,21 @@ export interface RouteInput {
   scaleX?: number;
   /** Lazy Theta* relaxes closed spans (pre-#6214; PlanOverrides.relaxClosed). */
   relaxClosed?: boolean;
+  /** Where the router adds its work counters and its gap-location time (the plan's). */
+  sink?: RouteSink;
+}
+
+/**
+ * The plan's sink for what a routeWindow call did besides its outcome: work counters (added
+ * even when the window escalates or fails) and times measured for the plan context.
+ */
+export interface RouteSink {
+  /** The plan's work counters. */
+  counters: WorkCounters;
+  /** Gap location time of this call, ms (断开处). */
+  gapMs: number;
+  /** Fall-gate set-up time of this call, ms (set by the tier loop). */
+  gateMs: number;
 }
 
 /** A successful route. */
@@ -125,6 +141,8 @@ export interface RouteOk {
   geometryMs: number;
   /** Post-processing (string pull, assemble, lift corners, heights, clearance, waypoints). */
   post: PostResult;
+  /** Time outside the timed stages, by sub-stage of "other" (route_setup, heights, …), ms. */
+  otherMs: Partial<Record<OtherStageName, number>>;
 }
 
 /** What routeWindow returns. */
@@ -152,13 +170,22 @@ interface Solved {
 
 /** Runs the search in a built window. Throws PlanFailure for a failure in the window. */
 export function routeWindow(w: WindowGrid, inp: RouteInput): RouteOutcome {
+  let router: Router | null = null;
   try {
     // The router's masks and search state are window-sized scratch (scratch.ts), reused by the
     // next window; the outcome holds only arrays made for it (paths, post-processing).
-    return scratch.frame(() => new Router(w, inp).route());
+    return scratch.frame(() => {
+      const t = performance.now();
+      router = new Router(w, inp);
+      router.setupMs = performance.now() - t;
+      return router.route();
+    });
   } catch (e) {
     if (e instanceof Escalate) return { status: "escalate", reason: e.reason };
     throw e;
+  } finally {
+    // Work done before an escalation or a failure counts too.
+    (router as Router | null)?.flushSearch();
   }
 }
 
@@ -184,8 +211,16 @@ class Router {
   /** The open area of the geometry pass (null when it did not run). */
   solidc: Uint8Array | null = null;
   readonly all: Uint8Array;
+  /** The plan's counters (a throw-away set without a sink). */
+  readonly cnt: WorkCounters;
+  /** Which pass the SpanAstar runs count for. */
+  phase: "topology" | "geometry" = "topology";
+  /** Router set-up time (constructor), ms. */
+  setupMs = 0;
+  private flushed = { runs: 0, pops: 0, expanded: 0, sights: 0, reparents: 0 };
 
   constructor(readonly w: WindowGrid, readonly inp: RouteInput) {
+    this.cnt = inp.sink?.counters ?? emptyCounters();
     this.tentative = inp.kind === "tentative"; // bounded and strict (放大窗口的原因)
     this.nx = w.nx;
     this.ny = w.ny;
@@ -203,6 +238,30 @@ class Router {
     this.limit2 = trustLimit2(w.nx, w.ny, this.sCell, this.gCell);
     this.search = new SpanSearch(w);
     this.all = scratch.u8(ncell, 1);
+  }
+
+  /** Adds the search's work since the last flush to the current pass's counters. */
+  flushSearch(): void {
+    const s = this.search, f = this.flushed, c = this.cnt;
+    if (!s) return;
+    if (this.phase === "topology") {
+      c["topology.searches"] += s.runs - f.runs;
+      c["topology.pops"] += s.pops - f.pops;
+      c["topology.expanded"] += s.expanded - f.expanded;
+    } else {
+      c["geometry.searches"] += s.runs - f.runs;
+      c["geometry.pops"] += s.pops - f.pops;
+      c["geometry.expanded"] += s.expanded - f.expanded;
+      c["geometry.sight_checks"] += s.sights - f.sights;
+      c["geometry.reparents"] += s.reparents - f.reparents;
+    }
+    this.flushed = {
+      runs: s.runs,
+      pops: s.pops,
+      expanded: s.expanded,
+      sights: s.sights,
+      reparents: s.reparents,
+    };
   }
 
   /** Cells of `mask` holding at least one usable span. */
@@ -227,9 +286,11 @@ class Router {
     if (!base) {
       if (this.tentative) throw new Escalate(Reason.BaselineNone);
       // 断开处: located before the error is written.
+      const tg = performance.now();
       const goals: number[] = [];
       for (let s = 0; s < this.goalSet.length; s++) if (this.goalSet[s]) goals.push(s);
-      const gap = locateGap(w, this.usable, this.startSpan, goals, inp.gate ?? null);
+      const gap = locateGap(w, this.usable, this.startSpan, goals, inp.gate ?? null, this.cnt);
+      if (inp.sink) inp.sink.gapMs += performance.now() - tg;
       if (inp.goalDeckY !== null) {
         throw new PlanFailure("target_deck_unreachable", this.deckMessage(inp.goalDeckY), { gap });
       }
@@ -242,6 +303,8 @@ class Router {
     const final: Solved = topo ?? base;
     const topologyCells = (topo ?? base).cells.length;
     const t1 = performance.now();
+    this.flushSearch();
+    this.phase = "geometry";
     let chain: Int32Array | null = null;
     let last: Solved = final;
     if (topo && topo.spans) {
@@ -259,7 +322,9 @@ class Router {
       accessCells: this.accessCells,
       mesh: inp.mesh ?? null,
       scaleX: inp.scaleX ?? 0,
+      counters: this.cnt,
     });
+    const t3 = performance.now();
     const gc = this.gCell[1] * this.nx + this.gCell[0];
     const inWin = this.gCell[0] >= 0 && this.gCell[1] >= 0 && this.gCell[0] < this.nx &&
       this.gCell[1] < this.ny;
@@ -268,7 +333,7 @@ class Router {
       (w.x0 + (c % this.nx) + 0.5) * kCS,
       (w.y0 + ((c / this.nx) | 0) + 0.5) * kCS,
     ];
-    return {
+    const result: RouteOk = {
       status: "ok",
       spans: final.spans,
       cells: final.cells,
@@ -287,7 +352,15 @@ class Router {
       topologyMs: t1 - t0,
       geometryMs: t2 - t1,
       post,
+      otherMs: {},
     };
+    result.otherMs = {
+      route_setup: this.setupMs,
+      ...post.otherMs,
+      // Post-processing's own time outside its timed steps is the router's result time too.
+      route_result: performance.now() - t3 + (t3 - t2) - post.totalMs,
+    };
+    return result;
   }
 
   /** Anchor cells, start span and goal set (掩膜与吸附锚点) on the cells of `m`. */
@@ -383,7 +456,7 @@ class Router {
       const sa = nearestCell(m, this.nx, this.ny, this.sCell);
       const ga = nearestCell(m, this.nx, this.ny, this.gCell);
       if (!sa || !ga) continue;
-      const r = costAstar(w, m, sa.cell, ga.cell);
+      const r = costAstar(w, m, sa.cell, ga.cell, this.cnt);
       if (r) {
         // Re-picked anchors count from here on (access, checks, the 8-px judgement).
         this.setAnchors(sa, ga);
@@ -417,7 +490,7 @@ class Router {
     for (let c = 0; c < ncell; c++) if (dist[c] >= kClrPref || w.medial[c]) limw[c] = 1;
     const chan0 = scratch.u8(ncell);
     for (let c = 0; c < ncell; c++) if (this.cw3[c] && dist[c] >= kClrPref) chan0[c] = 1;
-    const acc = new AccessSearch(w.nx, w.ny);
+    const acc = new AccessSearch(w.nx, w.ny, this.cnt);
     const limwTarget = and(limw, this.cw3, ncell);
     for (const a of [this.sa, this.ga]) {
       let r = acc.run(this.cw3, dist, chan0, a.cell);
@@ -440,6 +513,7 @@ class Router {
     };
     chains(this.linksUsed(base));
     const multw = priceField(dist, kMultwLo, kMultwHi);
+    this.cnt["topology.price_cells"] += ncell;
     let p = this.solve(limw, multw, undefined, false);
     if (!p && w.links.n > 0 && !linked(w, and(w.core, limw, ncell), this.sa.cell, this.ga.cell)) {
       chains(Array.from({ length: w.links.n }, (_, i) => i));
@@ -480,6 +554,7 @@ class Router {
     const { w } = this, ncell = w.nx * w.ny, nx = w.nx, ny = w.ny;
     const cor = corridor(w.dist, nx, ny, topo.cells), box = cor.box;
     this.solidc = cor.solidc;
+    if (box) this.cnt["geometry.corridor_cells"] += (box.x1 - box.x0) * (box.y1 - box.y0);
     if (this.tentative && box) {
       // Band cells lie in the corridor's box: only there can one sit in the trust margin.
       const m = kTrustMargin;
@@ -501,9 +576,11 @@ class Router {
       nx,
       box: box ?? { x0: 0, y0: 0, x1: 0, y1: 0 },
     });
+    if (box) this.cnt["geometry.price_cells"] += (box.x1 - box.x0) * (box.y1 - box.y0);
     const p = this.solve(and(limw, cor.band, ncell), bandPrice, theta, false, false);
     if (p) return p;
     if (this.tentative) throw new Escalate(Reason.CorridorNone);
+    this.cnt["geometry.price_cells"] += ncell;
     return this.solve(limw, priceField(w.dist, kMultLo, kMultHi), theta, false, false);
   }
 

@@ -17,22 +17,35 @@ import type { SpanColumns } from "../../pack/grid_types.ts";
 import { decodeTileChecked } from "./grid_access.ts";
 import { type DecodedTile, decodeMergedTile, mergeTile } from "./tile_decode.ts";
 import type { ZoneState } from "./zone_state.ts";
+import type { PlanContext } from "../context.ts";
 
 /** Raw tiles decoded by one plan, by tile index of the zone's grid. */
 export class PlanTiles {
   private readonly raw = new Map<number, SpanColumns>();
 
-  /** The tiles of `zs` (one zone per plan). */
-  constructor(readonly zs: ZoneState) {}
+  /**
+   * The tiles of `zs` (one zone per plan). With the plan's context the decodes are counted
+   * (`tiles.decoded`, `tiles.records`) and those of `records` timed as sub-stage `tile_decode`.
+   */
+  constructor(readonly zs: ZoneState, readonly ctx: PlanContext | null = null) {}
 
   /** Raw records of tile `t`, decoded once for the plan. Read-only for the caller. */
   records(t: number): SpanColumns {
     let c = this.raw.get(t);
     if (!c) {
-      c = decodeTileChecked(this.zs.section, this.zs.gridZone, t, this.zs.file);
+      const decode = () => decodeTileChecked(this.zs.section, this.zs.gridZone, t, this.zs.file);
+      c = this.ctx ? this.ctx.sub("tile_decode", decode) : decode();
+      this.countDecode(t);
       this.raw.set(t, c);
     }
     return c;
+  }
+
+  /** Counts one decode of tile `t` (also for the decode pool's tiles). */
+  countDecode(t: number): void {
+    if (!this.ctx) return;
+    this.ctx.count("tiles.decoded", 1);
+    this.ctx.count("tiles.records", this.zs.section.zones[this.zs.gridZone].tiles[t].records);
   }
 
   /** True when tile `t` was decoded by this plan already. */
@@ -46,7 +59,9 @@ export class PlanTiles {
    */
   merged(t: number): DecodedTile {
     const c = this.raw.get(t);
-    return c ? mergeTile(this.zs, t, writableCopy(c)) : decodeMergedTile(this.zs, t);
+    if (c) return mergeTile(this.zs, t, writableCopy(c));
+    this.countDecode(t);
+    return decodeMergedTile(this.zs, t);
   }
 }
 

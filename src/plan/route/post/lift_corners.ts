@@ -58,15 +58,16 @@ export function liftCorners(
   pts: Pt[],
   h0: number,
   hard: Visibility,
-): { moved: number; heights: number[] | null } {
+): { moved: number; heights: number[] | null; corners: number; candidates: number } {
   const n = pts.length;
   const heights: number[] = [h0];
-  let moved = 0, ha = h0;
+  let moved = 0, ha = h0, corners = 0, candidates = 0;
   const x0 = w.x0 * kCS, y0 = w.y0 * kCS;
   for (let i = 1; i < n - 1; i++) {
     const prev = pts[i - 1];
     const hs = hard.heightsAlong(prev[0], prev[1], pts[i][0], pts[i][1], ha);
-    if (!hs) return { moved, heights: null };
+    corners++;
+    if (!hs) return { moved, heights: null, corners, candidates };
     let hi = nearest(hs, ha);
     const cx = Math.floor((pts[i][0] - x0) / kCS), cy = Math.floor((pts[i][1] - y0) / kCS);
     if (cx >= 0 && cy >= 0 && cx < w.nx && cy < w.ny) {
@@ -85,6 +86,7 @@ export function liftCorners(
       cand.sort((a, b) => w.dist[b] - w.dist[a] || a - b);
       const dist = (a: Pt, b: Pt) => Math.sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2);
       for (const c of cand) {
+        candidates++;
         const q: Pt = [x0 + ((c % w.nx) + 0.5) * kCS, y0 + (((c / w.nx) | 0) + 0.5) * kCS];
         if (dist(q, prev) < 0.125 || dist(q, next) < 0.125) continue;
         if (Math.min(segMinClr(w, prev, q), segMinClr(w, q, next)) < keep - 1e-9) continue;
@@ -111,5 +113,5 @@ export function liftCorners(
     const hs = hard.heightsAlong(a[0], a[1], b[0], b[1], ha);
     heights.push(hs ? nearest(hs, ha) : ha);
   }
-  return { moved, heights };
+  return { moved, heights, corners, candidates };
 }

@@ -19,6 +19,7 @@ import { assemble } from "./assemble.ts";
 import { liftCorners } from "./lift_corners.ts";
 import { stringPull } from "./string_pull.ts";
 import { type DriveMesh, lineHeights, pullWaypoints } from "./waypoints.ts";
+import type { WorkCounters } from "../../counters.ts";
 
 /** What post-processing starts from. */
 export interface PostInput {
@@ -40,6 +41,8 @@ export interface PostInput {
   mesh: DriveMesh | null;
   /** The zone's plane→world x scale (0 skips the drop margin). */
   scaleX: number;
+  /** Where the pull and LiftCorners count their work (`pull.*`, `lift.*`), if anywhere. */
+  counters?: WorkCounters | null;
 }
 
 /** Post-processing output. */
@@ -66,6 +69,10 @@ export interface PostResult {
   assembleMs: number;
   /** Lift time, ms. */
   liftMs: number;
+  /** The steps after LiftCorners, by sub-stage of "other" (heights, drop margin, …), ms. */
+  otherMs: { heights: number; drop_margin: number; clearance: number; waypoints: number };
+  /** The whole post-processing, ms. */
+  totalMs: number;
 }
 
 /**
@@ -202,10 +209,17 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
   const view = kind === "chain"
     ? new Visibility(w, blockers, tm)
     : new Visibility(w, blockers, null, { steps: false, layer: kind === "cells" });
+  let chords = 0;
   const idx = stringPull(
     pts.length,
-    (i, j) => view.ok(pts[i][0], pts[i][1], pts[j][0], pts[j][1], hs ? hs[i] : 0, hs ? hs[j] : 0),
+    (
+      i,
+      j,
+    ) => (chords++,
+      view.ok(pts[i][0], pts[i][1], pts[j][0], pts[j][1], hs ? hs[i] : 0, hs ? hs[j] : 0)),
   );
+  const cnt = inp.counters ?? null;
+  if (cnt) cnt["pull.chords"] += chords;
   const pulled = idx.map((k) => pts[k]);
   const pulledH = hs ? idx.map((k) => hs[k]) : null;
   const t1 = performance.now();
@@ -218,11 +232,13 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     const hard = new Visibility(w, blockers, null);
     const r = liftCorners(w, points, pulledH[0], hard);
     lifted = r.moved;
+    if (cnt) (cnt["lift.corners"] += r.corners), (cnt["lift.candidates"] += r.candidates);
   }
   const t3 = performance.now();
   // Search heights: each middle point matched (forwards) to the pull input's point with the same
   // coordinates; the ends take the pull input's first and last heights.
   if (pulledH) heights = searchHeights(w, asm, points, pulledH);
+  const t4 = performance.now();
   // 落点留余量: heights to find drops with — search heights, else line heights, else the
   // drop-mode walk (here: the line heights in drop mode).
   const lineView = new Visibility(w, null, null, { steps: false, layer: true });
@@ -235,7 +251,9 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     drops = dropMargin(w, points, dh, inp.scaleX, lineView);
     if (drops.length && heights.length === points.length) heights = dh;
   }
+  const t5 = performance.now();
   const clearance = points.map((p) => pointClearance(w, p));
+  const t6 = performance.now();
   // Waypoints (路点): none without a height check (cell-level input); the drivability test and
   // the pull's blocker segments and route mask otherwise.
   let waypoints: number[] = points.length ? [points.length - 1] : [];
@@ -255,6 +273,7 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
       drops.map((d) => d.index),
     );
   } else if (!pulledH) waypoints = [];
+  const t7 = performance.now();
   return {
     pulled,
     assembled: asm.points,
@@ -267,6 +286,8 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     pullMs: t1 - t0,
     assembleMs: t2 - t1,
     liftMs: t3 - t2,
+    otherMs: { heights: t4 - t3, drop_margin: t5 - t4, clearance: t6 - t5, waypoints: t7 - t6 },
+    totalMs: t7 - t0,
   };
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 
+import type { WorkCounters } from "../../counters.ts";
 import { scratch } from "../../scratch.ts";
 
 /** kLinkChainCells: a link chain stops at 64 cells (cost 6400). */
@@ -30,7 +31,12 @@ export class AccessSearch {
   private readonly touched: number[] = [];
   private readonly heap = new AccessHeap();
 
-  constructor(readonly nx: number, readonly ny: number) {
+  /** @param counters where the heap pops are counted (`topology.access_pops`), if anywhere. */
+  constructor(
+    readonly nx: number,
+    readonly ny: number,
+    readonly counters: WorkCounters | null = null,
+  ) {
     const n = nx * ny;
     // Window-sized: scratch inside routeWindow's frame (scratch.ts).
     this.cost = scratch.i32(n, 0x7fffffff);
@@ -58,11 +64,16 @@ export class AccessSearch {
     bott[start] = dist[start];
     this.touched.push(start);
     heap.push(0, dist[start], start);
+    let pops = 0;
     while (heap.size > 0) {
       const kc = heap.topCost(), kb = heap.topB(), c = heap.topCell();
       heap.pop();
+      pops++;
       if (kc !== cost[c] || kb !== bott[c]) continue; // stale
-      if (target[c]) return { kind: "path", cells: this.trace(c), cost: cost[c] };
+      if (target[c]) {
+        if (this.counters) this.counters["topology.access_pops"] += pops;
+        return { kind: "path", cells: this.trace(c), cost: cost[c] };
+      }
       if (cost[c] >= maxCost) break;
       const x = c % nx, y = (c / nx) | 0;
       for (let d = 0; d < 8; d++) {
@@ -82,6 +93,7 @@ export class AccessSearch {
         heap.push(nc, nb, b);
       }
     }
+    if (this.counters) this.counters["topology.access_pops"] += pops;
     return { kind: "none" };
   }
 

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { WorkCounters } from "../../counters.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
 import { KeyIdHeap } from "./heap.ts";
 import { DX, DY, stepBannedK } from "./span_astar.ts";
@@ -18,9 +19,15 @@ export function costAstar(
   mask: Uint8Array,
   start: number,
   goal: number,
+  counters: WorkCounters | null = null,
 ): { cells: Int32Array; cost: number } | null {
   // Its window-sized state is scratch (scratch.ts); the path is copied out.
-  return scratch.frame(() => search(w, mask, start, goal));
+  const pops = [0];
+  try {
+    return scratch.frame(() => search(w, mask, start, goal, pops));
+  } finally {
+    if (counters) counters["topology.cell_pops"] += pops[0];
+  }
 }
 
 function search(
@@ -28,6 +35,7 @@ function search(
   mask: Uint8Array,
   start: number,
   goal: number,
+  popsOut: number[],
 ): { cells: Int32Array; cost: number } | null {
   const nx = w.nx, ny = w.ny, n = nx * ny;
   const g = scratch.f64(n, Infinity);
@@ -48,9 +56,11 @@ function search(
   const sx = start % nx, sy = (start / nx) | 0;
   g[start] = 0;
   heap.push(hOf(sx, sy), sx * ny + sy);
+  let pops = 0;
   while (heap.size > 0) {
     const f = heap.topKey(), id = heap.topId();
     heap.pop();
+    popsOut[0] = ++pops;
     const x = Math.floor(id / ny), y = id - x * ny, c = y * nx + x;
     if (closed[c]) continue;
     if (f > g[c] + hOf(x, y) + 1e-9) continue;

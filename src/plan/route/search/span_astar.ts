@@ -121,6 +121,16 @@ export class SpanSearch {
   readonly linkOrder: Int32Array;
   /** Set when the last search stopped by the abandon threshold. */
   abandoned = false;
+  /** Work so far, summed over runs (the router's counters read it): runs made. */
+  runs = 0;
+  /** Heap pops (stale and closed entries included). */
+  pops = 0;
+  /** Spans expanded (closed). */
+  expanded = 0;
+  /** Lazy Theta* sight checks on pop. */
+  sights = 0;
+  /** Sight checks that failed (SetVertex looked for a closed neighbour). */
+  reparents = 0;
 
   constructor(readonly win: WindowGrid) {
     const n = win.spans.h.length;
@@ -153,24 +163,43 @@ export class SpanSearch {
     step[o.start] = -1;
     jump[o.start] = 0;
     heap.push(heuristic(sp.cell[o.start], nx, gx, gy), o.start);
+    // Work counters: locals, added to the totals once per run.
+    let pops = 0, expanded = 0, sights = 0;
+    this.runs++;
     while (heap.size > 0) {
       const f = heap.topKey(), u = heap.topId();
       heap.pop();
+      pops++;
       if (mark[u] === CLOSED) continue;
       const cu = sp.cell[u];
       const x = cu % nx, y = (cu / nx) | 0;
       const hx = x - gx, hy = y - gy;
       if (f > g[u] + Math.sqrt(hx * hx + hy * hy) + 1e-9) continue;
-      if (theta && parent[u] >= 0 && !jump[u]) this.checkSight(u, o);
-      if (o.goal[u]) return this.result(u, theta !== undefined);
+      if (theta && parent[u] >= 0 && !jump[u]) {
+        sights++;
+        this.checkSight(u, o);
+      }
+      if (o.goal[u]) {
+        this.addWork(pops, expanded, sights);
+        return this.result(u, theta !== undefined);
+      }
       if (f >= abandonAt) {
         this.abandoned = true;
+        this.addWork(pops, expanded, sights);
         return null;
       }
       mark[u] = CLOSED;
+      expanded++;
       this.expand(u, o, E, gx, gy);
     }
+    this.addWork(pops, expanded, sights);
     return null;
+  }
+
+  private addWork(pops: number, expanded: number, sights: number): void {
+    this.pops += pops;
+    this.expanded += expanded;
+    this.sights += sights;
   }
 
   /**
@@ -273,6 +302,7 @@ export class SpanSearch {
         sp.h[u],
       )
     ) return;
+    this.reparents++;
     const price = o.price, mu = price === null ? 1 : price[cu], gate = o.gate ?? null;
     let best = Infinity, bw = -1, bs = -1;
     for (let k = 0; k < 8; k++) {
