@@ -8,6 +8,7 @@ import {
   DEFAULT_THRESHOLDS,
   type DiffReport,
   diffRuns,
+  isCostMetric,
   loadThresholds,
   type MetricRow,
   readRun,
@@ -153,20 +154,48 @@ export function diffMarkdown(r: DiffReport): string {
   if (r.regressions.length) {
     lines.push("Regressed:", "", ...r.regressions.map((m) => `- \`${m}\``), "");
   }
+  const row = (m: MetricRow) => [
+    m.metric,
+    val(m.unit, m.base),
+    val(m.unit, m.current),
+    val(m.unit, m.delta, true),
+    m.delta_pct === null ? "-" : `${m.delta_pct > 0 ? "+" : ""}${m.delta_pct.toFixed(1)} %`,
+    m.threshold,
+    VERDICT[m.verdict],
+  ];
+  const cols = ["metric", "base", "current", "Δ", "Δ %", "threshold", "verdict"];
+  const align: TableModel["align"] = ["left", "right", "right", "right", "right", "left", "left"];
+  const present = r.metrics.filter((m) => m.base !== null || m.current !== null);
   const tables: TableModel[] = [{
     title: "Metrics",
-    head: ["metric", "base", "current", "Δ", "Δ %", "threshold", "verdict"],
-    rows: r.metrics.filter((m) => m.base !== null || m.current !== null).map((m) => [
-      m.metric,
-      val(m.unit, m.base),
-      val(m.unit, m.current),
-      val(m.unit, m.delta, true),
-      m.delta_pct === null ? "-" : `${m.delta_pct > 0 ? "+" : ""}${m.delta_pct.toFixed(1)} %`,
-      m.threshold,
-      VERDICT[m.verdict],
-    ]),
-    align: ["left", "right", "right", "right", "right", "left", "left"],
+    head: cols,
+    rows: present.filter((m) => !isCostMetric(m.metric)).map(row),
+    align,
   }];
+  const cost = present.filter((m) => isCostMetric(m.metric));
+  if (cost.length) {
+    // Hundreds of cost metrics: show what moved a verdict, and the counters that changed.
+    const shown = cost.filter((m) =>
+      m.verdict === "regression" || m.verdict === "improved" ||
+      (m.metric.startsWith("counters.") && m.delta !== null && m.delta !== 0)
+    );
+    const gated = cost.filter((m) => m.threshold_key !== "" && m.verdict !== "info");
+    const counters = cost.filter((m) => m.metric.startsWith("counters."));
+    const changed = counters.filter((m) => m.delta !== null && m.delta !== 0).length;
+    tables.push({
+      title: "Work counters and other cost metrics",
+      head: cols,
+      rows: shown.map(row),
+      align,
+      notes: [
+        `${cost.length} cost metrics compared (${gated.length} gated); work counters: ${
+          counters.length === 0
+            ? "none recorded"
+            : `${changed} of ${counters.length} counter metrics changed`
+        }. Shown: the changed counters and every regression or improvement (all in --json).`,
+      ],
+    });
+  }
   if (r.new_failing_legs.length) {
     tables.push({
       title: `New failing legs (${r.new_failing_legs.length})`,

@@ -9,7 +9,11 @@
  *   `new_failing_legs` (failing in CURRENT, not in BASE; base value 0); `fixed_legs` (info);
  * - `escalated_share` (share of successful plans finished above tier 0), `tier_share.<t>`;
  * - `timing.<stage>.<p50|p90|max>` for the stages window, topology, geometry, pull, assemble,
- *   lift, other, total of successful plans (ms, nearest rank).
+ *   lift, other, total of successful plans (ms, nearest rank);
+ * - the cost metrics of stats (`statsMetrics`, docs/counters.md): work counters
+ *   `counters.<counter>.<sum|p50|p90|max>` and `tier_counters.<tier>.<counter>.<stat>`
+ *   (machine-independent: gated on any machine), the sub-stages of other
+ *   `timing.<sub-stage|unattributed>.<sum|p50|p90|max>` (ms) and `other_unattributed_share`.
  *
  * A metric regresses when Δ = current − base exceeds its `noise_floor` (default 0; a change at or
  * below the floor never fails) and either `max_increase_abs` (Δ > abs) or `max_increase_pct`
@@ -40,7 +44,15 @@ import {
   sameMachine,
 } from "./machine.ts";
 import { fileProblems, requireSomeInput } from "./run.ts";
-import { STAGES, stageValues } from "./stats.ts";
+import {
+  COUNTER_STATS,
+  STAGES,
+  stageValues,
+  type StatsBody,
+  StatsGroup,
+  statsMetrics,
+} from "./stats.ts";
+import { COUNTER_NAMES, OTHER_STAGE_NAMES } from "../plan/counters.ts";
 
 /** Percentiles of the timing metrics. */
 export const TIMING_STATS = ["p50", "p90", "max"] as const;
@@ -67,6 +79,11 @@ export interface RunData {
   fileProblems: Array<{ file: string; error: string }>;
   /** The machine the run was timed on, or null when it recorded none. */
   machine: MachineFingerprint | null;
+  /**
+   * Cost metrics of the successful plans by name (`statsMetrics`: work counters, sub-stages of
+   * other); empty when the run's plans carried none.
+   */
+  cost: Map<string, { value: number | null; n: number }>;
 }
 
 function isDir(p: string): boolean {
@@ -115,6 +132,7 @@ async function runFromLogs(
   const failing = new Map<string, string>();
   const tiers = new Map<number, number>();
   const samples: number[][] = STAGES.map(() => []);
+  const group = new StatsGroup();
   for await (const ev of stream) {
     if (ev.type !== "leg") continue;
     const leg = ev.leg;
@@ -123,6 +141,7 @@ async function runFromLogs(
     if (leg.ok) {
       ok++;
       if (p) {
+        group.add(p);
         tiers.set(p.tier, (tiers.get(p.tier) ?? 0) + 1);
         stageValues(p.timing).forEach((v, i) => {
           if (Number.isFinite(v)) samples[i].push(v);
@@ -160,6 +179,7 @@ async function runFromLogs(
     timing,
     fileProblems: fileProblems(report),
     machine: null,
+    cost: costMetrics(group.body()),
   };
 }
 
@@ -208,7 +228,38 @@ async function runFromStatsFile(source: string): Promise<RunData> {
     timing,
     fileProblems: [],
     machine: j.machine === undefined ? null : parseFingerprint(j.machine, `${source}: $.machine`),
+    cost: costMetrics({
+      counter_plans: 0,
+      counters: [],
+      counters_by_tier: [],
+      other_plans: 0,
+      other_stages: [],
+      other_unattributed_share: null,
+      ...(j as Partial<StatsBody>),
+    } as StatsBody),
   };
+}
+
+/**
+ * True for the metrics measured with a clock (stage and sub-stage times, the unattributed share
+ * of the time): comparable only on one machine. Counters and outcomes are not.
+ */
+export function isTimingMetric(name: string): boolean {
+  return name.startsWith("timing.") || name === "other_unattributed_share";
+}
+
+/** True for the cost metrics of statsMetrics (counters, sub-stages, unattributed share). */
+export function isCostMetric(name: string): boolean {
+  return name.startsWith("counters.") || name.startsWith("tier_counters.") ||
+    name === "other_unattributed_share" ||
+    (name.startsWith("timing.") && !(STAGES as readonly string[]).includes(name.split(".")[1]));
+}
+
+/** The stats body's cost metrics, those with no plan behind them left out. */
+function costMetrics(b: StatsBody): RunData["cost"] {
+  const m = statsMetrics(b);
+  for (const [k, v] of m) if (v.n === 0) m.delete(k);
+  return m;
 }
 
 /** One threshold entry. */
@@ -258,6 +309,11 @@ export const DEFAULT_THRESHOLDS: ThresholdsDoc = {
     "timing.*.p50": { max_increase_pct: 25, noise_floor: 2, min_samples: 5 },
     "timing.*.p90": { max_increase_pct: 50, noise_floor: 5, min_samples: 10 },
     "timing.*.max": { max_increase_pct: 100, noise_floor: 20, min_samples: 10 },
+    // Work counters are exact (same input, same count on any machine): no noise to absorb, but
+    // a planner change may trade a little work for a better route, hence a few per cent.
+    "counters.*.*.sum": { max_increase_pct: 5, noise_floor: 2 },
+    "counters.*.*.p50": { max_increase_pct: 10, noise_floor: 2, min_samples: 5 },
+    "counters.*.*.p90": { max_increase_pct: 10, noise_floor: 2, min_samples: 10 },
   },
 };
 
@@ -269,6 +325,7 @@ const SIMPLE_METRICS = new Set([
   "failing_legs",
   "new_failing_legs",
   "escalated_share",
+  "other_unattributed_share",
 ]);
 
 /** Why `name` (a metric name or a `*` pattern) is not a gateable metric, or "" when it is. */
@@ -277,25 +334,44 @@ export function checkMetricName(name: string): string {
   if (SIMPLE_METRICS.has(name)) return "";
   const p = name.split(".");
   const known = "failure_rate, failures, failures.<class>, failing_legs, new_failing_legs, " +
-    "escalated_share, tier_share.<tier>, timing.<stage>.<p50|p90|max> (* for any part)";
+    "escalated_share, tier_share.<tier>, timing.<stage>.<p50|p90|max>, " +
+    "timing.<sub-stage>.<sum|p50|p90|max>, counters.<counter>.<sum|p50|p90|max>, " +
+    "tier_counters.<tier>.<counter>.<stat>, other_unattributed_share (* for any part)";
   const bad = `unknown metric (known: ${known})`;
   if (p[0] === "failures" && p.length === 2) {
     return p[1] === "*" || (FAILURE_CLASSES as readonly string[]).includes(p[1])
       ? ""
       : `unknown failure class "${p[1]}" (${FAILURE_CLASSES.join(", ")})`;
   }
-  if (p[0] === "tier_share" && p.length === 2) {
-    return p[1] === "*" || /^(-1|0|[1-9][0-9]*)$/.test(p[1]) ? "" : `bad tier "${p[1]}"`;
-  }
+  const tier = (t: string) => t === "*" || /^(-1|0|[1-9][0-9]*)$/.test(t) ? "" : `bad tier "${t}"`;
+  if (p[0] === "tier_share" && p.length === 2) return tier(p[1]);
   if (p[0] === "timing" && p.length === 3) {
-    if (p[1] !== "*" && !(STAGES as readonly string[]).includes(p[1])) {
-      return `unknown stage "${p[1]}" (${STAGES.join(", ")})`;
+    const sub = [...OTHER_STAGE_NAMES, "unattributed"] as readonly string[];
+    const isStage = (STAGES as readonly string[]).includes(p[1]);
+    if (p[1] !== "*" && !isStage && !sub.includes(p[1])) {
+      return `unknown stage "${p[1]}" (${STAGES.join(", ")}; sub-stages ${sub.join(", ")})`;
     }
-    if (p[2] !== "*" && !(TIMING_STATS as readonly string[]).includes(p[2])) {
-      return `unknown statistic "${p[2]}" (p50, p90, max)`;
+    // The six stages have no sum metric; the sub-stages of other have.
+    const stats: readonly string[] = p[1] === "*" || !isStage ? COUNTER_STATS : TIMING_STATS;
+    if (p[2] !== "*" && !stats.includes(p[2])) {
+      return `unknown statistic "${p[2]}" (${stats.join(", ")})`;
     }
     return "";
   }
+  const counter = (a: string, b: string, st: string) => {
+    const c = `${a}.${b}`;
+    const ok = COUNTER_NAMES.some((n) => {
+      const [x, y] = n.split(".");
+      return (a === "*" || a === x) && (b === "*" || b === y);
+    });
+    if (!ok) return `unknown counter "${c}" (${COUNTER_NAMES.join(", ")})`;
+    if (st !== "*" && !(COUNTER_STATS as readonly string[]).includes(st)) {
+      return `unknown statistic "${st}" (${COUNTER_STATS.join(", ")})`;
+    }
+    return "";
+  };
+  if (p[0] === "counters" && p.length === 4) return counter(p[1], p[2], p[3]);
+  if (p[0] === "tier_counters" && p.length === 5) return tier(p[1]) || counter(p[2], p[3], p[4]);
   return bad;
 }
 
@@ -644,10 +720,22 @@ export function diffRuns(
     const b = base.timing[s], c = cur.timing[s];
     for (const st of TIMING_STATS) add(`timing.${s}.${st}`, "ms", b[st], c[st], [b.n, c.n]);
   }
+  // Cost metrics (work counters, sub-stages of other) in statsMetrics order.
+  const costNames = [...base.cost.keys()];
+  for (const k of cur.cost.keys()) if (!base.cost.has(k)) costNames.push(k);
+  for (const k of costNames) {
+    const b = base.cost.get(k), c = cur.cost.get(k);
+    const unit = k.startsWith("timing.")
+      ? "ms"
+      : k === "other_unattributed_share"
+      ? "rate"
+      : "count";
+    add(k, unit, b?.value ?? null, c?.value ?? null, [b?.n ?? 0, c?.n ?? 0]);
+  }
   if (!machines.timing_gated) {
     // Timings of two machines (or of an unknown one) are shown, never judged (docs/gate.md).
     for (const r of rows) {
-      if (r.unit === "ms" && r.verdict !== "n/a" && r.verdict !== "info") {
+      if (isTimingMetric(r.metric) && r.verdict !== "n/a" && r.verdict !== "info") {
         r.verdict = "not comparable";
       }
     }
