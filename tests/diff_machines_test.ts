@@ -57,6 +57,9 @@ Deno.test("machine: this machine's fingerprint is complete and stable", () => {
   assert(sameMachine(f, machineFingerprint()));
   assert(!sameMachine(A, B));
   assert(!sameMachine(A, null) && !sameMachine(null, null));
+  // Two fingerprints without a CPU model are not evidence of one machine.
+  const blind = makeFingerprint({ ...A, cpu: "unknown" });
+  assert(!sameMachine(blind, blind));
   // A hand-edited id does not make machines equal: the id is recomputed from the fields.
   assertEquals(parseFingerprint({ ...B, id: A.id }, "x").id, B.id);
 });

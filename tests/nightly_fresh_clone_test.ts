@@ -44,6 +44,8 @@ Deno.test("nightly: `deno task nightly` exits 0 in a fresh clone", async () => {
     // The run recorded where it ran.
     const m = JSON.parse(await Deno.readTextFile(join(clone, "nightly-out", "machine.json")));
     assertEquals(m.format, "navscope-machine");
+    // The task's permissions let it read the CPU model (--allow-sys=cpus).
+    assert(m.cpu !== "unknown", JSON.stringify(m));
     console.log(`deno task nightly in a fresh clone: ${secs.toFixed(1)} s`);
   } finally {
     await Deno.remove(tmp, { recursive: true });

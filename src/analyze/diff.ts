@@ -569,8 +569,11 @@ export function timingVerdict(
     note = `timing metrics gated: same machine (${describeMachine(cur)})`;
   } else {
     gated = false;
+    const differ = base && cur ? machineDifference(base, cur) : "";
     const why = base && cur
-      ? `the machines differ (${machineDifference(base, cur)})`
+      ? differ
+        ? `the machines differ (${differ})`
+        : `the CPU model is unknown (recorded without --allow-sys=cpus)`
       : `${base ? "the current run" : cur ? "the base" : "neither run"} recorded no machine ` +
         `fingerprint (${MACHINE_FILE})`;
     note = `timing metrics not comparable across machines: ${why}; ${both}. They are shown, ` +

@@ -20,7 +20,7 @@ export interface MachineFingerprint {
   version: 1;
   /** 16 hex digits: FNV-1a 64 of the compared fields (see {@link fingerprintKey}). */
   id: string;
-  /** CPU model name (`/proc/cpuinfo` "model name", else `node:os` cpus()), or "unknown". */
+  /** CPU model name (`node:os` cpus(), else `/proc/cpuinfo` "model name"), or "unknown". */
   cpu: string;
   /** Logical cores (`navigator.hardwareConcurrency`). */
   cores: number;
@@ -43,19 +43,22 @@ export function fingerprintKey(f: Omit<MachineFingerprint, "id" | "format" | "ve
 }
 
 function cpuModel(): string {
-  // /proc/cpuinfo needs only --allow-read (the tasks grant it); node:os cpus() needs --allow-sys
-  // in Deno, so it is the fallback (macOS, Windows).
+  // node:os cpus() needs --allow-sys=cpus (the nightly task grants it); Deno reads /proc/cpuinfo
+  // only with --allow-all, so that is the fallback for `deno run -A` / tests.
+  try {
+    const c = cpus();
+    if (c.length && c[0].model) return c[0].model.trim().replace(/\s+/g, " ");
+  } catch { /* no --allow-sys=cpus */ }
   try {
     const text = Deno.readTextFileSync("/proc/cpuinfo");
     const m = /^(?:model name|Model|Hardware|cpu model)\s*:\s*(.+)$/m.exec(text);
     if (m) return m[1].trim().replace(/\s+/g, " ");
-  } catch { /* not Linux, or no read permission */ }
-  try {
-    const c = cpus();
-    if (c.length && c[0].model) return c[0].model.trim().replace(/\s+/g, " ");
-  } catch { /* no --allow-sys */ }
-  return "unknown";
+  } catch { /* not Linux, or not --allow-all */ }
+  return UNKNOWN_CPU;
 }
+
+/** The `cpu` of a fingerprint taken without the permission to read the CPU model. */
+export const UNKNOWN_CPU = "unknown";
 
 let cached: MachineFingerprint | null = null;
 
@@ -84,9 +87,13 @@ export function makeFingerprint(
   return { format: "navscope-machine", version: 1, id, cpu, cores, os, arch, deno, v8 };
 }
 
-/** True when timings measured on `a` and `b` may be compared (both known, fields equal). */
+/**
+ * True when timings measured on `a` and `b` may be compared: both known, fields equal, and the
+ * CPU model known (two "unknown" CPUs are not evidence of one machine).
+ */
 export function sameMachine(a: MachineFingerprint | null, b: MachineFingerprint | null): boolean {
-  return a !== null && b !== null && fingerprintKey(a) === fingerprintKey(b);
+  return a !== null && b !== null && a.cpu !== UNKNOWN_CPU &&
+    fingerprintKey(a) === fingerprintKey(b);
 }
 
 /** One-line description, e.g. `AMD EPYC ×2, linux x86_64, Deno 2.9.6 / V8 15.0 (id 3f…)`. */
