@@ -12,9 +12,11 @@ import {
   loadThresholds,
   type MetricRow,
   readRun,
+  REBASELINE_HINT,
   TIMING_GATES,
   type TimingGate,
 } from "../src/analyze/diff.ts";
+import { describeMachine, MACHINE_FILE, machineDifference } from "../src/analyze/machine.ts";
 import { NavscopeError } from "../src/errors.ts";
 import {
   fmtNum,
@@ -132,6 +134,25 @@ const VERDICT: Record<MetricRow["verdict"], string> = {
   "not comparable": "not comparable across machines",
 };
 
+/** The machine lines of the summary (short: the Markdown stays within deno fmt's width). */
+function machineLines(m: DiffReport["machines"]): string[] {
+  const out = m.same ? [`- machine: ${describeMachine(m.current)}`] : [
+    `- base machine: ${describeMachine(m.base)}`,
+    `- current machine: ${describeMachine(m.current)}`,
+  ];
+  if (m.timing_gated) {
+    out.push(`- timings: gated (${m.same ? "same machine" : `timing_gate "${m.timing_gate}"`})`);
+  } else if (m.timing_gate === "never") {
+    out.push(`- timings: not gated (timing_gate "never")`);
+  } else {
+    const why = m.base && m.current
+      ? machineDifference(m.base, m.current) || "CPU model unknown"
+      : `${m.base ? "current" : m.current ? "base" : "neither"} run has no ${MACHINE_FILE}`;
+    out.push(`- timings: not comparable across machines (${why}): shown, never failed on`);
+  }
+  return out;
+}
+
 /** The Markdown summary of a diff. */
 export function diffMarkdown(r: DiffReport): string {
   const head = r.verdict === "pass"
@@ -148,9 +169,17 @@ export function diffMarkdown(r: DiffReport): string {
     `- current: ${side(r.current)}`,
     `- thresholds: ${r.thresholds}`,
     `- new failing legs: ${r.new_failing_legs.length}; fixed legs: ${r.fixed_legs.length}`,
-    `- machines: ${r.machines.note}`,
+    ...machineLines(r.machines),
     "",
   ];
+  if (!r.machines.timing_gated && r.machines.timing_gate === "same_machine") {
+    lines.push(
+      "To gate timings: re-record the base on this machine (nightly:",
+      `\`${REBASELINE_HINT}\`), compare both versions here with`,
+      "`deno task nightly --ab REF`, or force the gate with `--timing-gate always`.",
+      "",
+    );
+  }
   if (r.regressions.length) {
     lines.push("Regressed:", "", ...r.regressions.map((m) => `- \`${m}\``), "");
   }
