@@ -314,7 +314,21 @@ export {
   type RunData,
   type Threshold,
   type ThresholdsDoc,
+  TIMING_GATES,
+  type TimingGate,
+  timingVerdict,
 } from "./src/analyze/diff.ts";
+export {
+  describeMachine,
+  type MachineFingerprint,
+  machineFingerprint,
+  parseFingerprint,
+  readMachineFile,
+  sameMachine,
+  writeMachineFile,
+} from "./src/analyze/machine.ts";
+export { abCompare, type AbOptions, type AbReport } from "./src/analyze/ab.ts";
+export { type AbStageRow, type AbVerdict, compareStage } from "./src/analyze/ab_stats.ts";
 
 // ── Pictures ─────────────────────────────────────────────────────────────────────────────────
 export { rasterizeZone, worldPng, worldSvg, type ZoneRaster } from "./reports/render_world.ts";

@@ -1,7 +1,9 @@
 /**
  * `navscope nightly` (`deno task nightly`): plan the example batteries → replay the baseline's
- * failed legs → stats → diff against the committed baseline (`examples/baseline/`) → report
- * (skipped: the HTML report does not exist yet). `--update-baseline` rewrites the baseline.
+ * failed legs → stats → diff against the committed baseline (`examples/baseline/`).
+ * `--update-baseline` rewrites the baseline. Every run records this machine's fingerprint
+ * (OUT/machine.json, `machine` in OUT/stats.json) so the diff judges timings only against a
+ * baseline timed on the same machine (docs/gate.md).
  * @module
  */
 import { basename, dirname, join } from "node:path";
@@ -11,8 +13,16 @@ import { legRequest } from "../src/plan/battery.ts";
 import { ReplayPool } from "../src/analyze/replay_pool.ts";
 import { replayLogs, writeReplayDir } from "../src/analyze/replay_run.ts";
 import { statsLogs } from "../src/analyze/run.ts";
+import {
+  describeMachine,
+  MACHINE_FILE,
+  machineFingerprint,
+  writeMachineFile,
+} from "../src/analyze/machine.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { parseLegs } from "../src/world/legs.ts";
+import { abCompare } from "../src/analyze/ab.ts";
+import { abMarkdown } from "./support/ab_text.ts";
 import { diffPaths } from "./diff.ts";
 import { io, parseFlags } from "./support/terminal.ts";
 import { jobsFlag } from "./replay.ts";
@@ -39,30 +49,51 @@ export const summary = "Nightly gate: plan batteries → replay → stats → di
 export const help =
   `navscope nightly [--baseline DIR] [--out DIR] [--battery LEGS.json …] [--jobs N]
                  [--update-baseline]
+navscope nightly --ab REF [--rounds N] [--ab-threshold PCT] [--battery LEGS.json …] [--out DIR]
 
 The nightly regression gate, in steps:
   1. plan every leg of the batteries (default: the five examples/*/legs.json, each on the
-     base.nav.gz beside it) → OUT/plans.log (plan lines, timestamp 1970-01-01 00:00:00)
+     base.nav.gz beside it) → OUT/plans.log (plan lines, timestamp 1970-01-01 00:00:00) and
+     OUT/machine.json (this machine's fingerprint: CPU model, cores, OS, Deno/V8)
   2. replay the baseline's failed legs on the same packs → OUT/replay/ (what got fixed)
-  3. stats of OUT/plans.log → OUT/stats.json
+  3. stats of OUT/plans.log → OUT/stats.json (with the fingerprint as "machine")
   4. diff BASELINE/plans.log OUT/plans.log --thresholds BASELINE/thresholds.json
-     → OUT/diff.md (printed) and OUT/diff.json
-  5. report: skipped (the HTML report does not exist yet)
+     → OUT/diff.md (printed) and OUT/diff.json. Outcomes and work counters are gated on
+     any machine; timings only when BASELINE/machine.json names this machine (otherwise
+     they are shown as "not comparable across machines": compare timings honestly with
+     --ab REF, or re-baseline on this machine)
 
   --baseline DIR      default examples/baseline (plans.log, stats.json, thresholds.json)
   --out DIR           default nightly-out
   --battery FILE      a battery instead of the examples (repeatable)
   --jobs N            parallel planners (default: cores)
-  --update-baseline   after step 3, copy OUT/plans.log and OUT/stats.json into the baseline
-                      (thresholds.json is kept; written with the defaults when missing)
+  --update-baseline   after step 3, copy OUT/plans.log, OUT/stats.json and OUT/machine.json
+                      into the baseline (thresholds.json is kept; written with the defaults
+                      when missing)
 
-Exit status: 0 pass; 1 bad input or no baseline (run with --update-baseline once); 3 regression.`;
+The honest timing comparison (instead of steps 1-4): --ab REF checks out the planner at git
+REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree, plans the
+batteries with REF and with this checkout interleaved in rounds on this machine, and judges
+the paired per-leg time ratios per stage: median ratio and a 95 % bootstrap interval (legs
+and rounds resampled, fixed seed); a stage is SLOWER when its median ratio exceeds
+1 + threshold and the whole interval lies above 1 → OUT/ab.md (printed) and OUT/ab.json.
+  --ab REF            compare against the planner at REF
+  --rounds N          rounds (default 5); each round runs both versions once per battery
+  --ab-threshold PCT  smallest slowdown that counts, percent (default 10)
 
-/** Committed nightly thresholds: outcomes strict, timings loose (shared machines are noisy). */
+Exit status: 0 pass; 1 bad input or no baseline (run with --update-baseline once), or an
+unknown --ab REF; 2 usage; 3 regression (an outcome, a counter, a timing on the same machine,
+or with --ab a significantly slower stage).`;
+
+/**
+ * Committed nightly thresholds: outcomes strict; work counters (the same on any machine) the
+ * default performance gate; timings loose, and judged only on the baseline's machine.
+ */
 export const NIGHTLY_THRESHOLDS = {
   format: "navscope-thresholds",
   version: 1,
-  comment: "nightly gate: outcomes strict; timings loose (shared CI machines are noisy)",
+  comment: "nightly gate: outcomes strict; work counters (machine-independent) the performance " +
+    "gate; timings loose and judged only against a baseline timed on this machine (docs/gate.md)",
   metrics: {
     failure_rate: { max_increase_abs: 0 },
     failures: { max_increase_abs: 0 },
@@ -74,6 +105,9 @@ export const NIGHTLY_THRESHOLDS = {
     "timing.*.p50": { max_increase_pct: 300, noise_floor: 50, min_samples: 5 },
     "timing.*.p90": { max_increase_pct: 400, noise_floor: 200, min_samples: 10 },
     "timing.*.max": { max_increase_pct: 600, noise_floor: 1000, min_samples: 10 },
+    "counters.*.*.sum": { max_increase_pct: 5, noise_floor: 2 },
+    "counters.*.*.p50": { max_increase_pct: 10, noise_floor: 2, min_samples: 5 },
+    "counters.*.*.p90": { max_increase_pct: 10, noise_floor: 2, min_samples: 10 },
   },
 };
 
@@ -94,7 +128,17 @@ export async function run(args: string[]): Promise<number> {
     battery: { type: "string", multiple: true },
     jobs: { type: "string" },
     "update-baseline": { type: "boolean" },
+    ab: { type: "string" },
+    rounds: { type: "string" },
+    "ab-threshold": { type: "string" },
   });
+  if (values.ab !== undefined) return await runAb(values);
+  if (values.rounds !== undefined || values["ab-threshold"] !== undefined) {
+    throw new NavscopeError(
+      "usage",
+      "nightly: --rounds and --ab-threshold go with --ab REF (see navscope nightly --help)",
+    );
+  }
   const jobs = jobsFlag(values.jobs, "nightly");
   const baseline = values.baseline ?? DEFAULT_BASELINE;
   const out = values.out ?? "nightly-out";
@@ -168,10 +212,12 @@ export async function run(args: string[]): Promise<number> {
   });
   const plansLog = join(out, "plans.log");
   await Deno.writeTextFile(plansLog, lines.map((l) => l + "\n").join(""));
+  const machine = machineFingerprint();
+  await writeMachineFile(join(out, MACHINE_FILE), machine);
   say(
-    `1/5 planned ${lines.length} legs of ${batteries.length} batteries in ${
+    `1/4 planned ${lines.length} legs of ${batteries.length} batteries in ${
       ((performance.now() - t0) / 1000).toFixed(1)
-    } s (${matched} as expected) → ${plansLog}`,
+    } s (${matched} as expected) on ${describeMachine(machine)} → ${plansLog}`,
   );
 
   // 2. replay the baseline's failed legs (this run's, when there is no baseline yet).
@@ -187,7 +233,7 @@ export async function run(args: string[]): Promise<number> {
   await writeReplayDir(join(out, "replay"), rep);
   const c = rep.report.counts;
   say(
-    `2/5 replayed ${rep.report.done} failed legs of ${
+    `2/4 replayed ${rep.report.done} failed legs of ${
       haveBase ? basePlans : plansLog
     }: ${c.fixed} fixed, ${c.still_failing} still failing, ${c.failing_differently} failing differently, ${c.not_replayable} not replayable → ${
       join(out, "replay")
@@ -197,18 +243,23 @@ export async function run(args: string[]): Promise<number> {
   // 3. stats.
   const { report: stats } = await statsLogs([plansLog]);
   const statsPath = join(out, "stats.json");
-  await Deno.writeTextFile(statsPath, JSON.stringify(stats, null, 2) + "\n");
-  say(`3/5 stats of ${stats.plans} successful plans → ${statsPath}`);
+  await Deno.writeTextFile(statsPath, JSON.stringify({ ...stats, machine }, null, 2) + "\n");
+  say(`3/4 stats of ${stats.plans} successful plans → ${statsPath}`);
 
   if (update) {
     await Deno.mkdir(baseline, { recursive: true });
     await Deno.copyFile(plansLog, basePlans);
     await Deno.copyFile(statsPath, join(baseline, "stats.json"));
+    await Deno.copyFile(join(out, MACHINE_FILE), join(baseline, MACHINE_FILE));
     const th = join(baseline, "thresholds.json");
     if (!(await exists(th))) {
       await Deno.writeTextFile(th, JSON.stringify(NIGHTLY_THRESHOLDS, null, 2) + "\n");
     }
-    say(`baseline updated: ${basePlans}, ${join(baseline, "stats.json")}`);
+    say(
+      `baseline updated: ${basePlans}, ${join(baseline, "stats.json")}, ${
+        join(baseline, MACHINE_FILE)
+      }`,
+    );
   } else if (!haveBase) {
     throw new NavscopeError(
       "io",
@@ -225,10 +276,64 @@ export async function run(args: string[]): Promise<number> {
   );
   await Deno.writeTextFile(join(out, "diff.md"), markdown);
   await Deno.writeTextFile(join(out, "diff.json"), JSON.stringify(report, null, 2) + "\n");
-  say(`4/5 diff: ${report.verdict} → ${join(out, "diff.md")}, ${join(out, "diff.json")}`);
-
-  // 5. report.
-  say("5/5 report: skipped (the HTML report does not exist yet)");
+  say(`4/4 diff: ${report.verdict} → ${join(out, "diff.md")}, ${join(out, "diff.json")}`);
+  if (!report.machines.timing_gated) say(report.machines.note);
   io.out.write(markdown);
+  return report.verdict === "pass" ? 0 : 3;
+}
+
+function numberFlag(v: string | undefined, name: string, min: number, int: boolean): number | null {
+  if (v === undefined) return null;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || (int && !Number.isInteger(n))) {
+    throw new NavscopeError(
+      "usage",
+      `nightly: ${name} needs ${int ? "an integer" : "a number"} ≥ ${min}, got ${
+        JSON.stringify(v)
+      } (see navscope nightly --help)`,
+    );
+  }
+  return n;
+}
+
+/** `nightly --ab REF`: the A/B timing comparison (src/analyze/ab.ts); exit 3 when slower. */
+async function runAb(values: {
+  ab?: string;
+  out?: string;
+  battery?: string[];
+  rounds?: string;
+  "ab-threshold"?: string;
+  "update-baseline"?: boolean;
+  baseline?: string;
+}): Promise<number> {
+  if (values["update-baseline"] || values.baseline !== undefined) {
+    throw new NavscopeError(
+      "usage",
+      "nightly: --ab compares two versions here, not against a baseline: drop " +
+        "--update-baseline/--baseline (see navscope nightly --help)",
+    );
+  }
+  const rounds = numberFlag(values.rounds, "--rounds", 1, true) ?? 5;
+  const pct = numberFlag(values["ab-threshold"], "--ab-threshold", 0, false) ?? 10;
+  const out = values.out ?? "nightly-out";
+  const say = (s: string) => io.err.write(`navscope nightly --ab: ${s}\n`);
+  const t0 = performance.now();
+  const report = await abCompare({
+    ref: values.ab!,
+    batteries: values.battery ?? DEFAULT_BATTERIES,
+    rounds,
+    threshold: pct / 100,
+    onProgress: say,
+  });
+  await Deno.mkdir(out, { recursive: true });
+  const md = abMarkdown(report);
+  await Deno.writeTextFile(join(out, "ab.md"), md);
+  await Deno.writeTextFile(join(out, "ab.json"), JSON.stringify(report, null, 2) + "\n");
+  say(
+    `${report.verdict} in ${((performance.now() - t0) / 1000).toFixed(1)} s → ${
+      join(out, "ab.md")
+    }, ${join(out, "ab.json")}`,
+  );
+  io.out.write(md);
   return report.verdict === "pass" ? 0 : 3;
 }

@@ -1,10 +1,18 @@
 /**
  * `navscope nightly`: right after `--update-baseline` the gate passes; a baseline in which a
- * now-failing leg was ok makes it fail with exit 3 and names the leg.
+ * now-failing leg was ok makes it fail with exit 3 and names the leg. Every run records the
+ * machine fingerprint; a baseline from another machine leaves timings ungated ("not comparable
+ * across machines") but still gates outcomes.
  */
 import { join } from "node:path";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/nightly.ts";
+import {
+  machineFingerprint,
+  makeFingerprint,
+  readMachineFile,
+  writeMachineFile,
+} from "../src/analyze/machine.ts";
 import { assert, assertEquals } from "./assert.ts";
 
 const EX = new URL("../examples/", import.meta.url).pathname;
@@ -24,11 +32,20 @@ async function gate(tmp: string): Promise<void> {
   const args = ["--baseline", bl, "--out", out, "--jobs", "2", ...BAT];
   const first = await captureOutput(() => run([...args, "--update-baseline"]));
   assertEquals(first.value, 0, first.out + first.err);
-  for (const f of ["plans.log", "stats.json", "thresholds.json"]) await Deno.stat(join(bl, f));
-  for (const f of ["plans.log", "stats.json", "diff.md", "diff.json", "replay/replay.json"]) {
+  for (const f of ["plans.log", "stats.json", "thresholds.json", "machine.json"]) {
+    await Deno.stat(join(bl, f));
+  }
+  for (
+    const f of ["plans.log", "stats.json", "diff.md", "diff.json", "replay/replay.json"]
+  ) {
     await Deno.stat(join(out, f));
   }
-  assert(first.err.includes("5/5 report: skipped"), first.err);
+  assert(!first.err.includes("report: skipped"), first.err);
+  const here = machineFingerprint();
+  assertEquals((await readMachineFile(join(out, "machine.json")))?.id, here.id);
+  assertEquals(JSON.parse(await Deno.readTextFile(join(out, "stats.json"))).machine.id, here.id);
+  const d1 = JSON.parse(await Deno.readTextFile(join(out, "diff.json")));
+  assertEquals(d1.machines.timing_gated, true);
   // Replayed with the batteries on an unchanged planner: no leg is reported changed.
   const rep0 = JSON.parse(await Deno.readTextFile(join(out, "replay/replay.json")));
   const c = rep0.counts;
@@ -48,8 +65,13 @@ async function gate(tmp: string): Promise<void> {
   ).join("\n");
   assert(edited !== text, "fixture: the dungeon snap_far line was not found");
   await Deno.writeTextFile(p, edited);
+  // …and was timed on another machine: its timings are not compared, its outcomes are.
+  await writeMachineFile(join(bl, "machine.json"), makeFingerprint({ ...here, cpu: "Elsewhere" }));
   const worse = await captureOutput(() => run(args));
   assertEquals(worse.value, 3, worse.out);
+  assert(worse.out.includes("not comparable across machines"), worse.out);
+  assert(worse.err.includes("deno task nightly --update-baseline"), worse.err);
+  assert(!worse.out.includes("`timing."), worse.out); // no timing metric among the regressed
   assert(worse.out.includes("`failures.snap_far_from_mesh`"), worse.out);
   assert(worse.out.includes("dungeon\\|0.00,0.00\\|22.75,52.25\\|-"), worse.out);
   // The replay of the (edited) baseline shows the leg newly failing? No: replay takes failed

@@ -9,14 +9,24 @@
  *   `new_failing_legs` (failing in CURRENT, not in BASE; base value 0); `fixed_legs` (info);
  * - `escalated_share` (share of successful plans finished above tier 0), `tier_share.<t>`;
  * - `timing.<stage>.<p50|p90|max>` for the stages window, topology, geometry, pull, assemble,
- *   lift, other, total of successful plans (ms, nearest rank).
+ *   lift, other, total of successful plans (ms, nearest rank);
+ * - the cost metrics of stats (`statsMetrics`, docs/counters.md): work counters
+ *   `counters.<counter>.<sum|p50|p90|max>` and `tier_counters.<tier>.<counter>.<stat>`
+ *   (machine-independent: gated on any machine), the sub-stages of other
+ *   `timing.<sub-stage|unattributed>.<sum|p50|p90|max>` (ms) and `other_unattributed_share`.
  *
  * A metric regresses when Δ = current − base exceeds its `noise_floor` (default 0; a change at or
  * below the floor never fails) and either `max_increase_abs` (Δ > abs) or `max_increase_pct`
  * (Δ > base · pct / 100; any Δ > 0 when base is 0) is exceeded. Below `min_samples` samples on
  * either side it is not judged. See README "navscope diff" for the thresholds file.
+ *
+ * Timing metrics are gated only when both runs carry the same machine fingerprint
+ * (machine.ts): a baseline timed on another CPU says nothing about this one, so such rows are
+ * "not comparable" and never fail; the thresholds' `timing_gate` ("same_machine" default,
+ * "always", "never") overrides that (docs/gate.md).
  * @module
  */
+import { dirname, join } from "node:path";
 import { NavscopeError } from "../errors.ts";
 import { parseLogs } from "../logs/reader.ts";
 import type { ParseReport } from "../logs/types.ts";
@@ -24,8 +34,25 @@ import { factsFromLeg, legKey } from "./adapter.ts";
 import { FAILURE_CLASSES } from "./classes.ts";
 import { percentileSorted } from "./percentile.ts";
 import { classifyFailure } from "./rules.ts";
+import {
+  describeMachine,
+  MACHINE_FILE,
+  machineDifference,
+  type MachineFingerprint,
+  parseFingerprint,
+  readMachineFile,
+  sameMachine,
+} from "./machine.ts";
 import { fileProblems, requireSomeInput } from "./run.ts";
-import { STAGES, stageValues } from "./stats.ts";
+import {
+  COUNTER_STATS,
+  STAGES,
+  stageValues,
+  type StatsBody,
+  StatsGroup,
+  statsMetrics,
+} from "./stats.ts";
+import { COUNTER_NAMES, OTHER_STAGE_NAMES } from "../plan/counters.ts";
 
 /** Percentiles of the timing metrics. */
 export const TIMING_STATS = ["p50", "p90", "max"] as const;
@@ -50,6 +77,13 @@ export interface RunData {
   timing: Record<string, { p50: number | null; p90: number | null; max: number | null; n: number }>;
   /** Inputs skipped while reading (logs). */
   fileProblems: Array<{ file: string; error: string }>;
+  /** The machine the run was timed on, or null when it recorded none. */
+  machine: MachineFingerprint | null;
+  /**
+   * Cost metrics of the successful plans by name (`statsMetrics`: work counters, sub-stages of
+   * other); empty when the run's plans carried none.
+   */
+  cost: Map<string, { value: number | null; n: number }>;
 }
 
 function isDir(p: string): boolean {
@@ -68,13 +102,23 @@ function isFile(p: string): boolean {
   }
 }
 
-/** Reads one run: a replay dir (has replay.json), a `.json` stats file, or logs. */
+/**
+ * Reads one run: a replay dir (has replay.json), a `.json` stats file, or logs. Its machine
+ * fingerprint is the stats file's `machine` field, else the `machine.json` in the run's folder
+ * (a directory given, or the folder of a single file given); a glob has none.
+ */
 export async function readRun(source: string): Promise<RunData> {
+  let run: RunData;
   if (isDir(source) && isFile(`${source}/replay.json`)) {
-    return await runFromLogs(source, [`${source}/replay.log`], "replay");
+    run = await runFromLogs(source, [`${source}/replay.log`], "replay");
+  } else if (source.endsWith(".json") && isFile(source)) {
+    run = await runFromStatsFile(source);
+  } else run = await runFromLogs(source, [source], "logs");
+  if (run.machine === null) {
+    const dir = isDir(source) ? source : isFile(source) ? dirname(source) : null;
+    if (dir !== null) run.machine = await readMachineFile(join(dir, MACHINE_FILE));
   }
-  if (source.endsWith(".json") && isFile(source)) return await runFromStatsFile(source);
-  return await runFromLogs(source, [source], "logs");
+  return run;
 }
 
 async function runFromLogs(
@@ -88,6 +132,7 @@ async function runFromLogs(
   const failing = new Map<string, string>();
   const tiers = new Map<number, number>();
   const samples: number[][] = STAGES.map(() => []);
+  const group = new StatsGroup();
   for await (const ev of stream) {
     if (ev.type !== "leg") continue;
     const leg = ev.leg;
@@ -96,6 +141,7 @@ async function runFromLogs(
     if (leg.ok) {
       ok++;
       if (p) {
+        group.add(p);
         tiers.set(p.tier, (tiers.get(p.tier) ?? 0) + 1);
         stageValues(p.timing).forEach((v, i) => {
           if (Number.isFinite(v)) samples[i].push(v);
@@ -132,6 +178,8 @@ async function runFromLogs(
     tiers,
     timing,
     fileProblems: fileProblems(report),
+    machine: null,
+    cost: costMetrics(group.body()),
   };
 }
 
@@ -142,6 +190,7 @@ async function runFromStatsFile(source: string): Promise<RunData> {
     failures?: unknown;
     tiers?: Array<{ tier: number; count: number; total_ms?: { p90?: number | null } }>;
     stages?: Array<{ stage: string; p50_ms: number | null; max_ms: number | null }>;
+    machine?: unknown;
   };
   try {
     j = JSON.parse(await Deno.readTextFile(source));
@@ -184,7 +233,39 @@ async function runFromStatsFile(source: string): Promise<RunData> {
     tiers,
     timing,
     fileProblems: [],
+    machine: j.machine === undefined ? null : parseFingerprint(j.machine, `${source}: $.machine`),
+    cost: costMetrics({
+      counter_plans: 0,
+      counters: [],
+      counters_by_tier: [],
+      other_plans: 0,
+      other_stages: [],
+      other_unattributed_share: null,
+      ...(j as Partial<StatsBody>),
+    } as StatsBody),
   };
+}
+
+/**
+ * True for the metrics measured with a clock (stage and sub-stage times, the unattributed share
+ * of the time): comparable only on one machine. Counters and outcomes are not.
+ */
+export function isTimingMetric(name: string): boolean {
+  return name.startsWith("timing.") || name === "other_unattributed_share";
+}
+
+/** True for the cost metrics of statsMetrics (counters, sub-stages, unattributed share). */
+export function isCostMetric(name: string): boolean {
+  return name.startsWith("counters.") || name.startsWith("tier_counters.") ||
+    name === "other_unattributed_share" ||
+    (name.startsWith("timing.") && !(STAGES as readonly string[]).includes(name.split(".")[1]));
+}
+
+/** The stats body's cost metrics, those with no plan behind them left out. */
+function costMetrics(b: StatsBody): RunData["cost"] {
+  const m = statsMetrics(b);
+  for (const [k, v] of m) if (v.n === 0) m.delete(k);
+  return m;
 }
 
 /** One threshold entry. */
@@ -201,8 +282,21 @@ export interface ThresholdsDoc {
   version: 1;
   /** `extend` (default): merged over the defaults; `replace`: only these. */
   mode?: "extend" | "replace";
+  /** When timing metrics are gated (default `same_machine`; see {@link TimingGate}). */
+  timing_gate?: TimingGate;
   metrics: Record<string, Threshold>;
 }
+
+/**
+ * When `timing.*` metrics are judged: `same_machine` (default) only when both runs carry equal
+ * machine fingerprints, else they are "not comparable" and never fail; `always` judges them
+ * whatever the machines (a known-identical fleet without fingerprints); `never` reports them
+ * only (gate on counters and `nightly --ab`).
+ */
+export type TimingGate = "same_machine" | "always" | "never";
+
+/** The values of {@link TimingGate}. */
+export const TIMING_GATES: readonly TimingGate[] = ["same_machine", "always", "never"];
 
 /**
  * Built-in thresholds: outcomes strict (any new failure, class count, failing leg, escalation
@@ -221,6 +315,11 @@ export const DEFAULT_THRESHOLDS: ThresholdsDoc = {
     "timing.*.p50": { max_increase_pct: 25, noise_floor: 2, min_samples: 5 },
     "timing.*.p90": { max_increase_pct: 50, noise_floor: 5, min_samples: 10 },
     "timing.*.max": { max_increase_pct: 100, noise_floor: 20, min_samples: 10 },
+    // Work counters are exact (same input, same count on any machine): no noise to absorb, but
+    // a planner change may trade a little work for a better route, hence a few per cent.
+    "counters.*.*.sum": { max_increase_pct: 5, noise_floor: 2 },
+    "counters.*.*.p50": { max_increase_pct: 10, noise_floor: 2, min_samples: 5 },
+    "counters.*.*.p90": { max_increase_pct: 10, noise_floor: 2, min_samples: 10 },
   },
 };
 
@@ -232,6 +331,7 @@ const SIMPLE_METRICS = new Set([
   "failing_legs",
   "new_failing_legs",
   "escalated_share",
+  "other_unattributed_share",
 ]);
 
 /** Why `name` (a metric name or a `*` pattern) is not a gateable metric, or "" when it is. */
@@ -240,25 +340,44 @@ export function checkMetricName(name: string): string {
   if (SIMPLE_METRICS.has(name)) return "";
   const p = name.split(".");
   const known = "failure_rate, failures, failures.<class>, failing_legs, new_failing_legs, " +
-    "escalated_share, tier_share.<tier>, timing.<stage>.<p50|p90|max> (* for any part)";
+    "escalated_share, tier_share.<tier>, timing.<stage>.<p50|p90|max>, " +
+    "timing.<sub-stage>.<sum|p50|p90|max>, counters.<counter>.<sum|p50|p90|max>, " +
+    "tier_counters.<tier>.<counter>.<stat>, other_unattributed_share (* for any part)";
   const bad = `unknown metric (known: ${known})`;
   if (p[0] === "failures" && p.length === 2) {
     return p[1] === "*" || (FAILURE_CLASSES as readonly string[]).includes(p[1])
       ? ""
       : `unknown failure class "${p[1]}" (${FAILURE_CLASSES.join(", ")})`;
   }
-  if (p[0] === "tier_share" && p.length === 2) {
-    return p[1] === "*" || /^(-1|0|[1-9][0-9]*)$/.test(p[1]) ? "" : `bad tier "${p[1]}"`;
-  }
+  const tier = (t: string) => t === "*" || /^(-1|0|[1-9][0-9]*)$/.test(t) ? "" : `bad tier "${t}"`;
+  if (p[0] === "tier_share" && p.length === 2) return tier(p[1]);
   if (p[0] === "timing" && p.length === 3) {
-    if (p[1] !== "*" && !(STAGES as readonly string[]).includes(p[1])) {
-      return `unknown stage "${p[1]}" (${STAGES.join(", ")})`;
+    const sub = [...OTHER_STAGE_NAMES, "unattributed"] as readonly string[];
+    const isStage = (STAGES as readonly string[]).includes(p[1]);
+    if (p[1] !== "*" && !isStage && !sub.includes(p[1])) {
+      return `unknown stage "${p[1]}" (${STAGES.join(", ")}; sub-stages ${sub.join(", ")})`;
     }
-    if (p[2] !== "*" && !(TIMING_STATS as readonly string[]).includes(p[2])) {
-      return `unknown statistic "${p[2]}" (p50, p90, max)`;
+    // The six stages have no sum metric; the sub-stages of other have.
+    const stats: readonly string[] = p[1] === "*" || !isStage ? COUNTER_STATS : TIMING_STATS;
+    if (p[2] !== "*" && !stats.includes(p[2])) {
+      return `unknown statistic "${p[2]}" (${stats.join(", ")})`;
     }
     return "";
   }
+  const counter = (a: string, b: string, st: string) => {
+    const c = `${a}.${b}`;
+    const ok = COUNTER_NAMES.some((n) => {
+      const [x, y] = n.split(".");
+      return (a === "*" || a === x) && (b === "*" || b === y);
+    });
+    if (!ok) return `unknown counter "${c}" (${COUNTER_NAMES.join(", ")})`;
+    if (st !== "*" && !(COUNTER_STATS as readonly string[]).includes(st)) {
+      return `unknown statistic "${st}" (${COUNTER_STATS.join(", ")})`;
+    }
+    return "";
+  };
+  if (p[0] === "counters" && p.length === 4) return counter(p[1], p[2], p[3]);
+  if (p[0] === "tier_counters" && p.length === 5) return tier(p[1]) || counter(p[2], p[3], p[4]);
   return bad;
 }
 
@@ -278,14 +397,17 @@ export function parseThresholds(text: string, file: string): ThresholdsDoc {
   if (typeof j !== "object" || j === null || Array.isArray(j)) throw fail("$", "not an object");
   const d = j as Record<string, unknown>;
   for (const k of Object.keys(d)) {
-    if (!["format", "version", "mode", "metrics", "comment"].includes(k)) {
-      throw fail(`$.${k}`, "unknown key (format, version, mode, metrics, comment)");
+    if (!["format", "version", "mode", "timing_gate", "metrics", "comment"].includes(k)) {
+      throw fail(`$.${k}`, "unknown key (format, version, mode, timing_gate, metrics, comment)");
     }
   }
   if (d.format !== "navscope-thresholds") throw fail("$.format", `must be "navscope-thresholds"`);
   if (d.version !== 1) throw fail("$.version", "must be 1");
   if (d.mode !== undefined && d.mode !== "extend" && d.mode !== "replace") {
     throw fail("$.mode", `must be "extend" or "replace"`);
+  }
+  if (d.timing_gate !== undefined && !TIMING_GATES.includes(d.timing_gate as TimingGate)) {
+    throw fail("$.timing_gate", `must be ${TIMING_GATES.map((g) => `"${g}"`).join(", ")}`);
   }
   const m = d.metrics;
   if (typeof m !== "object" || m === null || Array.isArray(m)) {
@@ -321,6 +443,7 @@ export function parseThresholds(text: string, file: string): ThresholdsDoc {
     format: "navscope-thresholds",
     version: 1,
     mode: d.mode as ThresholdsDoc["mode"],
+    ...(d.timing_gate === undefined ? {} : { timing_gate: d.timing_gate as TimingGate }),
     metrics,
   };
 }
@@ -368,7 +491,14 @@ export function thresholdFor(
 }
 
 /** Verdict of one metric. */
-export type MetricVerdict = "pass" | "regression" | "improved" | "info" | "n/a" | "too few samples";
+export type MetricVerdict =
+  | "pass"
+  | "regression"
+  | "improved"
+  | "info"
+  | "n/a"
+  | "too few samples"
+  | "not comparable";
 
 /** One compared metric. */
 export interface MetricRow {
@@ -396,9 +526,68 @@ export interface DiffReport {
   base: { source: string; kind: string; plans: number | null };
   current: { source: string; kind: string; plans: number | null };
   thresholds: string;
+  /** The machines both runs were timed on and whether their timings were gated. */
+  machines: DiffMachines;
   metrics: MetricRow[];
   new_failing_legs: Array<{ leg: string; class: string }>;
   fixed_legs: Array<{ leg: string; class: string }>;
+}
+
+/** The machines of a diff and what that meant for its timing metrics. */
+export interface DiffMachines {
+  /** Base run's fingerprint (null: none recorded). */
+  base: MachineFingerprint | null;
+  /** Current run's fingerprint (null: none recorded). */
+  current: MachineFingerprint | null;
+  /** Both known and equal. */
+  same: boolean;
+  /** The timing gate in force. */
+  timing_gate: TimingGate;
+  /** Whether `timing.*` metrics were judged. */
+  timing_gated: boolean;
+  /** One sentence: why timings were or were not gated, and how to make them comparable. */
+  note: string;
+}
+
+/** How to record a base on this machine, quoted when timings are not comparable. */
+export const REBASELINE_HINT = "deno task nightly --update-baseline";
+
+/** Decides whether timing metrics are judged, and says why. */
+export function timingVerdict(
+  base: MachineFingerprint | null,
+  cur: MachineFingerprint | null,
+  gate: TimingGate = "same_machine",
+): DiffMachines {
+  const same = sameMachine(base, cur);
+  const both = `base: ${describeMachine(base)}; current: ${describeMachine(cur)}`;
+  let note: string;
+  let gated: boolean;
+  if (gate === "never") {
+    gated = false;
+    note = `timing metrics not gated (timing_gate "never"); ${both}`;
+  } else if (gate === "always") {
+    gated = true;
+    note = same
+      ? `timing metrics gated: same machine (${describeMachine(cur)})`
+      : `timing metrics gated although the machines differ (timing_gate "always"); ${both}`;
+  } else if (same) {
+    gated = true;
+    note = `timing metrics gated: same machine (${describeMachine(cur)})`;
+  } else {
+    gated = false;
+    const differ = base && cur ? machineDifference(base, cur) : "";
+    const why = base && cur
+      ? differ
+        ? `the machines differ (${differ})`
+        : `the CPU model is unknown (recorded without --allow-sys=cpus)`
+      : `${base ? "the current run" : cur ? "the base" : "neither run"} recorded no machine ` +
+        `fingerprint (${MACHINE_FILE})`;
+    note = `timing metrics not comparable across machines: ${why}; ${both}. They are shown, ` +
+      `never failed on. To gate timings, re-record the base on this machine ` +
+      `(nightly: \`${REBASELINE_HINT}\`), or compare both versions here with ` +
+      `\`deno task nightly --ab REF\`; \`--timing-gate always\` forces the gate.`;
+  }
+  return { base, current: cur, same, timing_gate: gate, timing_gated: gated, note };
 }
 
 /** Text of a threshold entry, e.g. `+25 % / +2 abs, floor 2, n ≥ 5`. */
@@ -446,6 +635,7 @@ export function diffRuns(
   doc: ThresholdsDoc = DEFAULT_THRESHOLDS,
   thresholdsSource = "(defaults)",
 ): DiffReport {
+  const machines = timingVerdict(base.machine, cur.machine, doc.timing_gate ?? "same_machine");
   const rows: MetricRow[] = [];
   const add = (
     metric: string,
@@ -539,6 +729,26 @@ export function diffRuns(
     const b = base.timing[s], c = cur.timing[s];
     for (const st of TIMING_STATS) add(`timing.${s}.${st}`, "ms", b[st], c[st], [b.n, c.n]);
   }
+  // Cost metrics (work counters, sub-stages of other) in statsMetrics order.
+  const costNames = [...base.cost.keys()];
+  for (const k of cur.cost.keys()) if (!base.cost.has(k)) costNames.push(k);
+  for (const k of costNames) {
+    const b = base.cost.get(k), c = cur.cost.get(k);
+    const unit = k.startsWith("timing.")
+      ? "ms"
+      : k === "other_unattributed_share"
+      ? "rate"
+      : "count";
+    add(k, unit, b?.value ?? null, c?.value ?? null, [b?.n ?? 0, c?.n ?? 0]);
+  }
+  if (!machines.timing_gated) {
+    // Timings of two machines (or of an unknown one) are shown, never judged (docs/gate.md).
+    for (const r of rows) {
+      if (isTimingMetric(r.metric) && r.verdict !== "n/a" && r.verdict !== "info") {
+        r.verdict = "not comparable";
+      }
+    }
+  }
   const regressions = rows.filter((r) => r.verdict === "regression").map((r) => r.metric);
   return {
     format: "navscope-diff",
@@ -548,6 +758,7 @@ export function diffRuns(
     base: { source: base.source, kind: base.kind, plans: base.plans },
     current: { source: cur.source, kind: cur.kind, plans: cur.plans },
     thresholds: thresholdsSource,
+    machines,
     metrics: rows,
     new_failing_legs: newLegs,
     fixed_legs: fixedLegs,

@@ -31,6 +31,7 @@ import type { NoGoTable } from "../pack/nogo/table.ts";
 import { kCS } from "../grid/constants.ts";
 import { cFixed } from "./diagnostics/format.ts";
 import type { ZoneState } from "./window/zone_state.ts";
+import { testSlowWindow } from "./test_hooks.ts";
 
 /** Reach-domain distance gate of the final judgement, px (kSnapRadius). */
 const kReachGate = 8;
@@ -181,6 +182,7 @@ async function tierLoop(
       reject(e.message, tw.kind === "tentative" ? "level" : "full");
       continue;
     } finally {
+      testSlowWindow(); // off unless NAVSCOPE_TEST_SLOW_WINDOW_MS is set (test_hooks.ts)
       trace.windowMs = performance.now() - t0;
     }
     cnt["window.records"] += win.records;

@@ -1,0 +1,67 @@
+/**
+ * The Markdown summary of `nightly --ab REF` (src/analyze/ab.ts): verdict, both versions, the
+ * machine, and per stage the median ratio current / ref with its bootstrap interval.
+ * @module
+ */
+import type { AbReport } from "../../src/analyze/ab.ts";
+import { describeMachine } from "../../src/analyze/machine.ts";
+import { fmtNum, renderMarkdown, type TableModel } from "./terminal.ts";
+
+function ratio(v: number): string {
+  return Number.isFinite(v) ? `${v.toFixed(3)}×` : "-";
+}
+
+const VERDICT = {
+  slower: "**SLOWER**",
+  faster: "faster",
+  same: "same",
+  "too few legs": "too few legs",
+} as const;
+
+/** The Markdown summary of an A/B report. */
+export function abMarkdown(r: AbReport): string {
+  const head = r.verdict === "pass"
+    ? "## navscope nightly --ab: PASS"
+    : `## navscope nightly --ab: REGRESSION (slower: ${r.regressions.join(", ")})`;
+  const p = r.params;
+  const lines = [
+    head,
+    "",
+    `- ref: \`${r.ref.name}\` = ${r.ref.commit.slice(0, 12)}`,
+    `- current: \`${r.current.root}\` = ${r.current.commit.slice(0, 12)}${
+      r.current.dirty ? " + uncommitted changes" : ""
+    }`,
+    `- machine: ${describeMachine(r.machine)} (both versions, interleaved)`,
+    `- ${r.rounds} round${r.rounds === 1 ? "" : "s"} × ${r.legs} legs of ${r.batteries.length} ` +
+    `batter${r.batteries.length === 1 ? "y" : "ies"}; slower = median ratio > ${
+      fmtNum(1 + p.threshold)
+    }× and the ${Math.round(p.confidence * 100)} % interval above 1; legs under ${
+      fmtNum(p.floor_ms)
+    } ms on both sides left out`,
+    `- method: ${r.method}`,
+    "",
+  ];
+  const tables: TableModel[] = [{
+    title: "Time ratio current / ref per stage",
+    head: ["stage", "legs", "ref ms", "current ms", "ratio", "interval", "verdict"],
+    rows: r.stages.map((s) => [
+      s.stage,
+      s.legs,
+      Number.isFinite(s.ref_ms) ? s.ref_ms : null,
+      Number.isFinite(s.current_ms) ? s.current_ms : null,
+      ratio(s.ratio),
+      Number.isFinite(s.ci[0]) ? `${s.ci[0].toFixed(3)} … ${s.ci[1].toFixed(3)}` : "-",
+      VERDICT[s.verdict],
+    ]),
+    align: ["left", "right", "right", "right", "right", "right", "left"],
+    notes: ["ref ms / current ms: medians over legs and rounds."],
+  }];
+  if (r.outcome_differences.length) {
+    tables.push({
+      title: `Legs whose outcome differs (${r.outcome_differences.length})`,
+      head: ["leg", "ref", "current"],
+      rows: r.outcome_differences.map((d) => [d.leg, d.ref, d.current]),
+    });
+  }
+  return lines.join("\n") + "\n" + renderMarkdown(tables);
+}
