@@ -18,6 +18,7 @@ import { ClassifyAccumulator } from "../src/analyze/classify_report.ts";
 import { fileProblems, type ProgressFn, unparsedLines } from "../src/analyze/run.ts";
 import type { StageRow, StatsBody, TierRow, WindowBucketRow } from "../src/analyze/stats.ts";
 import { CAPPED_WINDOW_MAX, round3, StatsAccumulator, StatsGroup } from "../src/analyze/stats.ts";
+import { gloss, hasCjk } from "../src/logs/gloss.ts";
 import { formatTimestamp } from "../src/logs/line.ts";
 import { parseLogs } from "../src/logs/reader.ts";
 import type { LogEvent, ParseReport, PlanRecord, Point2 } from "../src/logs/types.ts";
@@ -36,6 +37,8 @@ export interface FailingLeg {
   id: number;
   /** Distinct-leg key (classify's: zone + start + goal + deck, or zone + error text). */
   key: string;
+  /** Battery leg id of the plan line (`[leg=…]`), "" when the log names none. */
+  leg: string;
   /** Class of the leg's last failure. */
   class: string;
   /** Zone. */
@@ -141,6 +144,10 @@ export interface ReportData {
   notes: string[];
   /** `diff` against `--baseline`, or null. */
   baseline: DiffReport | null;
+  /** Battery leg ids of the baseline's and this run's failing legs, by leg key (`[leg=…]`). */
+  leg_ids: Record<string, string>;
+  /** English gloss of every Chinese text on the page (errors, reasons), by text. */
+  glosses: Record<string, string>;
 }
 
 /** A failing leg replayed for its picture. */
@@ -189,6 +196,7 @@ interface LegAcc {
   example: string;
   order: number;
   record: PlanRecord | null;
+  leg: string;
 }
 
 interface Endpoints {
@@ -332,12 +340,16 @@ export class ReportAccumulator {
         example: `${f.file}:${f.line}`,
         order: this.legs.size,
         record: e.record,
+        leg: e.record?.leg ?? "",
       };
       this.legs.set(f.leg, a);
     }
     a.count++;
     a.cls = cls;
-    if (ep?.record) a.record = ep.record;
+    if (ep?.record) {
+      a.record = ep.record;
+      if (ep.record.leg) a.leg = ep.record.leg;
+    }
     a.error = text;
     if (!Number.isNaN(f.time)) {
       if (!(f.time >= a.first)) a.first = f.time;
@@ -368,6 +380,11 @@ export class ReportAccumulator {
         if (j < this.maxPoints) this.points[j] = pt;
       }
     }
+  }
+
+  /** The battery leg id (`[leg=…]`) of a failing leg, by key; "" when none. */
+  legIdOf(key: string): string {
+    return this.legs.get(key)?.leg ?? "";
   }
 
   /** The last plan record of a failing leg (by key), for replaying it; null for navigator legs. */
@@ -437,7 +454,7 @@ export class ReportAccumulator {
       );
     }
     const failed = cr.total - this.loadFailures;
-    return {
+    const out: ReportData = {
       format: "navscope-report",
       version: 1,
       inputs: [...inputs],
@@ -487,6 +504,7 @@ export class ReportAccumulator {
         legs: legs.slice(0, this.maxLegs).map((a, id) => ({
           id,
           key: a.key,
+          leg: a.leg,
           class: a.cls,
           zone: a.zone,
           start: a.start,
@@ -505,7 +523,28 @@ export class ReportAccumulator {
       drilldowns: {},
       notes,
       baseline: null,
+      leg_ids: {},
+      glosses: {},
     };
+    addGlosses(out);
+    return out;
+  }
+}
+
+/**
+ * Fills `d.glosses` with the English gloss (src/logs/gloss.ts) of every Chinese text the page
+ * shows: failure errors, escalation-reason stacks and drill-down messages.
+ */
+export function addGlosses(d: ReportData): void {
+  const add = (t: string | undefined) => {
+    if (!t || d.glosses[t] !== undefined || !hasCjk(t)) return;
+    d.glosses[t] = gloss(t);
+  };
+  for (const l of d.failures.legs) add(l.error);
+  for (const k of d.tiers.stack_keys) add(k);
+  for (const dd of Object.values(d.drilldowns)) {
+    add(dd.message);
+    add(dd.logged_message);
   }
 }
 
