@@ -7,6 +7,7 @@
 
 import { emptyDebug, type PlanDebug, type StageTimings } from "./types.ts";
 import type { WindowGrid } from "./window/window_grid.ts";
+import type { FallGate } from "../grid/rise_ok.ts";
 
 /** Timer and debug sink of one plan. */
 export class PlanContext {
@@ -18,6 +19,11 @@ export class PlanContext {
   readonly signal?: AbortSignal;
   /** The last window built (kept for the plan's picture; released with the context). */
   window: WindowGrid | null = null;
+  /**
+   * Start span, goal spans and FallGate of the last window's search (the picture's reach floods
+   * start from them); null before the first anchors are set.
+   */
+  anchors: { startSpan: number; goalSpans: number[]; gate: FallGate | null } | null = null;
 
   constructor(signal?: AbortSignal) {
     this.t0 = performance.now();

@@ -151,9 +151,11 @@ export async function runTiers(
     }
     dbg.unlandableLinks = win.unlandableLinks;
     ctx.window = win;
+    ctx.anchors = null;
     // Route in it.
     let out: RouteOutcome;
     const t1 = performance.now();
+    const gate = windowFallGate(zs, occluders, win, gateCaches);
     try {
       out = routeWindow(win, {
         kind: tw.kind,
@@ -162,10 +164,11 @@ export async function runTiers(
         h0: setup.h0,
         startDeckY: req.startDeckY ?? null,
         goalDeckY: req.goalDeckY ?? null,
-        gate: windowFallGate(zs, occluders, win, gateCaches),
+        gate,
         mesh: { mesh: zs.mesh, buckets: zs.buckets },
         scaleX: zs.record.affine.sx,
         relaxClosed: req.overrides?.relaxClosed === true,
+        onAnchors: (startSpan, goalSpans) => (ctx.anchors = { startSpan, goalSpans, gate }),
       });
     } catch (e) {
       trace.searchMs = performance.now() - t1;

@@ -91,6 +91,11 @@ export interface RouteInput {
   scaleX?: number;
   /** Lazy Theta* relaxes closed spans (pre-#6214; PlanOverrides.relaxClosed). */
   relaxClosed?: boolean;
+  /**
+   * Told the start span and the goal spans each time the anchors are set (the picture's reach
+   * floods start from them; src/plan/diagnostics/picture.ts). Does not change the search.
+   */
+  onAnchors?: (startSpan: number, goalSpans: number[]) => void;
 }
 
 /** A successful route. */
@@ -315,6 +320,12 @@ class Router {
     this.startSpan = pickSpan(w, this.usable, sa.cell, inp.startDeckY, inp.h0);
     this.goalSet = scratch.u8(w.spans.h.length);
     markGoalSet(w, this.usable, ga.cell, inp.goalDeckY, this.goalSet);
+    if (inp.onAnchors) {
+      // The goal set lies in the goal anchor cell only (markGoalSet).
+      const [a, b] = spanRangeOf(w.spans, ga.cell), goals: number[] = [];
+      for (let s = a; s < b; s++) if (this.goalSet[s]) goals.push(s);
+      inp.onAnchors(this.startSpan, goals);
+    }
   }
 
   /**
