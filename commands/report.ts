@@ -13,33 +13,42 @@ import { io, parseFlags, Progress, warnFileProblems } from "./support/terminal.t
 export const summary = "Self-contained HTML report of run logs (charts, failures, drill-downs)";
 
 /** Usage text. */
-export const help =
-  `navscope report LOGS… --out report.html [--baseline BASE] [--pack PACK] [--trace out.json]
-                 [--title T] [--max-points N] [--max-legs N] [--drill N] [--json FILE] [--strict]
+export const help = `navscope report LOGS… --out report.html [--baseline BASE [--thresholds FILE]]
+                 [--pack PACK …] [--battery LEGS.json …] [--drill N] [--trace out.json]
+                 [--title T] [--max-points N] [--max-legs N] [--json FILE] [--strict]
 
 One HTML file (chart.js inlined, every figure embedded as JSON, no network request of any kind;
-light and dark mode; printable) with: overview (plans, success rate, failures by class,
-distinct failing legs, time range, planner version, pack build hash, zones); tier distribution
-(plans by final tier stacked by escalation reasons, the window-area scatter with the 3 M-cell
-line, per-tier total-time percentiles); per-stage timings (stacked bars per tier, percentile
-tables, the share of "other"); a sortable, filterable table of distinct failing legs whose rows
-open a drill-down; with --baseline the diff verdict and metric table.
+light and dark mode; printable) with: overview (with --baseline, the verdict first: better or
+worse, new and fixed failing legs, the metrics over threshold; then plans, success rate,
+failures by class, distinct failing legs, time range, planner version, pack build hash,
+zones); tier distribution (plans by final tier stacked by escalation reasons, the window-area
+scatter with the 3 M-cell line, per-tier total-time percentiles); one tier × stage timing
+table; a sortable, filterable table of distinct failing legs (with their battery leg ids) whose
+rows open a drill-down; with --baseline the diff's metric table. Chinese planner messages keep
+their wording and carry an English gloss.
 
-  --out FILE        the HTML file to write (required)
-  --pack PACK       replay the top failing legs on PACK and draw their windows in the
-                    drill-downs (the plan --svg picture)
-  --drill N         legs replayed for drill-downs at most (default 25)
-  --baseline BASE   compare with BASE (logs, a replay dir or a stats --json file) as
-                    navscope diff does; needs exactly one LOGS path
-  --trace FILE      also write the per-plan stage timings as Chrome Trace Event JSON (one
-                    track per worker, one slice per stage) for Perfetto / chrome://tracing
-  --title T         page title (default "navscope report")
-  --max-points N    scatter points embedded at most (default 2000; a sample beyond)
-  --max-legs N      failing legs listed at most (default 2000, most failures first)
-  --json FILE       also write the aggregated report data as JSON
-  --strict          stop at the first unreadable file or corrupt .gz
+  --out FILE         the HTML file to write (required)
+  --pack PACK        replay failing legs on PACK and draw their pictures in the drill-downs
+                     (the plan --svg picture: layers toggle, wheel zooms, drag pans, hovering a
+                     cell shows its spans); repeatable: a leg goes to the pack that has its
+                     zone, the one with the logged build hash first
+  --battery FILE     a legs.json whose legs' test overrides apply to the plan lines that name
+                     them ([leg=…]), as in navscope replay (repeatable)
+  --drill N          legs replayed for drill-downs at most (default 25; one of every failure
+                     class first, then by failures)
+  --baseline BASE    compare with BASE (logs, a replay dir or a stats --json file) exactly as
+                     navscope diff (and nightly) does; needs exactly one LOGS path
+  --thresholds FILE  the thresholds file of navscope diff (default: diff's defaults)
+  --trace FILE       also write the per-plan stage timings as Chrome Trace Event JSON (one
+                     track per worker, one slice per stage) for Perfetto / chrome://tracing
+  --title T          page title (default "navscope report")
+  --max-points N     scatter points embedded at most (default 2000; a sample beyond)
+  --max-legs N       failing legs listed at most (default 2000, most failures first)
+  --json FILE        also write the aggregated report data as JSON
+  --strict           stop at the first unreadable file or corrupt .gz
 
-Exit status: 0 written; 1 no input could be read, or bad PACK/BASE; 2 usage error.`;
+Exit status: 0 written; 1 no input could be read, or bad PACK/BASE/thresholds/battery;
+2 usage error.`;
 
 function int(flag: string, v: string | undefined, dflt: number): number {
   if (v === undefined) return dflt;
@@ -55,7 +64,9 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("report", args, {
     out: { type: "string" },
     baseline: { type: "string" },
-    pack: { type: "string" },
+    pack: { type: "string", multiple: true },
+    battery: { type: "string", multiple: true },
+    thresholds: { type: "string" },
     trace: { type: "string" },
     title: { type: "string" },
     "max-points": { type: "string" },
@@ -75,6 +86,29 @@ export async function run(args: string[]): Promise<number> {
       "usage",
       "report: --baseline compares one LOGS path (a file or a directory) (see navscope report --help)",
     );
+  }
+  if (values.thresholds !== undefined && values.baseline === undefined) {
+    throw new NavscopeError(
+      "usage",
+      "report: --thresholds needs --baseline (see navscope report --help)",
+    );
+  }
+  // Wrong input is refused before the logs are read: thresholds, batteries, packs.
+  if (values.thresholds !== undefined) {
+    const { loadThresholds } = await import("../src/analyze/diff.ts");
+    await loadThresholds(values.thresholds);
+  }
+  const batteries = values.battery?.length
+    ? await (await import("./replay.ts")).readBatteries(values.battery)
+    : [];
+  for (const p of values.pack ?? []) {
+    try {
+      if (!(await Deno.stat(p)).isFile) throw new Error("not a file");
+    } catch (e) {
+      throw new NavscopeError("io", `report: cannot read the pack: ${(e as Error).message}`, {
+        file: p,
+      });
+    }
   }
   const opts: ReportFromLogsOptions = {
     strict: values.strict,
@@ -96,13 +130,26 @@ export async function run(args: string[]): Promise<number> {
   progress.done();
   warnFileProblems("report", fileProblems(parse));
   requireSomeInput(parse, positionals);
-  if (values.pack) {
+  if (values.pack?.length) {
     const { addDrilldowns } = await import("../reports/report_drill.ts");
-    await addDrilldowns(data, acc, values.pack, { maxLegs: drill });
+    await addDrilldowns(data, acc, values.pack, { maxLegs: drill, batteries });
   }
   if (values.baseline !== undefined) {
-    const { diffRuns, readRun } = await import("../src/analyze/diff.ts");
-    data.baseline = diffRuns(await readRun(values.baseline), await readRun(positionals[0]));
+    // The same comparison as navscope diff and nightly (commands/diff.ts diffPaths →
+    // src/analyze/diff.ts diffRuns), so the report's verdict is theirs.
+    const { diffPaths } = await import("./diff.ts");
+    const { report } = await diffPaths(values.baseline, positionals[0], values.thresholds);
+    data.baseline = report;
+    const { failingLegIds } = await import("../reports/report_data.ts");
+    const ids = await failingLegIds(values.baseline);
+    for (const l of report.new_failing_legs) {
+      const id = acc.legIdOf(l.leg);
+      if (id) ids.set(l.leg, id);
+    }
+    for (const l of [...report.new_failing_legs, ...report.fixed_legs]) {
+      const id = ids.get(l.leg);
+      if (id) data.leg_ids[l.leg] = id;
+    }
   }
   const { reportHtml } = await import("../reports/report_page.ts");
   const html = await reportHtml(data, values.title ?? "navscope report");

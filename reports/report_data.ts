@@ -152,14 +152,43 @@ export interface ReportData {
 
 /** A failing leg replayed for its picture. */
 export interface Drilldown {
-  /** The replayed outcome (`ok` or the planner's code). */
+  /** The replayed outcome (`ok` or the planner's code; "-" when not replayed). */
   outcome: string;
   /** The replay's message. */
   message: string;
+  /** The replay's class (`ok` or classify's class), absent when not replayed. */
+  class?: string;
+  /** The class and message the log recorded for the leg (its last failure). */
+  logged_class?: string;
+  logged_message?: string;
+  /** True when the replay's class is not the logged one. */
+  differs?: boolean;
+  /**
+   * Why the replay may differ from the log, in plain words (pack changed, planner version
+   * changed, overrides missing, partial request, …); empty when the replay is exact.
+   */
+  caveats?: string[];
+  /** How the leg was replayed (pack, exact or partial request, battery overrides). */
+  how?: string;
   /** The window SVG (reports/leg_svg.ts), absent when no window was built or it was too big. */
   svg?: string;
   /** Why there is no SVG. */
   why?: string;
+  /** Hover data of the picture's cells (reports/span_pack.ts), absent over the hover budget. */
+  spans?: PackedSpans;
+}
+
+/** The spans of a picture's crop cells, packed for the page (reports/span_pack.ts). */
+export interface PackedSpans {
+  /** Crop origin (global cells) and size. */
+  x0: number;
+  y0: number;
+  nx: number;
+  ny: number;
+  /** Spans in all. */
+  spans: number;
+  /** base64 of the gzip of the packed columns (layout: reports/span_pack.ts). */
+  gz: string;
 }
 
 /** Options of {@link ReportAccumulator} / {@link reportFromLogs}. */
@@ -546,6 +575,32 @@ export function addGlosses(d: ReportData): void {
     add(dd.message);
     add(dd.logged_message);
   }
+}
+
+/**
+ * Battery leg ids (`[leg=…]`) of the failing legs of a run as `navscope diff` reads it (logs, a
+ * replay dir's replay.log; a stats file has none), by diff's leg key.
+ */
+export async function failingLegIds(source: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let inputs = [source];
+  try {
+    const st = await Deno.stat(source);
+    if (st.isDirectory) {
+      try {
+        await Deno.stat(`${source}/replay.json`);
+        inputs = [`${source}/replay.log`];
+      } catch { /* a log directory */ }
+    } else if (source.endsWith(".json")) return out;
+  } catch {
+    // A glob or a missing path: diff reads it (and reports what is wrong).
+  }
+  for await (const ev of parseLogs(inputs, { include: ["leg"] })) {
+    if (ev.type !== "leg" || ev.leg.ok || !ev.leg.plan?.leg) continue;
+    const l = ev.leg;
+    out.set(legKey(l.zone, l.start, l.goal, l.plan!.goalDeckY, l.error), l.plan!.leg);
+  }
+  return out;
 }
 
 /** Options of {@link reportFromLogs}. */
