@@ -312,27 +312,17 @@
   function openLeg(id) {
     const l = F[id];
     const d = data.drilldowns[id];
-    let h =
-      `<h3>${esc(l.class)} — ${l.leg ? `<code>${esc(l.leg)}</code> — ` : ""}${
-        esc(l.zone)
-      }</h3><table class="kv"><tbody>` +
-      [
-        ["battery leg", l.leg ? esc(l.leg) : "-"],
-        ["leg key", esc(l.key)],
-        ["start / goal", esc(pt(l.start) + " → " + pt(l.goal))],
-        ["goal deck", esc(l.deck === null ? "-" : l.deck)],
-        ["failures", esc(l.count)],
-        ["first / last seen", esc((l.first_seen || "-") + " / " + (l.last_seen || "-"))],
-        ["error", glossed(l.error)],
-        ["first example", esc(l.example)],
-      ].map((r) => `<tr><th>${esc(r[0])}</th><td>${r[1]}</td></tr>`).join("") +
-      "</tbody></table>";
+    // The picture first (what explains the failure), the leg's facts under it.
+    let h = `<h3>${esc(l.class)} — ${l.leg ? `<code>${esc(l.leg)}</code> — ` : ""}${
+      esc(l.zone)
+    }</h3><p class="leg-error">${glossed(l.error)}</p>`;
     if (d) {
       h += replayHtml(l, d);
       h += d.svg
         ? '<div class="picture-tools"><button type="button" data-act="reset">Reset view</button>' +
           '<button type="button" data-act="in">Zoom in</button><button type="button" data-act="out">Zoom out</button>' +
-          '<button type="button" data-act="all">All layers</button><span class="zoom muted"></span></div>' +
+          '<button type="button" data-act="all">All layers</button><span class="zoom muted"></span>' +
+          '<span class="muted small">wheel: zoom · drag: pan · legend: hide / show a layer</span></div>' +
           `<div class="svgbox">${d.svg}</div>` +
           '<div class="hover" aria-live="polite"><span class="muted">' +
           (d.spans
@@ -349,6 +339,25 @@
         )
       }</p>`;
     }
+    h += '<table class="kv"><tbody>' +
+      [
+        ["battery leg", l.leg ? esc(l.leg) : "-", "leg key", esc(l.key)],
+        [
+          "start → goal",
+          esc(pt(l.start) + " → " + pt(l.goal)),
+          "goal deck",
+          esc(l.deck === null ? "-" : l.deck),
+        ],
+        [
+          "failures",
+          esc(l.count),
+          "first / last seen",
+          esc((l.first_seen || "-") + " / " + (l.last_seen || "-")),
+        ],
+        ["first example", esc(l.example), "origin", esc(l.origin)],
+      ].map((r) =>
+        `<tr><th>${esc(r[0])}</th><td>${r[1]}</td><th>${esc(r[2])}</th><td>${r[3]}</td></tr>`
+      ).join("") + "</tbody></table>";
     $("leg-body").innerHTML = h;
     $("leg-dialog").showModal();
     const box = $("leg-body").querySelector(".svgbox");
