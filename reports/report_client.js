@@ -203,14 +203,12 @@
     ["class", (l) => l.class, false],
     ["leg", (l) => l.leg || "", false],
     ["zone", (l) => l.zone, false],
-    ["start", (l) => pt(l.start), false],
-    ["goal", (l) => pt(l.goal), false],
+    ["start → goal", (l) => pt(l.start) + " → " + pt(l.goal), false],
     ["count", (l) => l.count, true],
-    ["first seen", (l) => l.first_seen || "", false],
     ["last seen", (l) => l.last_seen || "", false],
     ["error", (l) => l.error, false],
   ];
-  const COUNT_COL = 5;
+  const COUNT_COL = 4;
   let sortCol = COUNT_COL, sortDir = -1;
   const sel = $("class-filter");
   const classes = [...new Set(F.map((l) => l.class))].sort();
@@ -225,6 +223,16 @@
   const cell = (c, l) => {
     if (c[0] === "error") return `<td class="err">${glossed(l.error)}</td>`;
     if (c[0] === "leg") return `<td class="leg">${l.leg ? `<code>${esc(l.leg)}</code>` : "-"}</td>`;
+    if (c[0] === "last seen") {
+      // Compact: month-day and time; the full first and last stamps on hover.
+      const t = c[1](l);
+      return `<td class="ts" title="${esc(`first ${l.first_seen || "-"}, last ${t || "-"}`)}">${
+        esc(t ? t.slice(5, 19) : "-")
+      }</td>`;
+    }
+    if (c[0] === "start → goal") {
+      return `<td class="pt">${esc(pt(l.start))} →<br>${esc(pt(l.goal))}</td>`;
+    }
     return `<td class="${c[2] ? "n" : ""}">${esc(c[1](l))}</td>`;
   };
   function renderFailures() {
@@ -581,9 +589,24 @@
     const improved = b.metrics.filter((m) => m.verdict === "improved");
     const outcomeImproved = improved.filter((m) => !m.metric.startsWith("timing."));
     const nNew = b.new_failing_legs.length, nFixed = b.fixed_legs.length;
+    // Which kind of metric is over: outcomes (failures, legs, tiers), timings, or others
+    // (e.g. work counters), so "worse" says what got worse.
+    const kind = (m) =>
+      /^(failure_rate|failures|failing_legs|new_failing_legs|escalated_share|tier_share|success_rate)(\.|$)/
+          .test(m.metric)
+        ? "outcomes"
+        : m.metric.startsWith("timing.")
+        ? "timings"
+        : "other metrics";
+    const overBy = {};
+    for (const m of over) overBy[kind(m)] = (overBy[kind(m)] || 0) + 1;
     let word, cls;
     if (b.verdict === "regression") {
-      word = "Worse than the baseline";
+      const kinds = Object.keys(overBy);
+      word = "Worse than the baseline" +
+        (kinds.length === 1 && kinds[0] !== "outcomes"
+          ? `: ${kinds[0]} only, outcomes unchanged`
+          : "");
       cls = "worse";
     } else if (nNew > 0 && nFixed > 0) {
       word = "Mixed: no metric over threshold";
@@ -619,6 +642,11 @@
         over.length === 1 ? "" : "s"
       } over threshold</div>` +
       `<div class="vc" data-count="improved"><b>${improved.length}</b> improved</div></div>`;
+    if (over.length) {
+      v += `<p class="over-kinds">Over threshold: ${
+        ["outcomes", "timings", "other metrics"].map((k) => `${k} ${overBy[k] || 0}`).join(" · ")
+      }</p>`;
+    }
     if (over.length) {
       v += '<ul class="over">' + over.map((m) =>
         `<li><code>${esc(m.metric)}</code> ${fmtVal(m, m.base)} → <b>${

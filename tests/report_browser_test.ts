@@ -120,7 +120,7 @@ Deno.test({
         await page.evaluate(
           `[...document.querySelectorAll("#failures tbody tr")].map((r) => r.children[${i}].innerText)`,
         ) as string[];
-      const COUNT = 5;
+      const COUNT = 4;
       const counts0 = (await col(COUNT)).map(Number);
       assert(counts0.length >= 4, `rows ${counts0}`);
       assertEquals(counts0, [...counts0].sort((a, b) => b - a), "default: count descending");
