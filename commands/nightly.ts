@@ -1,7 +1,7 @@
 /**
  * `navscope nightly` (`deno task nightly`): plan the example batteries → replay the baseline's
- * failed legs → stats → diff against the committed baseline (`examples/baseline/`) → report
- * (skipped: the HTML report does not exist yet). `--update-baseline` rewrites the baseline.
+ * failed legs → stats → diff against the committed baseline (`examples/baseline/`) → the HTML
+ * report with that diff's verdict. `--update-baseline` rewrites the baseline.
  * @module
  */
 import { basename, dirname, join } from "node:path";
@@ -41,7 +41,8 @@ The nightly regression gate, in steps:
   3. stats of OUT/plans.log → OUT/stats.json
   4. diff BASELINE/plans.log OUT/plans.log --thresholds BASELINE/thresholds.json
      → OUT/diff.md (printed) and OUT/diff.json
-  5. report: skipped (the HTML report does not exist yet)
+  5. report → OUT/report.html: the plans with this diff's verdict on the first screen and
+     drill-downs of the failing legs (navscope report)
 
   --baseline DIR      default examples/baseline (plans.log, stats.json, thresholds.json)
   --out DIR           default nightly-out
@@ -202,8 +203,17 @@ export async function run(args: string[]): Promise<number> {
   await Deno.writeTextFile(join(out, "diff.json"), JSON.stringify(report, null, 2) + "\n");
   say(`4/5 diff: ${report.verdict} → ${join(out, "diff.md")}, ${join(out, "diff.json")}`);
 
-  // 5. report.
-  say("5/5 report: skipped (the HTML report does not exist yet)");
+  // 5. report: this diff on the page, so the report's verdict is the gate's.
+  const { nightlyReport } = await import("./report.ts");
+  const page = await nightlyReport(
+    [plansLog],
+    join(out, "report.html"),
+    report,
+    basePlans,
+    packs,
+    allLegs,
+  );
+  say(`5/5 report → ${page}`);
   io.out.write(markdown);
   return report.verdict === "pass" ? 0 : 3;
 }

@@ -139,17 +139,8 @@ export async function run(args: string[]): Promise<number> {
     // src/analyze/diff.ts diffRuns), so the report's verdict is theirs.
     const { diffPaths } = await import("./diff.ts");
     const { report } = await diffPaths(values.baseline, positionals[0], values.thresholds);
-    data.baseline = report;
-    const { failingLegIds } = await import("../reports/report_data.ts");
-    const ids = await failingLegIds(values.baseline);
-    for (const l of report.new_failing_legs) {
-      const id = acc.legIdOf(l.leg);
-      if (id) ids.set(l.leg, id);
-    }
-    for (const l of [...report.new_failing_legs, ...report.fixed_legs]) {
-      const id = ids.get(l.leg);
-      if (id) data.leg_ids[l.leg] = id;
-    }
+    const { setBaseline } = await import("../reports/report_data.ts");
+    await setBaseline(data, acc, report, values.baseline);
   }
   const { reportHtml } = await import("../reports/report_page.ts");
   const html = await reportHtml(data, values.title ?? "navscope report");
@@ -169,4 +160,32 @@ export async function run(args: string[]): Promise<number> {
       (values.trace ? `; trace ${values.trace}` : "") + "\n",
   );
   return 0;
+}
+
+/**
+ * The nightly's report: `logs` with the gate's own diff result on the page (so its verdict is
+ * the gate's), drill-downs replayed on `packs` with the batteries' overrides; written to `out`.
+ * Resolves to a one-line summary.
+ */
+export async function nightlyReport(
+  logs: string[],
+  out: string,
+  diff: import("../src/analyze/diff.ts").DiffReport,
+  baseSource: string,
+  packs: string[],
+  batteries: readonly import("../src/world/legs.ts").Leg[],
+): Promise<string> {
+  const { data, acc } = await reportFromLogs(logs);
+  if (packs.length) {
+    const { addDrilldowns } = await import("../reports/report_drill.ts");
+    await addDrilldowns(data, acc, packs, { maxLegs: 12, batteries });
+  }
+  const { setBaseline } = await import("../reports/report_data.ts");
+  await setBaseline(data, acc, diff, baseSource);
+  const { reportHtml } = await import("../reports/report_page.ts");
+  const html = await reportHtml(data, "navscope nightly");
+  await writeFileAtomic(out, html);
+  return `${out} (${(html.length / 1e6).toFixed(2)} MB, ${
+    Object.values(data.drilldowns).filter((d) => d.svg).length
+  } pictures)`;
 }

@@ -603,6 +603,28 @@ export async function failingLegIds(source: string): Promise<Map<string, string>
   return out;
 }
 
+/**
+ * Puts a `navscope diff` result on the page (`data.baseline`) with the battery leg ids of its
+ * new and fixed failing legs (this run's from `acc`, the baseline's read from `baseSource`).
+ */
+export async function setBaseline(
+  data: ReportData,
+  acc: ReportAccumulator,
+  diff: DiffReport,
+  baseSource: string,
+): Promise<void> {
+  data.baseline = diff;
+  const ids = await failingLegIds(baseSource);
+  for (const l of diff.new_failing_legs) {
+    const id = acc.legIdOf(l.leg);
+    if (id) ids.set(l.leg, id);
+  }
+  for (const l of [...diff.new_failing_legs, ...diff.fixed_legs]) {
+    const id = ids.get(l.leg);
+    if (id) data.leg_ids[l.leg] = id;
+  }
+}
+
 /** Options of {@link reportFromLogs}. */
 export interface ReportFromLogsOptions extends ReportDataOptions {
   strict?: boolean;
