@@ -428,7 +428,11 @@ Deno.test({
         }
       }
       assert(hovered && zoomed, "a picture with hover spans was exercised");
-      assertEquals(problems, [], "pictures");
+      await Deno.writeTextFile(
+        `${ARTIFACTS}/report_demo_pictures.json`,
+        JSON.stringify({ classes: [...byClass.keys()], problems }, null, 2) + "\n",
+      );
+      assertEquals(problems, [], `pictures (${ARTIFACTS}/report_demo_pictures.json)`);
       assertEquals(errors, [], "console errors");
       assertEquals(requests, [], "network requests");
     } finally {
