@@ -267,6 +267,7 @@ export {
   parseLogText,
   type ParseOptions,
 } from "./src/logs/parser.ts";
+export { gloss, GLOSSARY, hasCjk, unglossed } from "./src/logs/gloss.ts";
 
 // ── Analytics: failure classification, tier and timing statistics ────────────────────────────
 export * from "./src/analyze/mod.ts";

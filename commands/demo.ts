@@ -1,8 +1,9 @@
 /**
- * `navscope demo`: the main job on the embedded default — plan the example batteries (city_small
- * and the small real worlds dungeon and proto_level), write their plan lines to `OUT/logs/`,
- * replay the failures (`navscope replay`), print the classify and stats tables and write
- * `OUT/report.html` (`navscope report`, with drill-downs on city_small's pack).
+ * `navscope demo`: the main job on the embedded default — plan the five example batteries (the
+ * nightly's: city_small, dungeon, nav_test, proto_level, tower_big), write their plan lines to
+ * `OUT/logs/`, replay the failures (`navscope replay`), print the classify and stats tables and
+ * write `OUT/report.html` (`navscope report`: the verdict against examples/baseline/, drill-downs
+ * on every world's pack with its battery's overrides).
  * @module
  */
 import { fileURLToPath } from "node:url";
@@ -22,8 +23,12 @@ const DEMO_STEPS = {
 export const summary =
   "Run the main job on the embedded example worlds (plan → logs → replay → classify, stats → report)";
 
-/** The batteries the demo plans (examples/NAME/legs.json on examples/NAME/base.nav.gz). */
-export const DEMO_WORLDS = ["city_small", "dungeon", "proto_level"];
+/**
+ * The batteries the demo plans (examples/NAME/legs.json on examples/NAME/base.nav.gz): the five
+ * the nightly gate plans, so the report's verdict against the committed baseline
+ * (examples/baseline/) compares like with like.
+ */
+export const DEMO_WORLDS = ["city_small", "dungeon", "nav_test", "proto_level", "tower_big"];
 
 /** Usage text. */
 export const help = `navscope demo [--out DIR] [--no-replay] [--json|--md|--csv]
@@ -31,8 +36,9 @@ export const help = `navscope demo [--out DIR] [--no-replay] [--json|--md|--csv]
 The main job on the embedded example worlds: plans the leg batteries of
 examples/${DEMO_WORLDS.join(", examples/")} (as navscope plan --legs … --log), writes
 their plan lines to DIR/logs/WORLD.log, replays the failed legs (navscope replay → DIR/replay/),
-prints the battery, classify and stats tables, and writes DIR/report.html (navscope report,
-drill-downs replayed on city_small's pack). Takes about a minute.
+prints the battery, classify and stats tables, and writes DIR/report.html (navscope report:
+the verdict against the committed baseline examples/baseline/, drill-downs replayed on each
+world's pack with its battery's overrides). Takes a few minutes.
 
   --out DIR               output directory (default: out)
   --no-replay             skip the replay step
@@ -143,15 +149,26 @@ export async function run(args: string[]): Promise<number> {
     json.stats = JSON.parse(s);
   }
   const html = `${out}/report.html`;
+  const example = (p: string) => fileURLToPath(new URL(`../examples/${p}`, import.meta.url));
   await sub([
     "report",
     logs,
     "--out",
     html,
-    "--pack",
-    fileURLToPath(new URL("../examples/city_small/base.nav.gz", import.meta.url)),
+    // Drill-downs on every world's pack, with the batteries' test overrides; the verdict
+    // against the committed nightly baseline, with its thresholds (as nightly judges).
+    ...DEMO_WORLDS.flatMap((w) => [
+      "--pack",
+      example(`${w}/base.nav.gz`),
+      "--battery",
+      example(`${w}/legs.json`),
+    ]),
+    "--baseline",
+    example("baseline/plans.log"),
+    "--thresholds",
+    example("baseline/thresholds.json"),
     "--drill",
-    "12",
+    "30",
   ], false);
   if (format === "json") {
     json.report = html;

@@ -1,9 +1,9 @@
 /**
  * `navscope nightly` (`deno task nightly`): plan the example batteries → replay the baseline's
- * failed legs → stats → diff against the committed baseline (`examples/baseline/`).
- * `--update-baseline` rewrites the baseline. Every run records this machine's fingerprint
- * (OUT/machine.json, `machine` in OUT/stats.json) so the diff judges timings only against a
- * baseline timed on the same machine (docs/gate.md).
+ * failed legs → stats → diff against the committed baseline (`examples/baseline/`) → the HTML
+ * report with that diff's verdict. `--update-baseline` rewrites the baseline. Every run records
+ * this machine's fingerprint (OUT/machine.json, `machine` in OUT/stats.json) so the diff judges
+ * timings only against a baseline timed on the same machine (docs/gate.md).
  * @module
  */
 import { basename, dirname, join } from "node:path";
@@ -62,6 +62,8 @@ The nightly regression gate, in steps:
      any machine; timings only when BASELINE/machine.json names this machine (otherwise
      they are shown as "not comparable across machines": compare timings honestly with
      --ab REF, or re-baseline on this machine)
+  5. report → OUT/report.html: the plans with this diff's verdict on the first screen and
+     drill-downs of the failing legs (navscope report)
 
   --baseline DIR      default examples/baseline (plans.log, stats.json, thresholds.json)
   --out DIR           default nightly-out
@@ -276,8 +278,20 @@ export async function run(args: string[]): Promise<number> {
   );
   await Deno.writeTextFile(join(out, "diff.md"), markdown);
   await Deno.writeTextFile(join(out, "diff.json"), JSON.stringify(report, null, 2) + "\n");
-  say(`4/4 diff: ${report.verdict} → ${join(out, "diff.md")}, ${join(out, "diff.json")}`);
+  say(`4/5 diff: ${report.verdict} → ${join(out, "diff.md")}, ${join(out, "diff.json")}`);
   if (!report.machines.timing_gated) say(report.machines.note);
+
+  // 5. report: this diff on the page, so the report's verdict is the gate's.
+  const { nightlyReport } = await import("./report.ts");
+  const page = await nightlyReport(
+    [plansLog],
+    join(out, "report.html"),
+    report,
+    basePlans,
+    packs,
+    allLegs,
+  );
+  say(`5/5 report → ${page}`);
   io.out.write(markdown);
   return report.verdict === "pass" ? 0 : 3;
 }

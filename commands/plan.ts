@@ -193,11 +193,19 @@ async function runWith(
     if (!res.picture) throw new NavscopeError("bad_value", "no window was built: nothing to draw");
     const title = `${req.zone} (${req.start}) → (${req.goal}): ${res.ok ? "ok" : res.error}`;
     await writeFileAtomic(values.svg, legSvg(res.picture, title));
-    io.err.write(`navscope plan: picture written to ${values.svg}\n`);
+    const c = res.picture.crop;
+    io.err.write(
+      `navscope plan: wrote the picture to ${values.svg} (${
+        c.kind === "full"
+          ? `${res.picture.nx} × ${res.picture.ny} cells, full`
+          : `focus crop ${res.picture.nx} × ${res.picture.ny} cells around ${c.around}, plus an overview`
+      })\n`,
+    );
   }
   if (values.log) await appendLines(values.log, [line(engine, req, res)]);
   if (values.json) {
-    io.out.write(JSON.stringify(res, null, 2) + "\n");
+    // The picture went to --svg; its cell arrays do not belong in the JSON.
+    io.out.write(JSON.stringify({ ...res, picture: undefined }, null, 2) + "\n");
     return 0;
   }
   printTables("text", legTables(req, res), null);

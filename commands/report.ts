@@ -5,7 +5,7 @@
  */
 import { NavscopeError } from "../src/errors.ts";
 import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
-import { writeFilesAtomic } from "../src/codec/file.ts";
+import { writeFileAtomic, writeFilesAtomic } from "../src/codec/file.ts";
 import { requireUsablePack, requireWritable } from "./support/preflight.ts";
 import { reportFromLogs, type ReportFromLogsOptions } from "../reports/report_data.ts";
 import { io, parseFlags, Progress, warnFileProblems } from "./support/terminal.ts";
@@ -14,37 +14,45 @@ import { io, parseFlags, Progress, warnFileProblems } from "./support/terminal.t
 export const summary = "Self-contained HTML report of run logs (charts, failures, drill-downs)";
 
 /** Usage text. */
-export const help =
-  `navscope report LOGS… --out report.html [--baseline BASE] [--pack PACK] [--trace out.json]
-                 [--title T] [--max-points N] [--max-legs N] [--drill N] [--json FILE] [--strict]
+export const help = `navscope report LOGS… --out report.html [--baseline BASE [--thresholds FILE]]
+                 [--pack PACK …] [--battery LEGS.json …] [--drill N] [--trace out.json]
+                 [--title T] [--max-points N] [--max-legs N] [--json FILE] [--strict]
 
 One HTML file (chart.js inlined, every figure embedded as JSON, no network request of any kind;
-light and dark mode; printable) with: overview (plans, success rate, failures by class,
-distinct failing legs, time range, planner version, pack build hash, zones); tier distribution
-(plans by final tier stacked by escalation reasons, the window-area scatter with the 3 M-cell
-line, per-tier total-time percentiles); per-stage timings (stacked bars per tier, percentile
-tables, the share of "other"); a sortable, filterable table of distinct failing legs whose rows
-open a drill-down; with --baseline the diff verdict and metric table.
+light and dark mode; printable) with: overview (with --baseline, the verdict first: better or
+worse, new and fixed failing legs, the metrics over threshold; then plans, success rate,
+failures by class, distinct failing legs, time range, planner version, pack build hash,
+zones); tier distribution (plans by final tier stacked by escalation reasons, the window-area
+scatter with the 3 M-cell line, per-tier total-time percentiles); one tier × stage timing
+table; a sortable, filterable table of distinct failing legs (with their battery leg ids) whose
+rows open a drill-down; with --baseline the diff's metric table. Chinese planner messages keep
+their wording and carry an English gloss.
 
-  --out FILE        the HTML file to write (required; missing parent folders are created)
-  --pack PACK       replay the top failing legs on PACK and draw their windows in the
-                    drill-downs (the plan --svg picture)
-  --drill N         legs replayed for drill-downs at most (default 25)
-  --baseline BASE   compare with BASE (logs, a replay dir or a stats --json file) as
-                    navscope diff does; needs exactly one LOGS path
-  --trace FILE      also write the per-plan stage timings as Chrome Trace Event JSON (one
-                    track per worker, one slice per stage) for Perfetto / chrome://tracing
-  --title T         page title (default "navscope report")
-  --max-points N    scatter points embedded at most (default 2000; a sample beyond)
-  --max-legs N      failing legs listed at most (default 2000, most failures first)
-  --json FILE       also write the aggregated report data as JSON
-  --strict          stop at the first unreadable file or corrupt .gz
+  --out FILE         the HTML file to write (required; missing parent folders are created)
+  --pack PACK        replay failing legs on PACK and draw their pictures in the drill-downs
+                     (the plan --svg picture: layers toggle, wheel zooms, drag pans, hovering a
+                     cell shows its spans); repeatable: a leg goes to the pack that has its
+                     zone, the one with the logged build hash first
+  --battery FILE     a legs.json whose legs' test overrides apply to the plan lines that name
+                     them ([leg=…]), as in navscope replay (repeatable)
+  --drill N          legs replayed for drill-downs at most (default 25; one of every failure
+                     class first, then by failures)
+  --baseline BASE    compare with BASE (logs, a replay dir or a stats --json file) exactly as
+                     navscope diff (and nightly) does; needs exactly one LOGS path
+  --thresholds FILE  the thresholds file of navscope diff (default: diff's defaults)
+  --trace FILE       also write the per-plan stage timings as Chrome Trace Event JSON (one
+                     track per worker, one slice per stage) for Perfetto / chrome://tracing
+  --title T          page title (default "navscope report")
+  --max-points N     scatter points embedded at most (default 2000; a sample beyond)
+  --max-legs N       failing legs listed at most (default 2000, most failures first)
+  --json FILE        also write the aggregated report data as JSON
+  --strict           stop at the first unreadable file or corrupt .gz
 
 Every output (--out, --json, --trace) is checked writable before the logs are read, and
 they are written together (temp files, then renamed) or not at all.
 
-Exit status: 0 written; 1 no input could be read, bad PACK/BASE or an output that cannot
-be written; 2 usage error.`;
+Exit status: 0 written; 1 no input could be read, bad PACK/BASE/thresholds/battery or an
+output that cannot be written; 2 usage error.`;
 
 function int(flag: string, v: string | undefined, dflt: number): number {
   if (v === undefined) return dflt;
@@ -60,7 +68,9 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("report", args, {
     out: { type: "string" },
     baseline: { type: "string" },
-    pack: { type: "string" },
+    pack: { type: "string", multiple: true },
+    battery: { type: "string", multiple: true },
+    thresholds: { type: "string" },
     trace: { type: "string" },
     title: { type: "string" },
     "max-points": { type: "string" },
@@ -88,7 +98,21 @@ export async function run(args: string[]): Promise<number> {
     { path: values.json, what: "the report data (--json)", createParents: true },
     { path: values.trace, what: "the trace (--trace)", createParents: true },
   ]);
-  if (values.pack) await requireUsablePack(values.pack);
+  if (values.thresholds !== undefined && values.baseline === undefined) {
+    throw new NavscopeError(
+      "usage",
+      "report: --thresholds needs --baseline (see navscope report --help)",
+    );
+  }
+  // Wrong input is refused before the logs are read: thresholds, batteries, packs.
+  if (values.thresholds !== undefined) {
+    const { loadThresholds } = await import("../src/analyze/diff.ts");
+    await loadThresholds(values.thresholds);
+  }
+  const batteries = values.battery?.length
+    ? await (await import("./replay.ts")).readBatteries(values.battery)
+    : [];
+  for (const p of values.pack ?? []) await requireUsablePack(p);
   const opts: ReportFromLogsOptions = {
     strict: values.strict,
     maxPoints: int("--max-points", values["max-points"], 2000),
@@ -109,13 +133,17 @@ export async function run(args: string[]): Promise<number> {
   progress.done();
   warnFileProblems("report", fileProblems(parse));
   requireSomeInput(parse, positionals);
-  if (values.pack) {
+  if (values.pack?.length) {
     const { addDrilldowns } = await import("../reports/report_drill.ts");
-    await addDrilldowns(data, acc, values.pack, { maxLegs: drill });
+    await addDrilldowns(data, acc, values.pack, { maxLegs: drill, batteries });
   }
   if (values.baseline !== undefined) {
-    const { diffRuns, readRun } = await import("../src/analyze/diff.ts");
-    data.baseline = diffRuns(await readRun(values.baseline), await readRun(positionals[0]));
+    // The same comparison as navscope diff and nightly (commands/diff.ts diffPaths →
+    // src/analyze/diff.ts diffRuns), so the report's verdict is theirs.
+    const { diffPaths } = await import("./diff.ts");
+    const { report } = await diffPaths(values.baseline, positionals[0], values.thresholds);
+    const { setBaseline } = await import("../reports/report_data.ts");
+    await setBaseline(data, acc, report, values.baseline);
   }
   const { reportHtml } = await import("../reports/report_page.ts");
   const html = await reportHtml(data, values.title ?? "navscope report");
@@ -137,4 +165,32 @@ export async function run(args: string[]): Promise<number> {
       (values.trace ? `; trace ${values.trace}` : "") + "\n",
   );
   return 0;
+}
+
+/**
+ * The nightly's report: `logs` with the gate's own diff result on the page (so its verdict is
+ * the gate's), drill-downs replayed on `packs` with the batteries' overrides; written to `out`.
+ * Resolves to a one-line summary.
+ */
+export async function nightlyReport(
+  logs: string[],
+  out: string,
+  diff: import("../src/analyze/diff.ts").DiffReport,
+  baseSource: string,
+  packs: string[],
+  batteries: readonly import("../src/world/legs.ts").Leg[],
+): Promise<string> {
+  const { data, acc } = await reportFromLogs(logs);
+  if (packs.length) {
+    const { addDrilldowns } = await import("../reports/report_drill.ts");
+    await addDrilldowns(data, acc, packs, { maxLegs: 12, batteries });
+  }
+  const { setBaseline } = await import("../reports/report_data.ts");
+  await setBaseline(data, acc, diff, baseSource);
+  const { reportHtml } = await import("../reports/report_page.ts");
+  const html = await reportHtml(data, "navscope nightly");
+  await writeFileAtomic(out, html);
+  return `${out} (${(html.length / 1e6).toFixed(2)} MB, ${
+    Object.values(data.drilldowns).filter((d) => d.svg).length
+  } pictures)`;
 }

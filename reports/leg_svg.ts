@@ -1,9 +1,16 @@
 /**
- * One plan as an SVG (`navscope plan … --svg`; reused by the HTML report's drill-down): the window
- * crop as an embedded PNG (walkable core, core without walk, non-core layer cells, clearance
- * shading), blocker segments, no-go rings and discs, and the stage point lists — topology path,
- * taut chain, pulled, assembled and final points — with waypoints, drops and the gap markers.
- * y grows upwards in the world, so the picture flips it.
+ * One plan as an SVG (`navscope plan … --svg`; reused by the HTML report's drill-down): the
+ * picture of src/plan/diagnostics/picture.ts with every layer in its own
+ * `<g data-layer="ID" data-label="…">` and a legend `<g class="legend">` holding one
+ * `data-legend-for="ID"` entry per drawn layer (docs/pictures.md lists the layers and colours).
+ *
+ * Geometry: the map sits at the SVG origin, {@link kCellUnits} units per cell, y flipped (the
+ * world's y grows upwards); the root carries the crop origin `data-x0`/`data-y0` (global cells),
+ * `data-cell` (units per cell) and `data-nx`/`data-ny`, so a client maps a point (u, v) of the
+ * map to the global cell (x0 + ⌊u / cell⌋, y0 + ny − 1 − ⌊v / cell⌋). The panel on the right
+ * holds the title, the crop note (full picture or focus crop under the pixel budget), the legend,
+ * the metre and px scale bars, the north arrow and, for a focus crop, the overview.
+ * No ids, no <style>: several pictures can be inlined in one page. Deterministic.
  * @module
  */
 
@@ -11,104 +18,538 @@ import { base64, Canvas, encodePng } from "./svg_png.ts";
 import type { LegPicture } from "../src/plan/diagnostics/picture.ts";
 import type { Pt } from "../src/plan/types.ts";
 
-/** Pixels per cell of the background. */
-const kScale = 4;
+/** SVG units per cell of the map. */
+export const kCellUnits = 4;
+/** Cells per px (kCS = 0.25 px). */
+const kCellsPerPx = 4;
 
-/** Colours of the cell classes (0xRRGGBBAA). */
-const CELL_RGBA = [0xf4f4f4ff, 0xc9c9c9ff, 0xffffffff, 0x8f8f8fff];
+/** Colours of the cell-class layers (0xRRGGBBAA), by class (Empty, Core, Walk, NonCore). */
+const CLASS_RGBA = [0, 0x9a9a9aff, 0xffffffff, 0xd9d4c7ff];
+/** Flood colours: forward (from the start), reverse (to the goal). */
+const FLOOD_FWD = 0x1f6fe0, FLOOD_REV = 0xef7d00;
+/** Height ramp stops (viridis-like), low → high. */
+const RAMP: [number, number, number][] = [
+  [68, 1, 84],
+  [59, 82, 139],
+  [33, 145, 140],
+  [94, 201, 98],
+  [253, 231, 37],
+];
 
-/** Renders the picture; `title` goes into the SVG's <title>. */
-export function legSvg(p: LegPicture, title = "navscope plan"): string {
-  const W = p.nx * kScale, H = p.ny * kScale;
-  const cv = new Canvas(p.nx, p.ny);
-  for (let y = 0; y < p.ny; y++) {
-    for (let x = 0; x < p.nx; x++) {
-      const k = y * p.nx + x, cls = p.cells[k];
-      let rgba = CELL_RGBA[cls] ?? CELL_RGBA[0];
-      if (cls === 2) {
-        // Clearance shading on walkable cells: white at 12 px, green near walls.
-        const t = Math.min(1, p.clearance[k] / 192);
-        const rb = Math.round(190 + 65 * t), g = Math.round(225 + 30 * t);
-        rgba = ((rb << 24) | (g << 16) | (rb << 8) | 0xff) >>> 0;
-      }
-      cv.set(x, p.ny - 1 - y, rgba);
-    }
-  }
-  const png = base64(encodePng(cv.width, cv.height, cv.rgba));
-  // px → SVG coordinates.
-  const X = (x: number) => ((x / 0.25 - p.x0) * kScale).toFixed(2);
-  const Y = (y: number) => ((p.ny - (y / 0.25 - p.y0)) * kScale).toFixed(2);
-  const poly = (pts: readonly Pt[], cls: string) =>
-    pts.length < 2
-      ? ""
-      : `<polyline class="${cls}" points="${pts.map((q) => `${X(q[0])},${Y(q[1])}`).join(" ")}"/>`;
-  const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">`,
-    `<title>${escapeXml(title)}</title>`,
-    `<style>.blk{stroke:#222;stroke-width:1}.topo{stroke:#999;stroke-width:3;fill:none;opacity:.6}` +
-      `.taut{stroke:#f90;stroke-width:1.5;fill:none}.pulled{stroke:#36c;stroke-width:1.5;fill:none;stroke-dasharray:4 3}` +
-      `.asm{stroke:#93c;stroke-width:1;fill:none}.final{stroke:#d22;stroke-width:2;fill:none}` +
-      `.nogo{fill:#f66;fill-opacity:.25;stroke:#c00}.gap{stroke:#c0c;stroke-width:2;fill:none}</style>`,
-    `<image width="${W}" height="${H}" preserveAspectRatio="none" style="image-rendering:pixelated" href="data:image/png;base64,${png}"/>`,
-  );
-  for (let i = 0; i < p.blockers.length; i += 4) {
-    const b = p.blockers;
-    parts.push(
-      `<line class="blk" x1="${X(b[i])}" y1="${Y(b[i + 1])}" x2="${X(b[i + 2])}" y2="${
-        Y(b[i + 3])
-      }"/>`,
-    );
-  }
-  for (const r of p.rings) {
-    parts.push(
-      `<polygon class="nogo" points="${r.map((q) => `${X(q[0])},${Y(q[1])}`).join(" ")}"/>`,
-    );
-  }
-  for (const d of p.discs) {
-    parts.push(`<circle class="nogo" cx="${X(d.x)}" cy="${Y(d.y)}" r="${(d.r / 0.25) * kScale}"/>`);
-  }
-  parts.push(
-    poly(p.topology, "topo"),
-    poly(p.taut, "taut"),
-    poly(p.pulled, "pulled"),
-    poly(p.assembled, "asm"),
-    poly(p.points, "final"),
-  );
-  for (const i of p.waypoints) {
-    const q = p.points[i];
-    if (q) parts.push(`<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="4" fill="none" stroke="#d22"/>`);
-  }
-  for (const i of p.drops) {
-    const q = p.points[i];
-    if (q) {
-      parts.push(
-        `<rect x="${+X(q[0]) - 4}" y="${+Y(q[1]) - 4}" width="8" height="8" fill="#06c"/>`,
-      );
-    }
-  }
-  if (p.gap) {
-    const g = p.gap;
-    parts.push(
-      `<circle class="gap" cx="${X(g.start[0])}" cy="${Y(g.start[1])}" r="6"/>`,
-      `<circle class="gap" cx="${X(g.goal[0])}" cy="${Y(g.goal[1])}" r="6"/>`,
-      `<line class="gap" x1="${X(g.start[0])}" y1="${Y(g.start[1])}" x2="${X(g.goal[0])}" y2="${
-        Y(g.goal[1])
-      }"/>`,
-      `<text x="${X((g.start[0] + g.goal[0]) / 2)}" y="${
-        Y((g.start[1] + g.goal[1]) / 2)
-      }" font-size="12" fill="#c0c">gap ${g.distance.toFixed(2)} px</text>`,
-    );
-  }
-  parts.push(
-    `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="5" fill="#2a2"/>`,
-    `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="5" fill="#a22"/>`,
-    "</svg>",
-  );
-  return parts.filter((s) => s !== "").join("\n") + "\n";
+/** A drawn layer. */
+interface Layer {
+  id: string;
+  label: string;
+  /** Legend swatch, drawn in a 24 × 12 box at the origin. */
+  swatch: string;
+  /** The layer's elements (inside its <g>). */
+  body: string;
+  /** Attributes of the layer's <g> (presentation attributes). */
+  attrs?: string;
+  /** Extra legend lines under the label (e.g. the metre scale). */
+  legendExtra?: string;
+  legendExtraHeight?: number;
 }
 
-function escapeXml(s: string): string {
+const f2 = (v: number) => (Math.round(v * 100) / 100).toString();
+
+/** Renders the picture; `title` goes into the SVG's <title> and the panel. */
+export function legSvg(p: LegPicture, title = "navscope plan"): string {
+  const U = kCellUnits, W = p.nx * U, H = p.ny * U;
+  const X = (x: number) => f2((x / 0.25 - p.x0) * U);
+  const Y = (y: number) => f2((p.ny - (y / 0.25 - p.y0)) * U);
+  const xy = (q: Pt) => `${X(q[0])},${Y(q[1])}`;
+  const layers: Layer[] = [];
+  const add = (l: Layer) => {
+    if (l.body !== "") layers.push(l);
+  };
+  // Cells.
+  const labels: Record<number, [string, string]> = {
+    2: ["cells-walk", "Walkable core cells"],
+    1: ["cells-dead", "Core cells not walkable (Dead, under walls)"],
+    3: ["cells-noncore", "Non-core cells (not walkable)"],
+  };
+  for (const cls of [3, 1, 2]) {
+    const img = cellImage(p, (k) => (p.cells[k] === cls ? CLASS_RGBA[cls] : 0));
+    const [id, label] = labels[cls];
+    add({
+      id,
+      label,
+      swatch: `<rect width="24" height="12" fill="${hex(CLASS_RGBA[cls] >>> 8)}" stroke="#777"/>`,
+      body: img ? image(img, W, H) : "",
+    });
+  }
+  // Height shading with its metre scale.
+  const hr = heightRange(p);
+  if (hr) {
+    const [lo, hi] = hr;
+    const img = cellImage(p, (k) => {
+      if (p.cells[k] !== 2 || !Number.isFinite(p.heights[k])) return 0;
+      const [r, g, b] = ramp(hi > lo ? (p.heights[k] - lo) / (hi - lo) : 0.5);
+      return ((r << 24) | (g << 16) | (b << 8) | 0x8c) >>> 0;
+    });
+    const stops = RAMP.map((c, i) =>
+      `<rect x="${i * 40}" width="40" height="10" fill="${
+        hex((c[0] << 16) | (c[1] << 8) | c[2])
+      }"/>`
+    ).join("");
+    add({
+      id: "height",
+      label: "Height of walkable cells (m)",
+      swatch: `<rect width="24" height="12" fill="${hex(0x21918c)}" opacity="0.55"/>`,
+      body: img ? image(img, W, H) : "",
+      legendExtra: `<g transform="translate(30,2)" opacity="0.8">${stops}</g>` +
+        `<text x="30" y="24" font-size="10">${f2(lo)} m</text>` +
+        `<text x="230" y="24" font-size="10" text-anchor="end">${f2(hi)} m</text>` +
+        `<text x="130" y="24" font-size="10" text-anchor="middle">Δ ${f2(hi - lo)} m</text>`,
+      legendExtraHeight: 28,
+    });
+  }
+  // Reach floods.
+  const floods: [number, number, string, string][] = [
+    [1, FLOOD_FWD, "flood-fwd", "Reach from the start (forward flood)"],
+    [2, FLOOD_REV, "flood-rev", "Reach to the goal (reverse flood)"],
+  ];
+  for (const [bit, rgb, id, label] of floods) {
+    const img = floodImage(p, bit, rgb);
+    add({
+      id,
+      label,
+      swatch: `<rect width="24" height="12" fill="${hex(rgb)}" fill-opacity="0.3" stroke="${
+        hex(rgb)
+      }" stroke-width="2"/>`,
+      body: img ? image(img, W, H) : "",
+    });
+  }
+  // Blocked steps: RiseOk refusals and step bans on the cell edges.
+  const rise = edgePaths(p, 3), ban = edgePaths(p, 12);
+  add({
+    id: "steps-rise",
+    label: "Blocked steps, RiseOk refuses (dashed: one way)",
+    swatch: `<path d="M0 6h24" stroke="#d40000" stroke-width="2"/>`,
+    attrs: `stroke="#d40000" stroke-width="2.4" fill="none"`,
+    body: pathsBody(rise),
+  });
+  add({
+    id: "steps-ban",
+    label: "Blocked steps, step bans (dashed: one way)",
+    swatch: `<path d="M0 6h24" stroke="#8e24aa" stroke-width="2"/>`,
+    attrs: `stroke="#8e24aa" stroke-width="1" fill="none"`,
+    body: pathsBody(ban),
+  });
+  // Walls and facades.
+  const segs = (s: readonly number[]) => {
+    let d = "";
+    for (let i = 0; i < s.length; i += 4) {
+      d += `M${X(s[i])} ${Y(s[i + 1])}L${X(s[i + 2])} ${Y(s[i + 3])}`;
+    }
+    return d ? `<path class="blk" d="${d}"/>` : "";
+  };
+  add({
+    id: "walls",
+    label: "Walls (kept wall segments)",
+    swatch: `<path d="M0 6h24" stroke="#111" stroke-width="2"/>`,
+    attrs: `stroke="#111" stroke-width="1.5" fill="none"`,
+    body: segs(p.walls),
+  });
+  add({
+    id: "facades",
+    label: "Facade segments",
+    swatch: `<path d="M0 6h24" stroke="#8d5a2b" stroke-width="2"/>`,
+    attrs: `stroke="#8d5a2b" stroke-width="1.5" fill="none"`,
+    body: segs(p.facades),
+  });
+  // No-go.
+  add({
+    id: "nogo",
+    label: "Author no-go polygons",
+    swatch: `<rect width="24" height="12" fill="#f66" fill-opacity="0.25" stroke="#c00"/>`,
+    attrs: `fill="#f66" fill-opacity="0.25" stroke="#c00"`,
+    body: p.rings.map((r) => `<polygon class="nogo" points="${r.map(xy).join(" ")}"/>`).join(""),
+  });
+  add({
+    id: "discs",
+    label: "Runtime no-go discs",
+    swatch: `<circle cx="12" cy="6" r="5" fill="#f0a" fill-opacity="0.2" stroke="#a0a"/>`,
+    attrs: `fill="#f0a" fill-opacity="0.2" stroke="#a0a"`,
+    body: p.discs.map((d) =>
+      `<circle class="nogo" cx="${X(d.x)}" cy="${Y(d.y)}" r="${f2(d.r * kCellsPerPx * U)}"/>`
+    ).join(""),
+  });
+  // Links and drops, with direction.
+  let linkBody = "";
+  for (let i = 0; i < p.links.length; i += 4) {
+    linkBody += arrow(+X(p.links[i]), +Y(p.links[i + 1]), +X(p.links[i + 2]), +Y(p.links[i + 3]));
+  }
+  add({
+    id: "links",
+    label: "Off-mesh links (arrow: direction)",
+    swatch: arrow(0, 6, 24, 6),
+    attrs: `stroke="#00897b" fill="#00897b" stroke-width="1.5"`,
+    body: linkBody,
+  });
+  let dropBody = "";
+  for (const i of p.drops) {
+    const a = p.points[i - 1], b = p.points[i];
+    if (a && b) dropBody += arrow(+X(a[0]), +Y(a[1]), +X(b[0]), +Y(b[1]));
+  }
+  add({
+    id: "drops",
+    label: "Ledge drops on the route (arrow: down)",
+    swatch: arrow(0, 6, 24, 6),
+    attrs: `stroke="#0055cc" fill="#0055cc" stroke-width="2.5"`,
+    body: dropBody,
+  });
+  // Stage polylines.
+  const stages: [string, string, readonly Pt[], string, string][] = [
+    [
+      "topology",
+      "Topology pass cells",
+      p.topology,
+      "topo",
+      `stroke="#999" stroke-width="3" opacity="0.6"`,
+    ],
+    ["taut", "Taut chain (geometry pass)", p.taut, "taut", `stroke="#f90" stroke-width="1.5"`],
+    [
+      "pulled",
+      "String-pulled",
+      p.pulled,
+      "pulled",
+      `stroke="#36c" stroke-width="1.5" stroke-dasharray="4 3"`,
+    ],
+    ["assembled", "Assembled", p.assembled, "asm", `stroke="#93c" stroke-width="1"`],
+    ["final", "Final route", p.points, "final", `stroke="#d22" stroke-width="2"`],
+  ];
+  for (const [id, label, pts, cls, attrs] of stages) {
+    add({
+      id,
+      label: `${label} (${pts.length} points)`,
+      swatch: `<path d="M0 6h24" ${attrs}/>`,
+      attrs: `${attrs} fill="none"`,
+      body: pts.length < 2 ? "" : `<polyline class="${cls}" points="${pts.map(xy).join(" ")}"/>`,
+    });
+  }
+  add({
+    id: "waypoints",
+    label: "Waypoints",
+    swatch: `<circle cx="12" cy="6" r="4" stroke="#d22" fill="none"/>`,
+    body: p.waypoints.map((i) => p.points[i]).filter((q) => q).map((q) =>
+      `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="4" fill="none" stroke="#d22"/>`
+    ).join(""),
+  });
+  // The gap.
+  if (p.gap) {
+    const g = p.gap;
+    const dh = p.gapHeights
+      ? `, ${f2(p.gapHeights[0])} m → ${f2(p.gapHeights[1])} m (Δh ${
+        f2(p.gapHeights[1] - p.gapHeights[0])
+      } m)`
+      : "";
+    add({
+      id: "gap",
+      label: `Gap pair: ${g.distance.toFixed(2)} px${dh}`,
+      swatch: `<circle cx="6" cy="6" r="4" stroke="#c0c" stroke-width="2" fill="none"/>` +
+        `<circle cx="18" cy="6" r="4" stroke="#c0c" stroke-width="2" fill="none"/>`,
+      attrs: `stroke="#c0c" stroke-width="2" fill="none"`,
+      body: `<circle class="gap" cx="${X(g.start[0])}" cy="${Y(g.start[1])}" r="6"/>` +
+        `<circle class="gap" cx="${X(g.goal[0])}" cy="${Y(g.goal[1])}" r="6"/>` +
+        `<line class="gap" x1="${X(g.start[0])}" y1="${Y(g.start[1])}" x2="${X(g.goal[0])}" y2="${
+          Y(g.goal[1])
+        }"/>` +
+        `<text x="${f2(+X(g.start[0]) + 9)}" y="${
+          f2(+Y(g.start[1]) - 9)
+        }" font-size="12" fill="#c0c" stroke="#fff" stroke-width="3" paint-order="stroke">gap ${
+          g.distance.toFixed(2)
+        } px${dh}</text>`,
+    });
+  }
+  add({
+    id: "endpoints",
+    label: "Start (green) and goal (red)",
+    swatch: `<circle cx="6" cy="6" r="4" fill="#2a2"/><circle cx="18" cy="6" r="4" fill="#a22"/>`,
+    attrs: `stroke="#fff" stroke-width="1.5"`,
+    body: `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="5" fill="#2a2"/>` +
+      `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="5" fill="#a22"/>`,
+  });
+  return assemble(p, title, layers, W, H);
+}
+
+/** Lays out the map, the panel (title, crop note, legend, scales, overview) and the root. */
+function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: number): string {
+  // The panel is drawn in its own units and scaled so that it stays readable next to a big map.
+  const s = Math.max(1, Math.max(W, H) / 640), PW = 340;
+  const panel: string[] = [];
+  let y = 16;
+  const text = (t: string, size = 11, weight = "normal") => {
+    for (const line of wrap(t, Math.floor(320 / (size * 0.56)))) {
+      panel.push(
+        `<text x="0" y="${y}" font-size="${size}" font-weight="${weight}">${esc(line)}</text>`,
+      );
+      y += size + 3;
+    }
+  };
+  text(title, 12, "bold");
+  y += 4;
+  const c = p.crop;
+  const [, , wnx, wny] = c.window;
+  if (c.kind === "full") {
+    text(
+      `Full picture: ${p.nx} × ${p.ny} cells at full resolution (window ${wnx} × ${wny} cells; budget ${c.budget} cells).`,
+    );
+  } else {
+    text(
+      `Focus crop: the area of interest (${c.interest[2]} × ${
+        c.interest[3]
+      } cells) is over the ${c.budget}-cell picture budget; drawn ${p.nx} × ${p.ny} cells at full resolution around ${c.around}. Overview below: the whole window (${wnx} × ${wny}), downsampled.`,
+    );
+  }
+  y += 6;
+  const legend: string[] = [];
+  for (const l of [...layers, ...panelLayers(p, s)]) {
+    legend.push(
+      `<g class="legend-entry" data-legend-for="${l.id}" transform="translate(0,${y})">` +
+        `<g transform="translate(0,-9)"${l.attrs ? " " + l.attrs : ""}>${l.swatch}</g>` +
+        `<text x="30" y="1" font-size="10.5">${esc(l.label)}</text>` +
+        (l.legendExtra ? `<g transform="translate(0,2)">${l.legendExtra}</g>` : "") + `</g>`,
+    );
+    y += 16 + (l.legendExtraHeight ?? 0);
+  }
+  panel.push(`<g class="legend">${legend.join("")}</g>`);
+  y += 6;
+  // px scale bar and north arrow (one layer), then the overview.
+  const sc = scaleLayer(s, y);
+  y += 50;
+  const ov = overviewLayer(p, y);
+  if (ov) y += ov.height + 10;
+  const panelH = y * s, PX = W + 12;
+  const VW = f2(PX + PW * s), VH = f2(Math.max(H, panelH));
+  const map = layers.map((l) =>
+    `<g data-layer="${l.id}" data-label="${esc(l.label)}"${
+      l.attrs ? " " + l.attrs : ""
+    }>${l.body}</g>`
+  );
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${VW}" height="${VH}" viewBox="0 0 ${VW} ${VH}" ` +
+    `data-x0="${p.x0}" data-y0="${p.y0}" data-cell="${kCellUnits}" data-nx="${p.nx}" data-ny="${p.ny}" ` +
+    `data-map-width="${W}" data-map-height="${H}" data-crop="${c.kind}" font-family="sans-serif">`,
+    `<title>${esc(title)}</title>`,
+    `<rect class="map-bg" width="${W}" height="${H}" fill="#eeeeee"/>`,
+    ...map,
+    `<rect class="map-frame" width="${W}" height="${H}" fill="none" stroke="#555"/>`,
+    `<g class="panel" transform="translate(${f2(PX)},0) scale(${f2(s)})">`,
+    ...panel,
+    sc.svg,
+    ov ? ov.svg : "",
+    `</g>`,
+    "</svg>",
+  ].filter((x) => x !== "").join("\n") + "\n";
+}
+
+/** Legend entries of the layers drawn in the panel (scale bars, overview). */
+function panelLayers(p: LegPicture, _s: number): Layer[] {
+  const out: Layer[] = [{
+    id: "scale",
+    label: "Scale bar (px) and north arrow (+y)",
+    swatch: `<path d="M0 9h24M0 5v8M24 5v8" stroke="#000" fill="none"/>`,
+    body: "x",
+  }];
+  if (p.overview) {
+    out.push({
+      id: "overview",
+      label:
+        `Overview (1 pixel = ${p.overview.factor} × ${p.overview.factor} cells; box: the crop)`,
+      swatch: `<rect width="24" height="12" fill="#ddd" stroke="#e00" stroke-width="2"/>`,
+      body: "x",
+    });
+  }
+  return out;
+}
+
+/** The px scale bar and the north arrow, in panel units (the map is s panel units per unit). */
+function scaleLayer(s: number, y: number): { svg: string } {
+  const unitsPerPx = kCellUnits * kCellsPerPx / s; // panel units per px
+  let L = 1;
+  for (const cand of [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]) {
+    if (cand * unitsPerPx <= 170) L = cand;
+  }
+  const len = f2(L * unitsPerPx);
+  return {
+    svg:
+      `<g data-layer="scale" data-label="Scale bar (px) and north arrow (+y)" transform="translate(0,${y})">` +
+      `<path d="M0 20h${len}M0 14v12M${len} 14v12" stroke="#000" stroke-width="1.5" fill="none"/>` +
+      `<text x="0" y="38" font-size="10">${L} px = ${L * kCellsPerPx} cells</text>` +
+      `<g transform="translate(230,0)"><path d="M0 4L-6 22L0 17L6 22Z" fill="#000"/>` +
+      `<text x="0" y="38" font-size="10" text-anchor="middle">N (+y)</text></g></g>`,
+  };
+}
+
+/** The overview image with the crop marked (focus crops), in panel units. */
+function overviewLayer(p: LegPicture, y: number): { svg: string; height: number } | null {
+  const o = p.overview;
+  if (!o) return null;
+  const cv = new Canvas(o.nx, o.ny, 0xeeeeeeff);
+  for (let yy = 0; yy < o.ny; yy++) {
+    for (let x = 0; x < o.nx; x++) {
+      const k = yy * o.nx + x, cls = o.cells[k];
+      if (cls) cv.set(x, o.ny - 1 - yy, CLASS_RGBA[cls]);
+      const f = o.flood[k];
+      if (f & 1) cv.set(x, o.ny - 1 - yy, ((FLOOD_FWD << 8) | 0x70) >>> 0);
+      if (f & 2) cv.set(x, o.ny - 1 - yy, ((FLOOD_REV << 8) | 0x70) >>> 0);
+    }
+  }
+  const scale = 250 / Math.max(o.nx, o.ny);
+  const w = o.nx * scale, h = o.ny * scale;
+  // Global cell → overview panel units.
+  const ox = (gx: number) => ((gx - o.x0) / o.factor) * scale;
+  const oy = (gy: number) => (o.ny - (gy - o.y0) / o.factor) * scale;
+  const pt = (q: Pt, fill: string) =>
+    `<circle cx="${f2(ox(q[0] / 0.25))}" cy="${f2(oy(q[1] / 0.25))}" r="3" fill="${fill}"/>`;
+  const gap = p.gap
+    ? `<circle cx="${f2(ox(p.gap.start[0] / 0.25))}" cy="${
+      f2(oy(p.gap.start[1] / 0.25))
+    }" r="4" fill="none" stroke="#c0c" stroke-width="1.5"/>`
+    : "";
+  const svg = `<g data-layer="overview" data-label="Overview" transform="translate(0,${y})">` +
+    image(png(cv), f2(w), f2(h)) +
+    `<rect width="${f2(w)}" height="${f2(h)}" fill="none" stroke="#555"/>` +
+    `<rect class="overview-crop" x="${f2(ox(p.x0))}" y="${f2(oy(p.y0 + p.ny))}" width="${
+      f2((p.nx / o.factor) * scale)
+    }" height="${f2((p.ny / o.factor) * scale)}" fill="none" stroke="#e00" stroke-width="1.5"/>` +
+    pt(p.start, "#2a2") + pt(p.goal, "#a22") + gap + `</g>`;
+  return { svg, height: h };
+}
+
+/** Height range of the walkable cells, or null. */
+function heightRange(p: LegPicture): [number, number] | null {
+  let lo = Infinity, hi = -Infinity;
+  for (let k = 0; k < p.heights.length; k++) {
+    const h = p.heights[k];
+    if (p.cells[k] !== 2 || !Number.isFinite(h)) continue;
+    if (h < lo) lo = h;
+    if (h > hi) hi = h;
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+function ramp(t: number): [number, number, number] {
+  const x = Math.max(0, Math.min(1, t)) * (RAMP.length - 1), i = Math.min(RAMP.length - 2, x | 0);
+  const u = x - i, a = RAMP[i], b = RAMP[i + 1];
+  return [0, 1, 2].map((j) => Math.round(a[j] + (b[j] - a[j]) * u)) as [number, number, number];
+}
+
+/** A 1-pixel-per-cell image of the crop, or null when nothing is drawn. */
+function cellImage(p: LegPicture, rgba: (k: number) => number): string | null {
+  const cv = new Canvas(p.nx, p.ny, 0);
+  let any = false;
+  for (let y = 0; y < p.ny; y++) {
+    for (let x = 0; x < p.nx; x++) {
+      const v = rgba(y * p.nx + x);
+      if (v & 0xff) (any = true), put(cv, x, p.ny - 1 - y, v);
+    }
+  }
+  return any ? png(cv) : null;
+}
+
+/** A flood as a translucent fill with an opaque rim (cells with an outside 4-neighbour). */
+function floodImage(p: LegPicture, bit: number, rgb: number): string | null {
+  const inF = (x: number, y: number) =>
+    x >= 0 && y >= 0 && x < p.nx && y < p.ny && (p.flood[y * p.nx + x] & bit) !== 0;
+  return cellImage(p, (k) => {
+    if (!(p.flood[k] & bit)) return 0;
+    const x = k % p.nx, y = (k / p.nx) | 0;
+    const rim = !inF(x + 1, y) || !inF(x - 1, y) || !inF(x, y + 1) || !inF(x, y - 1);
+    return ((rgb << 8) | (rim ? 0xe0 : 0x30)) >>> 0;
+  });
+}
+
+/** Writes an RGBA pixel as it is (Canvas.set blends and makes it opaque). */
+function put(cv: Canvas, x: number, y: number, rgba: number): void {
+  const o = 4 * (y * cv.width + x);
+  cv.rgba[o] = rgba >>> 24;
+  cv.rgba[o + 1] = (rgba >>> 16) & 0xff;
+  cv.rgba[o + 2] = (rgba >>> 8) & 0xff;
+  cv.rgba[o + 3] = rgba & 0xff;
+}
+
+function png(cv: Canvas): string {
+  return base64(encodePng(cv.width, cv.height, cv.rgba));
+}
+
+function image(b64: string, w: number | string, h: number | string): string {
+  return `<image width="${w}" height="${h}" preserveAspectRatio="none" style="image-rendering:pixelated" href="data:image/png;base64,${b64}"/>`;
+}
+
+/**
+ * The blocked edges of `mask` bits (3: RiseOk, 12: step bans) as merged runs: solid when both
+ * directions are refused, dashed for one way. Vertical edges (dir 0, between x and x+1) merge
+ * along y, horizontal ones (dir 1) along x.
+ */
+function edgePaths(p: LegPicture, mask: number): { solid: string; dashed: string } {
+  const U = kCellUnits, b = p.blockedSteps;
+  // key = (dir, line, style) → sorted positions.
+  const runs = new Map<string, number[]>();
+  for (let i = 0; i < b.cell.length; i++) {
+    const m = b.kind[i] & mask;
+    if (!m) continue;
+    const both = m === mask;
+    const x = b.cell[i] % p.nx, y = (b.cell[i] / p.nx) | 0;
+    const key = b.dir[i] === 0 ? `0,${x},${both}` : `1,${y},${both}`;
+    const pos = b.dir[i] === 0 ? y : x;
+    const l = runs.get(key);
+    if (l) l.push(pos);
+    else runs.set(key, [pos]);
+  }
+  let solid = "", dashed = "";
+  for (const [key, list] of [...runs.entries()].sort()) {
+    const [dir, line, both] = key.split(",");
+    list.sort((a, c) => a - c);
+    for (let i = 0; i < list.length;) {
+      let j = i;
+      while (j + 1 < list.length && list[j + 1] === list[j] + 1) j++;
+      const n = j - i + 1, a = list[i], L = +line;
+      const d = dir === "0"
+        ? `M${(L + 1) * U} ${(p.ny - a - n) * U}v${n * U}`
+        : `M${a * U} ${(p.ny - L - 1) * U}h${n * U}`;
+      if (both === "true") solid += d;
+      else dashed += d;
+      i = j + 1;
+    }
+  }
+  return { solid, dashed };
+}
+
+function pathsBody(e: { solid: string; dashed: string }): string {
+  return (e.solid ? `<path class="both" d="${e.solid}"/>` : "") +
+    (e.dashed ? `<path class="oneway" stroke-dasharray="2 1.5" d="${e.dashed}"/>` : "");
+}
+
+/** A line from a to b with an arrowhead at b (units). */
+function arrow(ax: number, ay: number, bx: number, by: number): string {
+  const dx = bx - ax, dy = by - ay, L = Math.sqrt(dx * dx + dy * dy) || 1;
+  const ux = dx / L, uy = dy / L, hl = Math.min(7, L * 0.6), hw = hl * 0.5;
+  const px = bx - ux * hl, py = by - uy * hl;
+  return `<line x1="${f2(ax)}" y1="${f2(ay)}" x2="${f2(px)}" y2="${f2(py)}"/>` +
+    `<polygon stroke="none" points="${f2(bx)},${f2(by)} ${f2(px - uy * hw)},${f2(py + ux * hw)} ${
+      f2(px + uy * hw)
+    },${f2(py - ux * hw)}"/>`;
+}
+
+function hex(rgb: number): string {
+  return "#" + (rgb & 0xffffff).toString(16).padStart(6, "0");
+}
+
+function wrap(t: string, width: number): string[] {
+  const out: string[] = [];
+  let line = "";
+  for (const word of t.split(" ")) {
+    if (line && line.length + 1 + word.length > width) (out.push(line), (line = word));
+    else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(line);
+  return out;
+}
+
+function esc(s: string): string {
   return s.replace(
     /[<>&"]/g,
     (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c]!,

@@ -7,13 +7,14 @@
  */
 import type { ReportData } from "./report_data.ts";
 import { BAR_STAGES } from "./report_data.ts";
+import { gloss, hasCjk } from "../src/logs/gloss.ts";
 
 /** One chart of the page. */
 export interface ChartSpec {
   /** Canvas id. */
   id: string;
   /** Section it belongs to. */
-  section: "overview" | "tiers" | "stages";
+  section: "tiers" | "stages";
   /** Heading above the canvas. */
   title: string;
   /** chart.js config (type, data, options) with theme tokens. */
@@ -39,23 +40,8 @@ const base = {
 /** The charts of a report. */
 export function chartSpecs(d: ReportData): ChartSpec[] {
   const specs: ChartSpec[] = [];
-  const fc = d.overview.failures_by_class;
-  specs.push({
-    id: "chart-classes",
-    section: "overview",
-    title: "Failures by class",
-    config: {
-      type: "bar",
-      data: {
-        labels: fc.map((c) => c.class),
-        datasets: [
-          { label: "failures", data: fc.map((c) => c.count), backgroundColor: "@bad" },
-          { label: "distinct legs", data: fc.map((c) => c.legs), backgroundColor: pal(0) },
-        ],
-      },
-      options: { ...base, indexAxis: "y", scales: axes("count", "class") },
-    },
-  });
+  // No chart repeats a table: the failure classes and the per-tier total times are tables
+  // (overview, tier section); the charts show what a table cannot (stacks, the scatter).
   const tiers = d.tiers.rows.map((r) => `tier ${r.tier}`);
   specs.push({
     id: "chart-tiers",
@@ -66,7 +52,8 @@ export function chartSpecs(d: ReportData): ChartSpec[] {
       data: {
         labels: tiers,
         datasets: d.tiers.stack_keys.map((k, i) => ({
-          label: k,
+          // Chinese reasons keep their wording, with the English gloss beside them.
+          label: hasCjk(k) ? `${k} (${gloss(k)})` : k,
           data: d.tiers.rows.map((r) => r.stacks[k] ?? 0),
           backgroundColor: pal(i),
         })),
@@ -111,24 +98,6 @@ export function chartSpecs(d: ReportData): ChartSpec[] {
       type: "scatter",
       data: { datasets: scatterSets },
       options: { ...base, scales: axes("window cells", "total ms", { x: { beginAtZero: true } }) },
-    },
-  });
-  const tm = d.tiers.total_ms;
-  specs.push({
-    id: "chart-tier-times",
-    section: "tiers",
-    title: "Total time per final tier (p50 / p90 / max, ms)",
-    config: {
-      type: "bar",
-      data: {
-        labels: tm.map((r) => `tier ${r.tier}`),
-        datasets: (["p50", "p90", "max"] as const).map((p, i) => ({
-          label: p,
-          data: tm.map((r) => r.total_ms[p]),
-          backgroundColor: pal(i),
-        })),
-      },
-      options: { ...base, scales: axes("final tier", "ms") },
     },
   });
   specs.push({

@@ -18,6 +18,7 @@ import { ClassifyAccumulator } from "../src/analyze/classify_report.ts";
 import { fileProblems, type ProgressFn, unparsedLines } from "../src/analyze/run.ts";
 import type { StageRow, StatsBody, TierRow, WindowBucketRow } from "../src/analyze/stats.ts";
 import { CAPPED_WINDOW_MAX, round3, StatsAccumulator, StatsGroup } from "../src/analyze/stats.ts";
+import { gloss, hasCjk } from "../src/logs/gloss.ts";
 import { formatTimestamp } from "../src/logs/line.ts";
 import { parseLogs } from "../src/logs/reader.ts";
 import type { LogEvent, ParseReport, PlanRecord, Point2 } from "../src/logs/types.ts";
@@ -36,6 +37,8 @@ export interface FailingLeg {
   id: number;
   /** Distinct-leg key (classify's: zone + start + goal + deck, or zone + error text). */
   key: string;
+  /** Battery leg id of the plan line (`[leg=…]`), "" when the log names none. */
+  leg: string;
   /** Class of the leg's last failure. */
   class: string;
   /** Zone. */
@@ -141,18 +144,51 @@ export interface ReportData {
   notes: string[];
   /** `diff` against `--baseline`, or null. */
   baseline: DiffReport | null;
+  /** Battery leg ids of the baseline's and this run's failing legs, by leg key (`[leg=…]`). */
+  leg_ids: Record<string, string>;
+  /** English gloss of every Chinese text on the page (errors, reasons), by text. */
+  glosses: Record<string, string>;
 }
 
 /** A failing leg replayed for its picture. */
 export interface Drilldown {
-  /** The replayed outcome (`ok` or the planner's code). */
+  /** The replayed outcome (`ok` or the planner's code; "-" when not replayed). */
   outcome: string;
   /** The replay's message. */
   message: string;
+  /** The replay's class (`ok` or classify's class), absent when not replayed. */
+  class?: string;
+  /** The class and message the log recorded for the leg (its last failure). */
+  logged_class?: string;
+  logged_message?: string;
+  /** True when the replay's class is not the logged one. */
+  differs?: boolean;
+  /**
+   * Why the replay may differ from the log, in plain words (pack changed, planner version
+   * changed, overrides missing, partial request, …); empty when the replay is exact.
+   */
+  caveats?: string[];
+  /** How the leg was replayed (pack, exact or partial request, battery overrides). */
+  how?: string;
   /** The window SVG (reports/leg_svg.ts), absent when no window was built or it was too big. */
   svg?: string;
   /** Why there is no SVG. */
   why?: string;
+  /** Hover data of the picture's cells (reports/span_pack.ts), absent over the hover budget. */
+  spans?: PackedSpans;
+}
+
+/** The spans of a picture's crop cells, packed for the page (reports/span_pack.ts). */
+export interface PackedSpans {
+  /** Crop origin (global cells) and size. */
+  x0: number;
+  y0: number;
+  nx: number;
+  ny: number;
+  /** Spans in all. */
+  spans: number;
+  /** base64 of the gzip of the packed columns (layout: reports/span_pack.ts). */
+  gz: string;
 }
 
 /** Options of {@link ReportAccumulator} / {@link reportFromLogs}. */
@@ -189,6 +225,7 @@ interface LegAcc {
   example: string;
   order: number;
   record: PlanRecord | null;
+  leg: string;
 }
 
 interface Endpoints {
@@ -332,12 +369,16 @@ export class ReportAccumulator {
         example: `${f.file}:${f.line}`,
         order: this.legs.size,
         record: e.record,
+        leg: e.record?.leg ?? "",
       };
       this.legs.set(f.leg, a);
     }
     a.count++;
     a.cls = cls;
-    if (ep?.record) a.record = ep.record;
+    if (ep?.record) {
+      a.record = ep.record;
+      if (ep.record.leg) a.leg = ep.record.leg;
+    }
     a.error = text;
     if (!Number.isNaN(f.time)) {
       if (!(f.time >= a.first)) a.first = f.time;
@@ -368,6 +409,11 @@ export class ReportAccumulator {
         if (j < this.maxPoints) this.points[j] = pt;
       }
     }
+  }
+
+  /** The battery leg id (`[leg=…]`) of a failing leg, by key; "" when none. */
+  legIdOf(key: string): string {
+    return this.legs.get(key)?.leg ?? "";
   }
 
   /** The last plan record of a failing leg (by key), for replaying it; null for navigator legs. */
@@ -437,7 +483,7 @@ export class ReportAccumulator {
       );
     }
     const failed = cr.total - this.loadFailures;
-    return {
+    const out: ReportData = {
       format: "navscope-report",
       version: 1,
       inputs: [...inputs],
@@ -487,6 +533,7 @@ export class ReportAccumulator {
         legs: legs.slice(0, this.maxLegs).map((a, id) => ({
           id,
           key: a.key,
+          leg: a.leg,
           class: a.cls,
           zone: a.zone,
           start: a.start,
@@ -505,7 +552,76 @@ export class ReportAccumulator {
       drilldowns: {},
       notes,
       baseline: null,
+      leg_ids: {},
+      glosses: {},
     };
+    addGlosses(out);
+    return out;
+  }
+}
+
+/**
+ * Fills `d.glosses` with the English gloss (src/logs/gloss.ts) of every Chinese text the page
+ * shows: failure errors, escalation-reason stacks and drill-down messages.
+ */
+export function addGlosses(d: ReportData): void {
+  const add = (t: string | undefined) => {
+    if (!t || d.glosses[t] !== undefined || !hasCjk(t)) return;
+    d.glosses[t] = gloss(t);
+  };
+  for (const l of d.failures.legs) add(l.error);
+  for (const k of d.tiers.stack_keys) add(k);
+  for (const dd of Object.values(d.drilldowns)) {
+    add(dd.message);
+    add(dd.logged_message);
+  }
+}
+
+/**
+ * Battery leg ids (`[leg=…]`) of the failing legs of a run as `navscope diff` reads it (logs, a
+ * replay dir's replay.log; a stats file has none), by diff's leg key.
+ */
+export async function failingLegIds(source: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let inputs = [source];
+  try {
+    const st = await Deno.stat(source);
+    if (st.isDirectory) {
+      try {
+        await Deno.stat(`${source}/replay.json`);
+        inputs = [`${source}/replay.log`];
+      } catch { /* a log directory */ }
+    } else if (source.endsWith(".json")) return out;
+  } catch {
+    // A glob or a missing path: diff reads it (and reports what is wrong).
+  }
+  for await (const ev of parseLogs(inputs, { include: ["leg"] })) {
+    if (ev.type !== "leg" || ev.leg.ok || !ev.leg.plan?.leg) continue;
+    const l = ev.leg;
+    out.set(legKey(l.zone, l.start, l.goal, l.plan!.goalDeckY, l.error), l.plan!.leg);
+  }
+  return out;
+}
+
+/**
+ * Puts a `navscope diff` result on the page (`data.baseline`) with the battery leg ids of its
+ * new and fixed failing legs (this run's from `acc`, the baseline's read from `baseSource`).
+ */
+export async function setBaseline(
+  data: ReportData,
+  acc: ReportAccumulator,
+  diff: DiffReport,
+  baseSource: string,
+): Promise<void> {
+  data.baseline = diff;
+  const ids = await failingLegIds(baseSource);
+  for (const l of diff.new_failing_legs) {
+    const id = acc.legIdOf(l.leg);
+    if (id) ids.set(l.leg, id);
+  }
+  for (const l of [...diff.new_failing_legs, ...diff.fixed_legs]) {
+    const id = ids.get(l.leg);
+    if (id) data.leg_ids[l.leg] = id;
   }
 }
 

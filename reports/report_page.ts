@@ -58,6 +58,12 @@ export async function reportHtml(d: ReportData, title = "navscope report"): Prom
   const baseline = d.baseline
     ? `<section id="baseline"><h2>Against the baseline (navscope diff)</h2><div id="baseline-body"></div></section>`
     : "";
+  // The verdict is the first thing under the heading (the first screen answers "better or
+  // worse?"); without --baseline it says how to get one.
+  const verdict = d.baseline
+    ? `<div id="verdict" class="verdict" role="status"></div>`
+    : `<div id="verdict" class="verdict verdict-none" role="status"><b>No baseline.</b> ` +
+      `<span class="muted">Run navscope report with --baseline BASE [--thresholds FILE] to see whether this run is better or worse (the same comparison as navscope diff and nightly).</span></div>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -77,14 +83,14 @@ export async function reportHtml(d: ReportData, title = "navscope report"): Prom
 <nav><a href="#overview">Overview</a><a href="#tiers">Tiers</a><a href="#stages">Stage timings</a><a href="#failure-section">Failures</a>${
     d.baseline ? '<a href="#baseline">Baseline</a>' : ""
   }</nav>
-${notes}
 </header>
 <main>
 <section id="overview"><h2>Overview</h2>
+${verdict}
 <div class="cards" id="cards"></div>
-<div class="grid2"><div><h3>Run</h3><div id="facts"></div><h3>Zones</h3><div id="zones"></div></div>
-<div><h3>Failures by class</h3><div id="classes"></div></div></div>
-${canvas("overview")}
+<div class="grid2"><div><h3>Failures by class</h3><div id="classes"></div></div>
+<div><h3>Run</h3><div id="facts"></div><h3>Zones</h3><div id="zones"></div></div></div>
+
 </section>
 <section id="tiers"><h2>Tier distribution</h2>
 <p id="tier0"></p>
@@ -94,19 +100,26 @@ ${canvas("overview")}
 </section>
 <section id="stages"><h2>Per-stage timings</h2>
 <p id="other-share"></p>
+<h3>Stage × final tier (successful plans)</h3>
+<p class="muted">p50 ms of each stage and its share of the group's summed total time; hover a cell for the sum and the maximum.</p>
+<div id="stage-table" class="scroll"></div>
 ${canvas("stages")}
-<div id="stage-tables"></div>
 </section>
 <section id="failure-section"><h2>Failures: distinct failing legs</h2>
 <div class="controls"><label>Class <select id="class-filter"></select></label>
-<label>Filter <input id="text-filter" type="search" placeholder="error text, zone, endpoints"></label>
+<label>Filter <input id="text-filter" type="search" placeholder="leg id, error text, zone, endpoints"></label>
 <span id="failure-count" class="muted"></span></div>
 <p class="muted">Click a column head to sort, a row to open its drill-down${
-    Object.keys(d.drilldowns).length ? " (window picture of the replayed leg)" : ""
+    Object.keys(d.drilldowns).length
+      ? " (the replayed leg's picture: click a legend entry to hide or show its layer, the mouse wheel zooms, drag pans, hover a cell for its spans)"
+      : ""
   }.</p>
 <table id="failures"><thead><tr></tr></thead><tbody></tbody></table>
 </section>
 ${baseline}
+<section id="notes-section"><h2>How this page was built</h2>
+${notes || '<p class="muted">Every figure counts every plan of the inputs.</p>'}
+</section>
 </main>
 <dialog id="leg-dialog"><div id="leg-body"></div><p><button id="leg-close" type="button">Close</button></p></dialog>
 <script id="report-data" type="application/json">${scriptJson(d)}</script>

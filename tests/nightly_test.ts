@@ -52,6 +52,15 @@ async function gate(tmp: string): Promise<void> {
   assertEquals([c.fixed, c.failing_differently, c.newly_failing], [0, 0, 0]);
   assertEquals(rep0.not_identical, 0);
   assert(rep0.rows.every((r: { leg: string }) => r.leg !== ""), "rows carry their leg ids");
+  // The report carries the gate's own verdict (the same diff result).
+  const page = await Deno.readTextFile(join(out, "report.html"));
+  const embedded = JSON.parse(
+    page.match(/<script id="report-data" type="application\/json">(.*?)<\/script>/s)![1],
+  );
+  assertEquals(
+    embedded.baseline,
+    JSON.parse(await Deno.readTextFile(join(out, "diff.json"))),
+  );
   const again = await captureOutput(() => run(args));
   assertEquals(again.value, 0, again.out);
   assert(again.out.startsWith("## navscope diff: PASS"), again.out);

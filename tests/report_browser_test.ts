@@ -1,12 +1,20 @@
 /**
  * The HTML report in real Chromium (Debian's `chromium`, installed by .ci/run), driven by
- * playwright-core: opened from a file:// URL with every network request blocked; every chart
- * drew (non-blank canvas pixels), the failure table sorts and filters, a drill-down opens with
- * its SVG, dark mode renders, no console errors, zero network requests. Screenshots go to
- * test-artifacts/ (light, dark). When Chromium is missing the test FAILS with the reason: it is
- * never skipped silently.
+ * playwright-core: opened from a file:// URL with every network request blocked.
+ *
+ * 1. A small report (the city_small fixture log): every chart drew (non-blank canvas pixels),
+ *    the failure table sorts and filters, a drill-down opens with its SVG, dark mode renders.
+ * 2. The demo's report (the five example batteries as the committed nightly baseline logs them,
+ *    every world's pack and battery, a baseline with one leg removed and one extra failing leg):
+ *    the verdict sits in the first 900 px and counts the new and fixed legs by leg id, and agrees
+ *    with `navscope diff` on the same inputs; for every failure class the failing leg's picture
+ *    exists, its viewport holds both endpoints or the gap pair, the legend lists every layer
+ *    drawn and toggling a layer hides it; the wheel zooms, a drag pans, a hovered cell shows its
+ *    spans; Chinese errors carry their gloss.
+ * Both: no console errors, zero network requests. Screenshots go to test-artifacts/. When
+ * Chromium is missing the test FAILS with the reason: it is never skipped silently.
  */
-import { chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { assert, assertEquals } from "./assert.ts";
 import { main } from "../commands/main.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
@@ -14,6 +22,7 @@ import { captureOutput } from "../commands/support/terminal.ts";
 const ROOT = new URL("../", import.meta.url).pathname;
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = `${ROOT}test-artifacts`;
+const WORLDS = ["city_small", "dungeon", "nav_test", "proto_level", "tower_big"];
 
 /** Browser-side: every canvas with its count of non-transparent pixels. */
 const INK = `[...document.querySelectorAll("canvas")].map((cv) => {
@@ -30,8 +39,45 @@ async function chromiumPresent(): Promise<string> {
     return "";
   } catch (e) {
     return `${CHROMIUM} not found (${(e as Error).message}): install Debian's chromium ` +
-      "(apt-get install -y chromium; .ci/run does this)";
+      "(apt-get install -y chromium fonts-noto-cjk; .ci/run does this)";
   }
+}
+
+/** Opens `html` offline; collects console errors and network attempts. */
+async function openOffline(
+  browser: Browser,
+  html: string,
+): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const requests: string[] = [];
+  const errors: string[] = [];
+  // Block everything but the report itself; count every attempt.
+  await ctx.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url === `file://${html}`) return route.continue();
+    requests.push(url);
+    return route.abort();
+  });
+  const page = await ctx.newPage();
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("request", (q) => {
+    if (q.url() !== `file://${html}`) requests.push(q.url());
+  });
+  await page.goto(`file://${html}`);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 15000 });
+  return { page, errors, requests };
+}
+
+async function launch(): Promise<Browser> {
+  const missing = await chromiumPresent();
+  assert(missing === "", `Chromium is required for the browser test: ${missing}`);
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu"],
+  });
 }
 
 Deno.test({
@@ -39,68 +85,47 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const missing = await chromiumPresent();
-    assert(missing === "", `Chromium is required for the browser test: ${missing}`);
+    const browser = await launch();
     const dir = await Deno.makeTempDir({ prefix: "navscope_report_browser_" });
     const html = `${dir}/report.html`;
-    const r = await captureOutput(() =>
-      main([
-        "report",
-        `${ROOT}tests/fixtures/report/city_small.log`,
-        "--out",
-        html,
-        "--pack",
-        `${ROOT}examples/city_small/base.nav.gz`,
-      ])
-    );
-    assertEquals(r.value, 0, r.err);
-    await Deno.mkdir(ARTIFACTS, { recursive: true });
-
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu"],
-    });
     try {
-      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const requests: string[] = [];
-      const errors: string[] = [];
-      // Block everything but the report itself; count every attempt.
-      await ctx.route("**/*", (route) => {
-        const url = route.request().url();
-        if (url === `file://${html}`) return route.continue();
-        requests.push(url);
-        return route.abort();
-      });
-      const page = await ctx.newPage();
-      page.on("console", (m) => {
-        if (m.type() === "error") errors.push(m.text());
-      });
-      page.on("pageerror", (e) => errors.push(String(e)));
-      page.on("request", (q) => {
-        if (q.url() !== `file://${html}`) requests.push(q.url());
-      });
+      const r = await captureOutput(() =>
+        main([
+          "report",
+          `${ROOT}tests/fixtures/report/city_small.log`,
+          "--out",
+          html,
+          "--pack",
+          `${ROOT}examples/city_small/base.nav.gz`,
+        ])
+      );
+      assertEquals(r.value, 0, r.err);
+      await Deno.mkdir(ARTIFACTS, { recursive: true });
       const t0 = performance.now();
-      await page.goto(`file://${html}`);
-      await page.waitForSelector("body[data-ready='1']", { timeout: 15000 });
+      const { page, errors, requests } = await openOffline(browser, html);
       const firstRender = performance.now() - t0;
 
-      // Every chart: a canvas with non-blank pixels.
+      // Every chart: a canvas with non-blank pixels (three: tier stacks, scatter, stages; no
+      // chart repeats a table).
       const canvases = await page.evaluate(INK) as Array<
         { id: string; w: number; h: number; ink: number }
       >;
-      assertEquals(canvases.length, 5, JSON.stringify(canvases));
+      assertEquals(canvases.map((c) => c.id), ["chart-tiers", "chart-scatter", "chart-stages"]);
       for (const c of canvases) assert(c.w > 0 && c.ink > 500, `blank chart ${JSON.stringify(c)}`);
+      // One stage × tier table.
+      assertEquals(await page.locator("#stage-table table").count(), 1);
 
       // Sort by count (ascending after a click on a descending default), then by class.
       const col = async (i: number) =>
         await page.evaluate(
           `[...document.querySelectorAll("#failures tbody tr")].map((r) => r.children[${i}].innerText)`,
         ) as string[];
-      const counts0 = (await col(4)).map(Number);
+      const COUNT = 4;
+      const counts0 = (await col(COUNT)).map(Number);
       assert(counts0.length >= 4, `rows ${counts0}`);
       assertEquals(counts0, [...counts0].sort((a, b) => b - a), "default: count descending");
-      await page.click("#failures th[data-col='4']");
-      const counts1 = (await col(4)).map(Number);
+      await page.click(`#failures th[data-col='${COUNT}']`);
+      const counts1 = (await col(COUNT)).map(Number);
       assertEquals(counts1, [...counts1].sort((a, b) => a - b), "count ascending after a click");
       await page.click("#failures th[data-col='0']");
       const classes = await col(0);
@@ -124,7 +149,7 @@ Deno.test({
         const s = document.querySelector("#leg-dialog .svgbox svg");
         return { w: s.getBoundingClientRect().width, image: s.querySelectorAll("image").length };
       })()`) as { w: number; image: number };
-      assert(svg.w > 50 && svg.image === 1, JSON.stringify(svg));
+      assert(svg.w > 50 && svg.image >= 1, JSON.stringify(svg));
       await page.screenshot({ path: `${ARTIFACTS}/report_drilldown.png` });
       await page.click("#leg-close");
       await page.selectOption("#class-filter", "");
@@ -148,6 +173,268 @@ Deno.test({
         `${ARTIFACTS}/report_browser.json`,
         JSON.stringify({ first_render_ms: Math.round(firstRender), canvases }, null, 2) + "\n",
       );
+    } finally {
+      await browser.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+/** A drawn picture as the page sees it (map units, layers, legend). */
+interface PictureFacts {
+  x0: number;
+  y0: number;
+  nx: number;
+  ny: number;
+  cell: number;
+  mapW: number;
+  mapH: number;
+  layers: string[];
+  legend: string[];
+  /** Bounding box of the gap layer in map units, or null. */
+  gap: [number, number, number, number] | null;
+}
+
+const PICTURE = `(() => {
+  const s = document.querySelector("#leg-dialog .svgbox svg");
+  if (!s) return null;
+  const A = (k) => +s.getAttribute(k);
+  const gap = s.querySelector('[data-layer="gap"]');
+  let gb = null;
+  if (gap) {
+    const b = gap.getBBox();
+    gb = [b.x, b.y, b.x + b.width, b.y + b.height];
+  }
+  return {
+    x0: A("data-x0"), y0: A("data-y0"), nx: A("data-nx"), ny: A("data-ny"), cell: A("data-cell"),
+    mapW: A("data-map-width"), mapH: A("data-map-height"),
+    layers: [...new Set([...s.querySelectorAll("[data-layer]")].map((g) => g.dataset.layer))],
+    legend: [...s.querySelectorAll(".legend [data-legend-for]")].map((g) => g.dataset.legendFor),
+    gap: gb,
+  };
+})()`;
+
+/** px → map units of a picture. */
+function mapPoint(p: PictureFacts, x: number, y: number): [number, number] {
+  return [(x / 0.25 - p.x0) * p.cell, (p.ny - (y / 0.25 - p.y0)) * p.cell];
+}
+
+function inside(p: PictureFacts, q: [number, number]): boolean {
+  return q[0] >= 0 && q[1] >= 0 && q[0] <= p.mapW && q[1] <= p.mapH;
+}
+
+Deno.test({
+  name: "demo report in Chromium: verdict on the first screen, a picture per failure class, " +
+    "layers toggle, zoom, pan, hover spans, offline",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const browser = await launch();
+    const dir = await Deno.makeTempDir({ prefix: "navscope_report_demo_" });
+    const html = `${dir}/report.html`, json = `${dir}/report.json`;
+    try {
+      // The current run: the five batteries as the committed baseline logs them. The baseline:
+      // the same without one failing leg (new in the current run) and with one extra failing
+      // leg (fixed in the current run).
+      const lines = (await Deno.readTextFile(`${ROOT}examples/baseline/plans.log`)).split("\n")
+        .filter((l) => l !== "");
+      const fails = lines.filter((l) => l.includes("[ok=false]"));
+      const dropped = fails.find((l) => l.includes("[leg=mesa_up]"))!;
+      const extra = fails.find((l) => l.includes("[leg=island_start]"))!
+        .replace(/\[start=\[([-\d.]+),/, (_m, x) => `[start=[${Number(x) + 1},`)
+        .replace("[leg=island_start]", "[leg=island_start_moved]");
+      assert(dropped && extra, "the fixture legs are in the baseline");
+      const base = `${dir}/base.log`;
+      await Deno.writeTextFile(
+        base,
+        [...lines.filter((l) => l !== dropped), extra].map((l) => l + "\n").join(""),
+      );
+      const packs = WORLDS.flatMap((w) => [
+        "--pack",
+        `${ROOT}examples/${w}/base.nav.gz`,
+        "--battery",
+        `${ROOT}examples/${w}/legs.json`,
+      ]);
+      const thresholds = `${ROOT}examples/baseline/thresholds.json`;
+      const r = await captureOutput(() =>
+        main([
+          "report",
+          `${ROOT}examples/baseline/plans.log`,
+          "--out",
+          html,
+          "--json",
+          json,
+          ...packs,
+          "--baseline",
+          base,
+          "--thresholds",
+          thresholds,
+          "--drill",
+          "14",
+        ])
+      );
+      assertEquals(r.value, 0, r.err);
+      const data = JSON.parse(await Deno.readTextFile(json));
+
+      // The report's verdict is diff's (and so nightly's: both call diffPaths).
+      const d = await captureOutput(() =>
+        main([
+          "diff",
+          base,
+          `${ROOT}examples/baseline/plans.log`,
+          "--thresholds",
+          thresholds,
+          "--json",
+          `${dir}/diff.json`,
+        ])
+      );
+      const diff = JSON.parse(await Deno.readTextFile(`${dir}/diff.json`));
+      assertEquals(d.value, diff.verdict === "pass" ? 0 : 3);
+      assertEquals(data.baseline.verdict, diff.verdict);
+      assertEquals(data.baseline.regressions, diff.regressions);
+      assertEquals(data.baseline.new_failing_legs, diff.new_failing_legs);
+      assertEquals(data.baseline.fixed_legs, diff.fixed_legs);
+      assertEquals(diff.new_failing_legs.length, 1);
+      assertEquals(diff.fixed_legs.length, 1);
+
+      await Deno.mkdir(ARTIFACTS, { recursive: true });
+      const { page, errors, requests } = await openOffline(browser, html);
+
+      // The verdict: on the first screen, with the counts and the legs by id.
+      const v = await page.evaluate(`(() => {
+        const el = document.getElementById("verdict");
+        const r = (q) => el.querySelector(q).getBoundingClientRect();
+        return {
+          top: el.getBoundingClientRect().top + scrollY,
+          head: r(".verdict-head").bottom + scrollY,
+          counts: r(".verdict-counts").bottom + scrollY,
+          verdict: el.dataset.verdict,
+          text: el.innerText,
+          n: [...el.querySelectorAll("[data-count]")].map((c) => [c.dataset.count, c.querySelector("b").textContent]),
+        };
+      })()`) as {
+        top: number;
+        head: number;
+        counts: number;
+        verdict: string;
+        text: string;
+        n: string[][];
+      };
+      assert(v.top < 900 && v.head <= 900 && v.counts <= 900, `verdict at ${JSON.stringify(v)}`);
+      assertEquals(v.verdict, diff.verdict);
+      assertEquals(Object.fromEntries(v.n).new, "1");
+      assertEquals(Object.fromEntries(v.n).fixed, "1");
+      assert(v.text.includes("mesa_up") && v.text.includes("island_start_moved"), v.text);
+      assert(/Worse than the baseline/.test(v.text), v.text);
+      await page.screenshot({ path: `${ARTIFACTS}/report_demo_first_screen.png` });
+
+      // Chinese errors keep their wording and carry the gloss beside them.
+      const glossCount = await page.locator("#failures td.err .gloss").count();
+      assert(glossCount > 0, "glossed errors in the failure table");
+      // Leg ids in the failure table.
+      const legIds = await page.evaluate(
+        `[...document.querySelectorAll("#failures tbody tr")].map((r) => r.dataset.leg)`,
+      ) as string[];
+      assert(legIds.includes("slope_65_up"), legIds.join());
+
+      // Every failure class of the run: its first leg's picture.
+      type Leg = {
+        id: number;
+        class: string;
+        leg: string;
+        origin: string;
+        start: [number, number];
+        goal: [number, number];
+      };
+      const byClass = new Map<string, Leg>();
+      for (const l of data.failures.legs as Leg[]) {
+        if (l.origin !== "load" && !byClass.has(l.class)) byClass.set(l.class, l);
+      }
+      assert(byClass.size >= 5, `classes ${[...byClass.keys()]}`);
+      const problems: string[] = [];
+      let hovered = false, zoomed = false;
+      for (const [cls, leg] of byClass) {
+        await page.evaluate(`document.getElementById("leg-dialog").open &&
+          document.getElementById("leg-dialog").close()`);
+        await page.selectOption("#class-filter", "");
+        await page.click(`#failures tbody tr[data-id="${leg.id}"]`);
+        await page.waitForSelector("#leg-dialog[open]", { timeout: 5000 });
+        // A replay that differs from the log says why.
+        const dd = data.drilldowns[leg.id];
+        if (dd?.differs) {
+          const why = await page.locator("#leg-dialog .replay-differs li").count();
+          assert(why > 0, `${cls}: the replay differs from the log without a reason`);
+        }
+        const p = await page.evaluate(PICTURE) as PictureFacts | null;
+        if (!p) {
+          problems.push(`${cls} (${leg.leg}): no picture (${dd?.why ?? "not replayed"})`);
+          continue;
+        }
+        // The viewport holds both endpoints, or the gap pair.
+        const ends = [mapPoint(p, ...leg.start), mapPoint(p, ...leg.goal)];
+        const gapIn = p.gap !== null && p.gap[0] >= 0 && p.gap[1] >= 0 &&
+          p.gap[2] <= p.mapW && p.gap[3] <= p.mapH;
+        if (!ends.every((q) => inside(p, q)) && !gapIn) {
+          problems.push(`${cls} (${leg.leg}): neither both endpoints nor the gap pair in view`);
+        }
+        // The legend lists every layer drawn.
+        const missing = p.layers.filter((id) => !p.legend.includes(id));
+        if (missing.length) problems.push(`${cls}: layers without a legend entry: ${missing}`);
+        // Toggling a layer hides it (and shows it again).
+        const layer = p.layers.find((id) => id !== "scale" && id !== "overview")!;
+        const shown = `(() => [...document.querySelectorAll('#leg-dialog [data-layer="${layer}"]')]
+          .every((g) => getComputedStyle(g).display !== "none"))()`;
+        assert(await page.evaluate(shown), `${cls}: layer ${layer} visible at first`);
+        await page.click(`#leg-dialog .legend [data-legend-for="${layer}"]`);
+        const hidden = await page.evaluate(`(() => [...document.querySelectorAll(
+          '#leg-dialog [data-layer="${layer}"]')].every((g) => getComputedStyle(g).display === "none"))()`);
+        if (!hidden) problems.push(`${cls}: clicking the legend entry of ${layer} did not hide it`);
+        await page.click(`#leg-dialog .legend [data-legend-for="${layer}"]`);
+        assert(await page.evaluate(shown), `${cls}: layer ${layer} shown again`);
+
+        // Hover, wheel and drag on the first picture with spans.
+        if (!hovered && dd?.spans) {
+          await page.waitForSelector("#leg-dialog svg[data-spans='ready']", { timeout: 10000 });
+          await page.locator("#leg-dialog .svgbox").scrollIntoViewIfNeeded();
+          const [u, w] = ends.every((q) => inside(p, q)) ? ends[0] : [p.mapW / 2, p.mapH / 2];
+          const at = await page.evaluate(`(() => {
+            const z = document.querySelector("#leg-dialog .map-zoom");
+            const s = z.ownerSVGElement.createSVGPoint();
+            s.x = ${u}; s.y = ${w};
+            const q = s.matrixTransform(z.getScreenCTM());
+            return [q.x, q.y];
+          })()`) as [number, number];
+          await page.mouse.move(at[0], at[1]);
+          const cellText = await page.getAttribute("#leg-dialog .hover", "data-cell");
+          const gx = p.x0 + Math.floor(u / p.cell), gy = p.y0 + p.ny - 1 - Math.floor(w / p.cell);
+          assertEquals(cellText, `${gx},${gy}`);
+          const rows = await page.locator("#leg-dialog .hover table.spans tbody tr").count();
+          const text = await page.innerText("#leg-dialog .hover");
+          assert(rows >= 1 && /height m/.test(text) && /clearance/.test(text), text);
+          hovered = true;
+          await page.screenshot({ path: `${ARTIFACTS}/report_demo_hover.png` });
+          // The wheel zooms in around the pointer; a drag pans.
+          await page.mouse.wheel(0, -400);
+          const zoom = Number(await page.getAttribute("#leg-dialog .svgbox svg", "data-zoom"));
+          assert(zoom > 1.5, `zoom ${zoom}`);
+          const t0 = await page.getAttribute("#leg-dialog .map-zoom", "transform");
+          await page.mouse.down();
+          await page.mouse.move(at[0] - 60, at[1] - 40, { steps: 4 });
+          await page.mouse.up();
+          const t1 = await page.getAttribute("#leg-dialog .map-zoom", "transform");
+          assert(t0 !== t1, `drag pans: ${t0} → ${t1}`);
+          zoomed = true;
+          await page.screenshot({ path: `${ARTIFACTS}/report_demo_zoomed.png` });
+        }
+      }
+      assert(hovered && zoomed, "a picture with hover spans was exercised");
+      await Deno.writeTextFile(
+        `${ARTIFACTS}/report_demo_pictures.json`,
+        JSON.stringify({ classes: [...byClass.keys()], problems }, null, 2) + "\n",
+      );
+      assertEquals(problems, [], `pictures (${ARTIFACTS}/report_demo_pictures.json)`);
+      assertEquals(errors, [], "console errors");
+      assertEquals(requests, [], "network requests");
     } finally {
       await browser.close();
       await Deno.remove(dir, { recursive: true });

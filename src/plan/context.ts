@@ -11,6 +11,7 @@
 import { emptyDebug, type PlanDebug, type StageTimings } from "./types.ts";
 import type { CounterName, OtherStageName, WorkCounters } from "./counters.ts";
 import type { WindowGrid } from "./window/window_grid.ts";
+import type { FallGate } from "../grid/rise_ok.ts";
 
 /** Timer and debug sink of one plan. */
 export class PlanContext {
@@ -24,6 +25,11 @@ export class PlanContext {
   window: WindowGrid | null = null;
   /** Time of the nested sub-stages of each open {@link sub} frame, ms (innermost last). */
   private readonly inner: number[] = [];
+  /**
+   * Start span, goal spans and FallGate of the last window's search (the picture's reach floods
+   * start from them); null before the first anchors are set.
+   */
+  anchors: { startSpan: number; goalSpans: number[]; gate: FallGate | null } | null = null;
 
   constructor(signal?: AbortSignal) {
     this.t0 = performance.now();

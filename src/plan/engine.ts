@@ -58,6 +58,8 @@ export interface PlanCallOptions {
   signal?: AbortSignal;
   /** Attach the final window's picture (`result.picture`, for `plan --svg` and reports). */
   picture?: boolean;
+  /** The picture's pixel budget, cells (default kPictureBudget = 400 000). */
+  pictureBudget?: number;
 }
 
 /** Facts about a loaded engine. */
@@ -170,7 +172,9 @@ export class Engine {
     return this.serial(async () => {
       const ctx = new PlanContext(opts.signal);
       const res = await this.planLocked(req, ctx);
-      if (opts.picture && ctx.window) res.picture = legPicture(ctx.window, res, req, this.noGo);
+      if (opts.picture && ctx.window) {
+        res.picture = legPicture(ctx.window, res, req, this.noGo, ctx.anchors, opts.pictureBudget);
+      }
       return res;
     });
   }

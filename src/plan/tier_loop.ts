@@ -189,6 +189,7 @@ async function tierLoop(
     cnt["window.spans"] += win.spans.h.length;
     dbg.unlandableLinks = win.unlandableLinks;
     ctx.window = win;
+    ctx.anchors = null;
     // Route in it.
     let out: RouteOutcome;
     const t1 = performance.now();
@@ -209,6 +210,7 @@ async function tierLoop(
         scaleX: zs.record.affine.sx,
         relaxClosed: req.overrides?.relaxClosed === true,
         sink,
+        onAnchors: (startSpan, goalSpans) => (ctx.anchors = { startSpan, goalSpans, gate }),
       });
     } catch (e) {
       trace.searchMs = performance.now() - t1;

@@ -340,4 +340,77 @@ export interface LegPicture {
   start: Pt;
   /** Raw goal. */
   goal: Pt;
+  /** Spans of each crop cell (columnar), for hover read-outs. */
+  cellSpans: PictureCellSpans;
+  /** Height per crop cell, m: the top span of the searched region (NaN where it has none). */
+  heights: Float32Array;
+  /** Reach floods per crop cell: bit 1 forward from the start, bit 2 reverse from the goal. */
+  flood: Uint8Array;
+  /**
+   * Refused steps on crop cell edges (RiseOk refusals and step bans): entry i is the edge between
+   * crop cell `cell[i]` and its neighbour along `dir[i]` (0: +x, 1: +y); `kind[i]` bits:
+   * 1 RiseOk refuses cell → neighbour, 2 neighbour → cell, 4 step ban cell → neighbour,
+   * 8 step ban neighbour → cell.
+   */
+  blockedSteps: { cell: Int32Array; dir: Uint8Array; kind: Uint8Array };
+  /** Kept wall segments inside the crop, px (ax, ay, bx, by); `blockers` = walls + facades. */
+  walls: number[];
+  /** Facade segments inside the crop, px (ax, ay, bx, by). */
+  facades: number[];
+  /** Off-mesh links meeting the crop, px, directed: ax, ay, bx, by per link. */
+  links: number[];
+  /** Heights of the gap pair's spans (start side, goal side), m; null without a gap. */
+  gapHeights: [number, number] | null;
+  /** How the crop was chosen (the pixel budget rule). */
+  crop: PictureCrop;
+  /** The whole final window downsampled, when the crop is a focus crop; null otherwise. */
+  overview: PictureOverview | null;
+}
+
+/** Columnar per-cell span list of a picture's crop. */
+export interface PictureCellSpans {
+  /** Spans of crop cell k are `start[k] .. start[k+1]` (length nx·ny + 1). */
+  start: Int32Array;
+  /** Span height, m. */
+  h: Float32Array;
+  /** Region of the span: the searched region, or −1 for a span of another region. */
+  region: Int32Array;
+  /** Span flags (Dead 1, Walk 2, Core 4, Ghost 8). */
+  flags: Uint8Array;
+  /** Clearance of the span's cell, px (−1 for a span of another region). */
+  clearance: Float32Array;
+  /** Floods of the span: bit 1 reached from the start, bit 2 reaches the goal. */
+  flood: Uint8Array;
+}
+
+/** The crop of a picture: all of it, or a window around what explains the failure. */
+export interface PictureCrop {
+  /** `full`: everything of interest at full resolution; `focus`: over the budget, cropped. */
+  kind: "full" | "focus";
+  /** What the crop is drawn around (human words, e.g. "the gap pair and the start"). */
+  around: string;
+  /** Pixel budget, cells. */
+  budget: number;
+  /** The final window, global cells `[x0, y0, nx, ny]`. */
+  window: [number, number, number, number];
+  /** The area of interest (all points with margin, inside the window), global cells. */
+  interest: [number, number, number, number];
+}
+
+/** A downsampled picture of the whole final window (focus crops only). */
+export interface PictureOverview {
+  /** Origin, global cells. */
+  x0: number;
+  /** Origin y, global cells. */
+  y0: number;
+  /** Columns (each `factor` cells wide). */
+  nx: number;
+  /** Rows. */
+  ny: number;
+  /** Cells per overview pixel along each side. */
+  factor: number;
+  /** Cell class per overview pixel (the most walkable class of the block). */
+  cells: Uint8Array;
+  /** Flood bits per overview pixel (OR over the block). */
+  flood: Uint8Array;
 }

@@ -31,8 +31,12 @@ export interface Gap {
 /** The opposite neighbour of each DX/DY neighbour k. */
 const OPPOSITE = [2, 3, 0, 1, 6, 7, 4, 5];
 
-/** Floods spans from `seeds` over `mask`; `reverse` judges each step from the new span. */
-function flood(
+/**
+ * Floods spans from `seeds` over `mask` with the search's expansion rules (step bans, RiseOk
+ * with the FallGate, off-mesh links); `reverse` judges each step from the new span, so the result
+ * is the spans that reach a seed. Returns one byte per span (scratch: call inside a frame).
+ */
+export function flood(
   w: WindowGrid,
   mask: Uint8Array,
   usable: Uint8Array,

@@ -94,6 +94,11 @@ export interface RouteInput {
   relaxClosed?: boolean;
   /** Where the router adds its work counters and its gap-location time (the plan's). */
   sink?: RouteSink;
+  /**
+   * Told the start span and the goal spans each time the anchors are set (the picture's reach
+   * floods start from them; src/plan/diagnostics/picture.ts). Does not change the search.
+   */
+  onAnchors?: (startSpan: number, goalSpans: number[]) => void;
 }
 
 /**
@@ -388,6 +393,12 @@ class Router {
     this.startSpan = pickSpan(w, this.usable, sa.cell, inp.startDeckY, inp.h0);
     this.goalSet = scratch.u8(w.spans.h.length);
     markGoalSet(w, this.usable, ga.cell, inp.goalDeckY, this.goalSet);
+    if (inp.onAnchors) {
+      // The goal set lies in the goal anchor cell only (markGoalSet).
+      const [a, b] = spanRangeOf(w.spans, ga.cell), goals: number[] = [];
+      for (let s = a; s < b; s++) if (this.goalSet[s]) goals.push(s);
+      inp.onAnchors(this.startSpan, goals);
+    }
   }
 
   /**
