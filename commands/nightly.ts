@@ -12,6 +12,7 @@ import { ReplayPool } from "../src/analyze/replay_pool.ts";
 import { replayLogs, writeReplayDir } from "../src/analyze/replay_run.ts";
 import { statsLogs } from "../src/analyze/run.ts";
 import { NavscopeError } from "../src/errors.ts";
+import { readTextStrict } from "../src/codec/json_strict.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { diffPaths } from "./diff.ts";
 import { io, parseFlags } from "./support/terminal.ts";
@@ -105,8 +106,9 @@ export async function run(args: string[]): Promise<number> {
   for (const b of batteries) {
     let text: string;
     try {
-      text = await Deno.readTextFile(b);
+      text = await readTextStrict(b);
     } catch (e) {
+      if (e instanceof NavscopeError) throw e;
       throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
         file: b,
       });
@@ -153,7 +155,7 @@ export async function run(args: string[]): Promise<number> {
   const basePlans = join(baseline, "plans.log");
   const haveBase = await exists(basePlans);
   const allLegs = [];
-  for (const b of batteries) allLegs.push(...parseLegs(await Deno.readTextFile(b), b));
+  for (const b of batteries) allLegs.push(...parseLegs(await readTextStrict(b), b));
   const rep = await replayLogs([haveBase ? basePlans : plansLog], {
     packs: packs.map((path) => ({ path })),
     jobs,

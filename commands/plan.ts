@@ -8,6 +8,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../src/errors.ts";
+import { readTextStrict } from "../src/codec/json_strict.ts";
 import { writeFileAtomic } from "../src/codec/file.ts";
 import { type BatteryRow, planLeg, summarizeBattery } from "../src/analyze/battery.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
@@ -330,8 +331,9 @@ async function meshBatteryRun(
 ): Promise<number> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readTextStrict(path);
   } catch (e) {
+    if (e instanceof NavscopeError) throw e;
     throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
       file: path,
     });
@@ -351,8 +353,9 @@ export async function battery(
   const { check = false, format = "text", log } = opts;
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readTextStrict(path);
   } catch (e) {
+    if (e instanceof NavscopeError) throw e;
     throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
       file: path,
     });
