@@ -43,6 +43,7 @@ const ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" 
  */
 export function escapeControls(s: string): string {
   return s.replace(
+    // deno-lint-ignore no-control-regex
     /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );

@@ -206,6 +206,14 @@ function validateLeg(l: unknown, p: string, file: string): Leg {
   }
   if (typeof o.id !== "string" || o.id === "") fail(file, `${p}.id`, "is not a string", "an id");
   if (typeof o.zone !== "string") fail(file, `${p}.zone`, "is not a string", "a zone name");
+  if (!isPlausibleName(o.zone)) {
+    fail(
+      file,
+      `${p}.zone`,
+      `is ${JSON.stringify(o.zone)}`,
+      "a zone name (no control characters or outer spaces)",
+    );
+  }
   for (const k of ["start", "goal"]) {
     const v = o[k];
     if (
@@ -250,6 +258,15 @@ function validateLeg(l: unknown, p: string, file: string): Leg {
   }
   if (typeof o.note !== "string") fail(file, `${p}.note`, "is not a string", "a note");
   return o as unknown as Leg;
+}
+
+/**
+ * A name a pack can hold: not empty, no control characters (C0, DEL, C1), no leading or trailing
+ * white space. Anything else names no zone any baker writes.
+ */
+export function isPlausibleName(s: string): boolean {
+  // deno-lint-ignore no-control-regex
+  return s !== "" && s.trim() === s && !/[\x00-\x1f\x7f-\x9f]/.test(s);
 }
 
 /** The route checks a leg may carry: finite lengths ≥ 0, px. */
