@@ -125,3 +125,16 @@ Deno.test("every JSON reader refuses duplicate keys: no-go table, manifest, thre
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("no-go table: zone names with control characters, outer spaces or empty are refused", () => {
+  for (const z of ["", " map01base", "map01base ", "map\u007f01", "a\u0000b"]) {
+    const doc = JSON.stringify({ format: "navscope-nogo", version: 1, zones: { [z]: [] } });
+    const e = assertThrows(
+      () => parseNoGoTable(doc, "t.nogo.json"),
+      NavscopeError,
+    ) as NavscopeError;
+    assert(e.message.includes("not a zone name"), e.message);
+  }
+  const ok = JSON.stringify({ format: "navscope-nogo", version: 1, zones: { "map01base": [] } });
+  assertEquals([...parseNoGoTable(ok, "t.nogo.json").zones.keys()], ["map01base"]);
+});

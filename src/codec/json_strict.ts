@@ -360,3 +360,12 @@ export async function readJsonFile(path: string, opts: StrictJsonOptions = {}): 
 export async function readTextStrict(path: string): Promise<string> {
   return decodeUtf8Strict(await readFileBytes(path), { file: path });
 }
+
+/**
+ * A name a pack can hold (zone names in legs, no-go tables): not empty, no control characters
+ * (C0, DEL, C1), no leading or trailing white space. Anything else names no zone a baker writes.
+ */
+export function isPlausibleName(s: string): boolean {
+  // deno-lint-ignore no-control-regex
+  return s !== "" && s.trim() === s && !/[\x00-\x1f\x7f-\x9f]/.test(s);
+}

@@ -11,7 +11,7 @@
  */
 import { NavscopeError } from "../errors.ts";
 import { parseJson } from "../codec/json.ts";
-import { readTextStrict } from "../codec/json_strict.ts";
+import { isPlausibleName, readTextStrict } from "../codec/json_strict.ts";
 import type { LandmarkSet, Point3 } from "./landmarks.ts";
 
 /** Format tag of a legs file. */
@@ -258,15 +258,6 @@ function validateLeg(l: unknown, p: string, file: string): Leg {
   }
   if (typeof o.note !== "string") fail(file, `${p}.note`, "is not a string", "a note");
   return o as unknown as Leg;
-}
-
-/**
- * A name a pack can hold: not empty, no control characters (C0, DEL, C1), no leading or trailing
- * white space. Anything else names no zone any baker writes.
- */
-export function isPlausibleName(s: string): boolean {
-  // deno-lint-ignore no-control-regex
-  return s !== "" && s.trim() === s && !/[\x00-\x1f\x7f-\x9f]/.test(s);
 }
 
 /** The route checks a leg may carry: finite lengths ≥ 0, px. */

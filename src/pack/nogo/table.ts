@@ -33,7 +33,7 @@
  */
 import { NavscopeError } from "../../errors.ts";
 import { parseJson } from "../../codec/json.ts";
-import { decodeUtf8Strict } from "../../codec/json_strict.ts";
+import { decodeUtf8Strict, isPlausibleName } from "../../codec/json_strict.ts";
 
 /** Format tag of the no-go table file. */
 export const NOGO_FORMAT = "navscope-nogo";
@@ -154,6 +154,9 @@ function fromDocument(doc: Json, file: string): NoGoTable {
   const specs = new Map<string, NoGoPolygonSpec[]>();
   for (const [zone, list] of Object.entries(doc.zones)) {
     const zp = keyPath("$.zones", zone);
+    if (!isPlausibleName(zone)) {
+      fail(file, zp, "is not a zone name (empty, control characters or outer spaces)");
+    }
     if (!Array.isArray(list)) fail(file, zp, "must be a list of polygons");
     specs.set(zone, list.map((p, i) => polygonSpec(file, `${zp}[${i}]`, p)));
   }

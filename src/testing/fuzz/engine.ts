@@ -2,12 +2,12 @@
  * The fuzz engine behind `deno task fuzz`: seeded, time-budgeted, in-process at library level.
  * Inputs run in a Web Worker (src/testing/fuzz/worker.ts) so that a hang can be stopped: the
  * supervisor here terminates the worker when one input runs past the per-input limit, records
- * a hang, and restarts after it. Every finding (crash, hang, accepted input with invalid
+ * a hang, and continues after it in a new worker. Every finding (crash, hang, accepted input with invalid
  * content) is reproducible from (target, run seed, index): `--repro target:index`.
  * @module
  */
 import type { FuzzResult } from "./run_one.ts";
-import type { WorkerStart } from "./worker.ts";
+import type { WorkerRun } from "./worker.ts";
 import { FUZZ_TARGETS } from "./targets.ts";
 
 /** Options of a fuzz run. */
@@ -71,7 +71,10 @@ export function fuzzClean(r: FuzzReport): boolean {
   return r.findings.length === 0;
 }
 
-/** Runs the fuzz engine for the budget; resolves with the report. */
+/**
+ * Runs the fuzz engine: each target gets an equal share of the budget (loading its seeds
+ * included), in {@link FUZZ_TARGETS} order; resolves with the report.
+ */
 export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
   const seed = opts.seed ?? 1;
   const budget = opts.budgetMs ?? 60_000;
@@ -81,37 +84,40 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
   for (const t of targets) report.counts[t] = zero();
   const scratch = await Deno.makeTempDir({ prefix: "navscope_fuzz_" });
   const t0 = performance.now();
-  let inputMs = 0;
-  let next = 0;
+  let w: Worker | null = null;
+  const onResult = (r: FuzzResult) => {
+    record(report, r);
+    opts.onResult?.(r);
+  };
   try {
-    while (inputMs < budget) {
-      const { stoppedAt, hung, ms } = await runWorker(
-        { targets, seed, start: next, scratch },
-        budget - inputMs,
-        perInput,
-        (r) => {
-          record(report, r);
-          opts.onResult?.(r);
-        },
-      );
-      inputMs += ms;
-      if (hung === null) break;
-      const hang: FuzzResult = {
-        target: targets[hung % targets.length],
-        index: Math.floor(hung / targets.length),
-        seed: "",
-        op: "",
-        note: "",
-        outcome: "crash",
-        detail: `no result within ${perInput} ms (hang)`,
-      };
-      report.counts[hang.target].runs++;
-      report.counts[hang.target].hang++;
-      if (report.findings.length < 50) report.findings.push(hang);
-      opts.onResult?.(hang);
-      next = Math.max(stoppedAt, hung + 1);
+    for (const target of targets) {
+      const end = performance.now() + budget / targets.length;
+      let from = 0;
+      while (performance.now() < end) {
+        w ??= new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+        const run: WorkerRun = { target, seed, from, ms: end - performance.now(), scratch };
+        const r = await runSlice(w, run, perInput, onResult);
+        if (r.hung === null) break;
+        w.terminate();
+        w = null;
+        const hang: FuzzResult = {
+          target,
+          index: r.hung,
+          seed: "",
+          op: "",
+          note: "",
+          outcome: "crash",
+          detail: `no result within ${perInput} ms (hang)`,
+        };
+        report.counts[target].runs++;
+        report.counts[target].hang++;
+        if (report.findings.length < 50) report.findings.push(hang);
+        opts.onResult?.(hang);
+        from = r.hung + 1;
+      }
     }
   } finally {
+    w?.terminate();
     report.elapsedMs = performance.now() - t0;
     await Deno.remove(scratch, { recursive: true }).catch(() => {});
   }
@@ -128,48 +134,40 @@ function record(report: FuzzReport, r: FuzzResult): void {
 }
 
 /**
- * Runs one worker until the budget (input time, after it is ready) is used or an input hangs.
- * Resolves with the first input not yet run, the hung input (or null) and the input time used.
+ * Gives one slice to the worker; resolves when it is done, or with the input that ran past
+ * the per-input limit (`hung`). Loading a target counts against the limit too (×3).
  */
-function runWorker(
-  start: WorkerStart,
-  budget: number,
+function runSlice(
+  w: Worker,
+  run: WorkerRun,
   perInput: number,
   onResult: (r: FuzzResult) => void,
-): Promise<{ stoppedAt: number; hung: number | null; ms: number }> {
-  const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+): Promise<{ hung: number | null }> {
   return new Promise((resolve, reject) => {
-    let ready = 0, current = -1, lastStart = 0, done = start.start;
-    const finish = (hung: number | null) => {
+    let current = run.from, since = performance.now(), limit = 3 * perInput + run.ms;
+    const done = (hung: number | null) => {
       clearInterval(timer);
-      w.terminate();
-      resolve({ stoppedAt: done, hung, ms: ready ? performance.now() - ready : 0 });
+      w.onmessage = null;
+      w.onerror = null;
+      resolve({ hung });
     };
     const timer = setInterval(() => {
-      const now = performance.now();
-      if (!ready) return;
-      if (current >= 0 && now - lastStart > perInput) return finish(current);
-      if (now - ready > budget) finish(null);
+      if (performance.now() - since > limit) done(current);
     }, 50);
     w.onerror = (e) => {
       clearInterval(timer);
-      w.terminate();
       e.preventDefault();
       reject(new Error(`fuzz worker failed: ${e.message}`));
     };
     w.onmessage = (ev) => {
       const m = ev.data;
-      if (m.type === "ready") ready = performance.now();
-      else if (m.type === "start") {
-        current = m.k;
-        lastStart = performance.now();
-      } else if (m.type === "result") {
-        current = -1;
-        done = m.k + 1;
-        onResult(m.result as FuzzResult);
-        if (performance.now() - ready > budget) finish(null);
-      }
+      if (m.type === "start") {
+        current = m.index;
+        since = performance.now();
+        limit = perInput;
+      } else if (m.type === "result") onResult(m.result as FuzzResult);
+      else if (m.type === "slice-done") done(null);
     };
-    w.postMessage(start);
+    w.postMessage(run);
   });
 }

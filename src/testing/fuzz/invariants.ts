@@ -6,7 +6,12 @@
  */
 
 /** Non-finite numbers anywhere in a value (objects, arrays, typed float arrays), as paths. */
-export function nonFinite(v: unknown, p = "$", out: string[] = [], seen = new Set<unknown>()): string[] {
+export function nonFinite(
+  v: unknown,
+  p = "$",
+  out: string[] = [],
+  seen = new Set<unknown>(),
+): string[] {
   if (out.length >= 4) return out;
   if (typeof v === "number") {
     if (!Number.isFinite(v)) out.push(`${p} = ${v}`);
@@ -107,7 +112,9 @@ export function jsonProblems(bytes: Uint8Array, text: string, decoded: unknown):
   const out: string[] = [];
   if (!isUtf8(bytes)) out.push("invalid UTF-8 accepted");
   const d = duplicateKeys(text);
-  if (d.length) out.push(`duplicate key(s) ${d.map((k) => JSON.stringify(k.slice(0, 30))).join(", ")}`);
+  if (d.length) {
+    out.push(`duplicate key(s) ${d.map((k) => JSON.stringify(k.slice(0, 30))).join(", ")}`);
+  }
   if (inexactIntegers(text)) out.push("integer literal beyond 2^53 accepted");
   out.push(...nonFinite(decoded).map((x) => `non-finite ${x}`));
   out.push(...badStrings(decoded).map((x) => `bad string ${x}`));

@@ -24,7 +24,9 @@ function num(args: string[], name: string, def: number): number {
   const v = flag(args, name);
   if (v === undefined) return def;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new NavscopeError("usage", `--${name} ${v}: not a number ≥ 0`);
+  if (!Number.isFinite(n) || n < 0) {
+    throw new NavscopeError("usage", `--${name} ${v}: not a number ≥ 0`);
+  }
   return n;
 }
 
@@ -60,7 +62,9 @@ export async function main(args: string[]): Promise<number> {
       console.log(
         `${t.padEnd(9)}${String(c.runs).padStart(6)}${String(c.refused).padStart(9)}` +
           `${String(c.accepted).padStart(9)}${String(c.invalid).padStart(8)}` +
-          `${String(c.crash).padStart(6)}${String(c.hang).padStart(5)}${String(c.unlocated).padStart(10)}`,
+          `${String(c.crash).padStart(6)}${String(c.hang).padStart(5)}${
+            String(c.unlocated).padStart(10)
+          }`,
       );
     }
     for (const f of report.findings) {

@@ -157,12 +157,22 @@ function setAt(v: J, p: Path, val: J | undefined): J {
   return v;
 }
 
-const pathText = (p: Path) => "$" + p.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("");
+const pathText = (p: Path) =>
+  "$" + p.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("");
 
 const WEIRD: J[] = ["x", "", 0, -1, true, null, [], {}, 1e308, -0, 5e-324, "NaN", [1, 2, 3], {
   a: 1,
 }];
-const NAMES = ["", " ", "\u0000", "a\u0000b", "\u202eevil", "Ｍａｐ", "map01base ", "x".repeat(5000)];
+const NAMES = [
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "\u202eevil",
+  "Ｍａｐ",
+  "map01base ",
+  "x".repeat(5000),
+];
 
 /** Structure-aware JSON mutation (a quarter of the time byte/text level instead). */
 export function mutateJson(rng: FuzzRng, text: string): Mutation {
@@ -268,7 +278,11 @@ export function mutateJson(rng: FuzzRng, text: string): Mutation {
         return { bytes: te.encode("[".repeat(d) + "]".repeat(d)), op: "json-deep", note: `${d}` };
       }
       if (k === "trailing") {
-        return { bytes: te.encode(text + rng.pick(["\n{}", " x", "\u0000"])), op: "json-trailing", note: "" };
+        return {
+          bytes: te.encode(text + rng.pick(["\n{}", " x", "\u0000"])),
+          op: "json-trailing",
+          note: "",
+        };
       }
       const u = new Uint8Array(2 * text.length);
       for (let i = 0; i < text.length; i++) {
@@ -292,5 +306,9 @@ export function mutateLines(rng: FuzzRng, text: string, inserts: readonly string
   else if (op === 1) lines[i] = ins;
   else lines.splice(i, 1);
   const name = ["line-insert", "line-replace", "line-delete"][op];
-  return { bytes: te.encode(lines.join("\n")), op: name, note: `line ${i + 1}: ${ins.slice(0, 30)}` };
+  return {
+    bytes: te.encode(lines.join("\n")),
+    op: name,
+    note: `line ${i + 1}: ${ins.slice(0, 30)}`,
+  };
 }

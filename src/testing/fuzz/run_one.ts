@@ -62,6 +62,14 @@ export async function runOne(t: FuzzTarget, runSeed: number, index: number): Pro
     return res("crash", `${err?.name}: ${err?.message} @ ${(err?.stack ?? "").split("\n")[1]}`);
   }
   function res(outcome: FuzzOutcome, detail: string): FuzzResult {
-    return { target: t.name, index, seed: seedName, op, note, outcome, detail: detail.slice(0, 300) };
+    return {
+      target: t.name,
+      index,
+      seed: seedName,
+      op,
+      note,
+      outcome,
+      detail: detail.slice(0, 300),
+    };
   }
 }

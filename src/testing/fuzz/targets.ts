@@ -22,7 +22,7 @@ import { LEG_OUTCOMES, LEGS_FORMAT, parseLegs } from "../../world/legs.ts";
 import { parseLogText } from "../../logs/parser.ts";
 import { collectLogs } from "../../logs/reader.ts";
 import type { ParseReport } from "../../logs/types.ts";
-import { FuzzRng, type Mutation, mutateBytes, mutateJson, mutateLines } from "./mutate.ts";
+import { FuzzRng, mutateBytes, mutateJson, mutateLines, type Mutation } from "./mutate.ts";
 import { badName, isUtf8, jsonProblems, nonFinite } from "./invariants.ts";
 
 /** One seed input of a target. */
@@ -304,7 +304,9 @@ async function occluderTarget(): Promise<FuzzTarget> {
       for (const sc of decodeOccluderPackAll(b, s.name)) {
         out.push(...nonFinite(sc.instMatrix, `${sc.zone}.instMatrix`));
         out.push(...nonFinite(sc.header, `${sc.zone}.header`));
-        if (!s.ctx.zones.has(sc.zone)) out.push(`scene for zone ${JSON.stringify(sc.zone)} not in the pack`);
+        if (!s.ctx.zones.has(sc.zone)) {
+          out.push(`scene for zone ${JSON.stringify(sc.zone)} not in the pack`);
+        }
       }
       return out;
     },
@@ -315,7 +317,9 @@ async function occluderTarget(): Promise<FuzzTarget> {
 
 async function gzipTarget(): Promise<FuzzTarget> {
   const seeds: FuzzSeed[] = [];
-  for (const rel of ["examples/nav_test/base.nogo.json", "tests/fixtures/logs/navigator_short.log"]) {
+  for (
+    const rel of ["examples/nav_test/base.nogo.json", "tests/fixtures/logs/navigator_short.log"]
+  ) {
     const plain = await read(rel);
     seeds.push({ name: `${rel}.gz`, bytes: gzip(plain), ctx: { plain } });
   }
@@ -340,14 +344,21 @@ async function nogoTarget(): Promise<FuzzTarget> {
     version: 1,
     zones: {
       map01base: [
-        { name: "a", rings: [[[10, 10], [20, 10], [20, 20], [10, 20]], [[12, 12], [14, 12], [14, 14]]] },
+        {
+          name: "a",
+          rings: [[[10, 10], [20, 10], [20, 20], [10, 20]], [[12, 12], [14, 12], [14, 14]]],
+        },
         { name: "b", floor: 3.5, rings: [[[100, 100], [120, 100], [110, 130]]] },
       ],
       map01lv001: [{ rings: [[[1, 1], [5, 1], [5, 5]]] }],
     },
   };
   const seeds: FuzzSeed[] = [
-    { name: "city_small/base.nogo.json", bytes: await read("examples/city_small/base.nogo.json"), ctx: {} },
+    {
+      name: "city_small/base.nogo.json",
+      bytes: await read("examples/city_small/base.nogo.json"),
+      ctx: {},
+    },
     { name: "rich.nogo.json", bytes: te.encode(JSON.stringify(rich, null, 1)), ctx: {} },
   ];
   return {
@@ -360,7 +371,9 @@ async function nogoTarget(): Promise<FuzzTarget> {
       const spec: Record<string, unknown> = {};
       for (const [z, zz] of table.zones) spec[z] = noGoZoneSpecs(zz);
       const out = jsonProblems(b, text, spec);
-      for (const z of table.zones.keys()) if (badName(z)) out.push(`zone name ${JSON.stringify(z)}`);
+      for (const z of table.zones.keys()) {
+        if (badName(z)) out.push(`zone name ${JSON.stringify(z)}`);
+      }
       return out;
     },
   };
@@ -514,7 +527,10 @@ async function objTarget(): Promise<FuzzTarget> {
 
 // ── Run logs ────────────────────────────────────────────────────────────────────────────────
 
-const LOG_FIXTURES = ["tests/fixtures/logs/navigator_full.log", "tests/fixtures/analyze/failures.log"];
+const LOG_FIXTURES = [
+  "tests/fixtures/logs/navigator_full.log",
+  "tests/fixtures/analyze/failures.log",
+];
 
 function problems(r: ParseReport): number {
   let n = 0;
@@ -597,7 +613,9 @@ export async function loadTargets(
   const out: FuzzTarget[] = [];
   for (const n of names) {
     const f = make[n];
-    if (!f) throw new NavscopeError("usage", `unknown fuzz target ${n}`, {}, FUZZ_TARGETS.join(", "));
+    if (!f) {
+      throw new NavscopeError("usage", `unknown fuzz target ${n}`, {}, FUZZ_TARGETS.join(", "));
+    }
     out.push(await f());
   }
   return out;

@@ -1,35 +1,42 @@
 /**
- * Fuzz worker: loads the targets, then runs inputs k = start, start+1, … round-robin over the
- * targets (input k is target k mod T, index k div T) and posts each result. The supervisor
- * (src/testing/fuzz/engine.ts) terminates it at the end of the budget or when one input takes
- * longer than the per-input limit (a hang), and restarts it after that input.
+ * Fuzz worker: on each `run` message, loads the target (once), runs its inputs from index
+ * `from` until `ms` have passed, posting every result, then posts `slice-done`. The supervisor
+ * (src/testing/fuzz/engine.ts) terminates the worker when one input runs past the per-input
+ * limit (a hang) and continues in a new worker after that input.
  * @module
  */
 /// <reference lib="deno.worker" />
-import { loadTargets } from "./targets.ts";
+import { type FuzzTarget, loadTargets } from "./targets.ts";
 import { runOne } from "./run_one.ts";
 
-/** Start message of a worker. */
-export interface WorkerStart {
-  /** Targets to run. */
-  targets: string[];
+/** A slice of work for the worker. */
+export interface WorkerRun {
+  /** Target name. */
+  target: string;
   /** Run seed. */
   seed: number;
-  /** First input number k. */
-  start: number;
+  /** First input index. */
+  from: number;
+  /** Time for this slice, ms (target loading included). */
+  ms: number;
   /** Scratch folder for file-based targets. */
   scratch: string;
 }
 
-self.onmessage = async (ev: MessageEvent<WorkerStart>) => {
-  const { targets, seed, start, scratch } = ev.data;
-  const ts = await loadTargets(targets, scratch);
-  self.postMessage({ type: "ready" });
-  for (let k = start;; k++) {
-    const t = ts[k % ts.length];
-    const index = Math.floor(k / ts.length);
-    self.postMessage({ type: "start", k });
-    const r = await runOne(t, seed, index);
-    self.postMessage({ type: "result", k, result: r });
+const loaded = new Map<string, FuzzTarget>();
+
+self.onmessage = async (ev: MessageEvent<WorkerRun>) => {
+  const { target, seed, from, ms, scratch } = ev.data;
+  const t0 = performance.now();
+  let t = loaded.get(target);
+  if (!t) {
+    [t] = await loadTargets([target], scratch);
+    loaded.set(target, t);
   }
+  let i = from;
+  for (; performance.now() - t0 < ms; i++) {
+    self.postMessage({ type: "start", index: i });
+    self.postMessage({ type: "result", result: await runOne(t, seed, i) });
+  }
+  self.postMessage({ type: "slice-done", next: i });
 };
