@@ -131,7 +131,7 @@ export class Engine {
       try {
         this.sidecar = await loadSidecarFile(
           fields,
-          sidecarExpectations(load.header.buildHash, bytes, this.section),
+          sidecarExpectations(load.header.buildHash, bytes, this.section, load.pack),
         );
       } catch (e) {
         const code = e instanceof NavscopeError && /判据/.test(e.message)
