@@ -15,6 +15,7 @@ import { type BgrdSection, parseBgrd } from "../bgrd/section.ts";
 import { type BgrdSummary, summarizeBgrd } from "../bgrd/summary.ts";
 import { describeMainPack, type MainPackSummary } from "../bnav/describe.ts";
 import { decodeBoml } from "../bnav/boml.ts";
+import { checkParsedGridZones } from "../bnav/grid_zones.ts";
 import type { OffMeshLink } from "../bnav/types.ts";
 import {
   loadSidecarFile,
@@ -172,6 +173,7 @@ export async function inspectPackSet(
       section = parseBgrd(bytes.subarray(g.offset, g.offset + g.size), {
         file: mainPath,
       });
+      checkParsedGridZones(section, main.zones, { file: mainPath });
       grid = summarizeBgrd(section);
     } catch (e) {
       gridError = message(e);
