@@ -7,7 +7,7 @@
  * @module
  */
 import type { FuzzResult } from "./run_one.ts";
-import type { WorkerRun } from "./worker.ts";
+import type { WorkerRun } from "./worker_serve.ts";
 import { FUZZ_TARGETS } from "./targets.ts";
 
 /** Options of a fuzz run. */
@@ -22,6 +22,8 @@ export interface FuzzOptions {
   targets?: readonly string[];
   /** Called after each input. */
   onResult?: (r: FuzzResult) => void;
+  /** Worker module serving the targets (default src/testing/fuzz/worker.ts; tests use their own). */
+  worker?: URL;
 }
 
 /** Counts of one target. */
@@ -50,7 +52,7 @@ export interface FuzzReport {
   elapsedMs: number;
   /** Per-target counts. */
   counts: Record<string, FuzzCounts>;
-  /** Crashes, hangs and invalid acceptances (first 50). */
+  /** Crashes, hangs and invalid acceptances (the first 20 of each target). */
   findings: FuzzResult[];
   /** Unlocated refusals (first 20; reported, not failures). */
   unlocated: FuzzResult[];
@@ -91,12 +93,15 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
   };
   try {
     for (const target of targets) {
-      const end = performance.now() + budget / targets.length;
+      // Each target's share starts once its seeds are loaded (worker start-up not counted).
+      let left = budget / targets.length;
       let from = 0;
-      while (performance.now() < end) {
-        w ??= new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
-        const run: WorkerRun = { target, seed, from, ms: end - performance.now(), scratch };
-        const r = await runSlice(w, run, perInput, onResult);
+      while (left > 0) {
+        w ??= new Worker(opts.worker ?? new URL("./worker.ts", import.meta.url), {
+          type: "module",
+        });
+        const r = await runSlice(w, { target, seed, from, ms: left, scratch }, perInput, onResult);
+        left -= r.usedMs;
         if (r.hung === null) break;
         w.terminate();
         w = null;
@@ -111,7 +116,7 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
         };
         report.counts[target].runs++;
         report.counts[target].hang++;
-        if (report.findings.length < 50) report.findings.push(hang);
+        keepFinding(report, hang);
         opts.onResult?.(hang);
         from = r.hung + 1;
       }
@@ -124,32 +129,40 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
   return report;
 }
 
+/** Keeps the first findings of each target. */
+function keepFinding(report: FuzzReport, r: FuzzResult): void {
+  if (report.findings.filter((f) => f.target === r.target).length < 20) report.findings.push(r);
+}
+
 function record(report: FuzzReport, r: FuzzResult): void {
   const c = report.counts[r.target];
   c.runs++;
   c[r.outcome]++;
-  if (r.outcome === "crash" || r.outcome === "invalid") {
-    if (report.findings.length < 50) report.findings.push(r);
-  } else if (r.outcome === "unlocated" && report.unlocated.length < 20) report.unlocated.push(r);
+  if (r.outcome === "crash" || r.outcome === "invalid") keepFinding(report, r);
+  else if (r.outcome === "unlocated" && report.unlocated.length < 20) report.unlocated.push(r);
 }
 
+/** How long loading a target's seeds may take before it counts as a hang, ms. */
+const LOAD_LIMIT_MS = 180_000;
+
 /**
- * Gives one slice to the worker; resolves when it is done, or with the input that ran past
- * the per-input limit (`hung`). Loading a target counts against the limit too (×3).
+ * Gives one slice to the worker; resolves when it is done (`hung` null), or with the input
+ * that ran past the per-input limit; `usedMs` is the input time since the target was loaded.
  */
 function runSlice(
   w: Worker,
   run: WorkerRun,
   perInput: number,
   onResult: (r: FuzzResult) => void,
-): Promise<{ hung: number | null }> {
+): Promise<{ hung: number | null; usedMs: number }> {
   return new Promise((resolve, reject) => {
-    let current = run.from, since = performance.now(), limit = 3 * perInput + run.ms;
+    let current = run.from, since = performance.now(), limit = LOAD_LIMIT_MS, loadedAt = NaN;
     const done = (hung: number | null) => {
       clearInterval(timer);
       w.onmessage = null;
       w.onerror = null;
-      resolve({ hung });
+      const used = Number.isNaN(loadedAt) ? run.ms : performance.now() - loadedAt;
+      resolve({ hung, usedMs: used });
     };
     const timer = setInterval(() => {
       if (performance.now() - since > limit) done(current);
@@ -161,7 +174,10 @@ function runSlice(
     };
     w.onmessage = (ev) => {
       const m = ev.data;
-      if (m.type === "start") {
+      if (m.type === "loaded") {
+        loadedAt = since = performance.now();
+        limit = perInput + run.ms; // until the first input starts
+      } else if (m.type === "start") {
         current = m.index;
         since = performance.now();
         limit = perInput;

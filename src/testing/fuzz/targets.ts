@@ -22,7 +22,7 @@ import { LEG_OUTCOMES, LEGS_FORMAT, parseLegs } from "../../world/legs.ts";
 import { parseLogText } from "../../logs/parser.ts";
 import { collectLogs } from "../../logs/reader.ts";
 import type { ParseReport } from "../../logs/types.ts";
-import { FuzzRng, mutateBytes, mutateJson, mutateLines, type Mutation } from "./mutate.ts";
+import { type FuzzRng, mutateBytes, mutateJson, mutateLines, type Mutation } from "./mutate.ts";
 import { badName, isUtf8, jsonProblems, nonFinite } from "./invariants.ts";
 
 /** One seed input of a target. */
