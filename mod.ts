@@ -20,6 +20,12 @@
 export { type ErrorCode, type ErrorLocation, formatMessage, NavscopeError } from "./src/errors.ts";
 export { NAVSCOPE_VERSION } from "./src/version.ts";
 export { gunzip, gzip, isGzip, readMaybeGzip, writeFileAtomic } from "./src/codec/mod.ts";
+export {
+  parseJsonStrict,
+  readJsonFile,
+  readTextStrict,
+  type StrictJsonOptions,
+} from "./src/codec/json_strict.ts";
 
 // ── Packs: BNAV main pack (src/pack/bnav/) ───────────────────────────────────────────────────
 export {
@@ -174,9 +180,11 @@ export {
   type LegOutcome,
   type LegOverrides,
   LEGS_FORMAT,
+  loadLegs,
   type NoGoDisc,
   parseLegs,
 } from "./src/world/legs.ts";
+export { countLegs, streamLegs } from "./src/world/legs_stream.ts";
 export {
   geometryLegs,
   REAL_MESHES,

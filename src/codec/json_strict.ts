@@ -30,6 +30,8 @@ export interface StrictJsonOptions {
   maxDepth?: number;
   /** What the message calls a syntax error (default "not valid JSON"). */
   what?: string;
+  /** JSON path of the text's root in a larger document (default `$`), e.g. `$.legs[3]`. */
+  pathPrefix?: string;
 }
 
 /** Default nesting limit. */
@@ -68,8 +70,8 @@ interface Frame {
 }
 
 /** `$.a[3].b` from the scanner's stack; keys that are not identifiers are quoted. */
-function pathOf(stack: readonly Frame[]): string {
-  let p = "$";
+function pathOf(stack: readonly Frame[], root = "$"): string {
+  let p = root;
   // Deep documents: the first levels and the depth are enough to find the place.
   const shown = stack.length > 24 ? stack.slice(0, 16) : stack;
   for (const f of shown) {
@@ -111,7 +113,7 @@ export function checkJsonText(
     const lc = lineCol(text, at);
     throw new NavscopeError(
       "bad_value",
-      `${head}: ${why} at ${pathOf(stack)}`,
+      `${head}: ${why} at ${pathOf(stack, opts.pathPrefix)}`,
       { ...where, line: lc.line, column: lc.column },
       "a JSON document",
     );

@@ -146,7 +146,7 @@ export async function loadLegs(path: string): Promise<Leg[]> {
 }
 
 /** Checks the top level of a legs document: an object with format, version and legs only. */
-function checkLegsHeader(j: unknown, file: string): void {
+export function checkLegsHeader(j: unknown, file: string): void {
   if (typeof j !== "object" || j === null || Array.isArray(j)) {
     fail(
       file,
@@ -196,7 +196,8 @@ const LEG_KEYS = new Set([
   "note",
 ]);
 
-function validateLeg(l: unknown, p: string, file: string): Leg {
+/** Validates one parsed leg at JSON path `p` of `file`; returns it typed. */
+export function validateLeg(l: unknown, p: string, file: string): Leg {
   if (typeof l !== "object" || l === null || Array.isArray(l)) {
     fail(file, p, "is not an object", "a leg");
   }
