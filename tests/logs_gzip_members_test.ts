@@ -96,3 +96,17 @@ Deno.test("logs: invalid UTF-8 lines are counted and reported as a file problem"
 Deno.test("gzip logs: scratch folder removed", async () => {
   await Deno.remove(DIR, { recursive: true });
 });
+
+Deno.test("logs: a file cut inside a UTF-8 character reports its last line as cut", () => {
+  const text = new TextDecoder().decode(plain);
+  const cut = new TextEncoder().encode(text.trimEnd() + " 旁包");
+  const { report } = parseLogText(
+    new TextDecoder().decode(cut.subarray(0, cut.length - 1)),
+    "c.log",
+  );
+  assertEquals(report.problems.truncated, 1);
+  assertEquals(
+    report.firstProblems.find((p) => p.kind === "truncated")?.detail,
+    "the file ends inside a UTF-8 character",
+  );
+});

@@ -67,3 +67,9 @@ Deno.test("legs file: duplicate keys, control characters and empty zone names ar
   );
   assertEquals(e.where.line, 1);
 });
+
+Deno.test("legs file: zone names with bidi overrides or zero-width characters are refused", () => {
+  refused(doc({}, [{ ...leg, zone: "\u202eevil" }]), "$.legs[0].zone", "\\u202e");
+  refused(doc({}, [{ ...leg, zone: "map\u200b01base" }]), "$.legs[0].zone");
+  assertEquals(parseLegs(doc({}, [{ ...leg, zone: "地图01" }]), "b.json")[0].zone, "地图01");
+});

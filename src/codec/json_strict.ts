@@ -365,9 +365,10 @@ export async function readTextStrict(path: string): Promise<string> {
 
 /**
  * A name a pack can hold (zone names in legs, no-go tables): not empty, no control characters
- * (C0, DEL, C1), no leading or trailing white space. Anything else names no zone a baker writes.
+ * (C0, DEL, C1) or invisible format characters (bidi overrides, zero-width marks: Unicode Cf),
+ * no leading or trailing white space. Anything else names no zone a baker writes.
  */
 export function isPlausibleName(s: string): boolean {
   // deno-lint-ignore no-control-regex
-  return s !== "" && s.trim() === s && !/[\x00-\x1f\x7f-\x9f]/.test(s);
+  return s !== "" && s.trim() === s && !/[\x00-\x1f\x7f-\x9f]|\p{Cf}/u.test(s);
 }

@@ -175,6 +175,11 @@ export class LogLineProcessor {
   endFile(damaged = false): void {
     if (this.#carry !== "" || this.#carryCut) {
       const line = this.#carry;
+      // The bytes stop inside a UTF-8 character (the decoder's final U+FFFD): the file was cut
+      // mid-write, so its last line is incomplete.
+      if (!damaged && line.endsWith("\ufffd")) {
+        this.problem("truncated", this.#lineNo + 1, "the file ends inside a UTF-8 character");
+      }
       const cut = this.#carryCut || damaged;
       this.#carry = "";
       this.#carryCut = false;

@@ -11,7 +11,7 @@
  */
 import { NavscopeError } from "../errors.ts";
 import { parseJson } from "../codec/json.ts";
-import { isPlausibleName, readTextStrict } from "../codec/json_strict.ts";
+import { escapeControls, isPlausibleName, readTextStrict } from "../codec/json_strict.ts";
 import type { LandmarkSet, Point3 } from "./landmarks.ts";
 
 /** Format tag of a legs file. */
@@ -176,7 +176,8 @@ export function checkLegsHeader(j: unknown, file: string): void {
 }
 
 function fail(file: string, path: string, what: string, expected: string): never {
-  throw new NavscopeError("bad_value", `${path}: ${what}`, { file }, expected);
+  // Values are quoted from the file: control and bidi characters escaped (one honest line).
+  throw new NavscopeError("bad_value", `${path}: ${escapeControls(what)}`, { file }, expected);
 }
 
 const LEG_KEYS = new Set([
@@ -212,7 +213,7 @@ export function validateLeg(l: unknown, p: string, file: string): Leg {
       file,
       `${p}.zone`,
       `is ${JSON.stringify(o.zone)}`,
-      "a zone name (no control characters or outer spaces)",
+      "a zone name (no control or format characters, no outer spaces)",
     );
   }
   for (const k of ["start", "goal"]) {

@@ -33,7 +33,7 @@
  */
 import { NavscopeError } from "../../errors.ts";
 import { parseJson } from "../../codec/json.ts";
-import { decodeUtf8Strict, isPlausibleName } from "../../codec/json_strict.ts";
+import { decodeUtf8Strict, escapeControls, isPlausibleName } from "../../codec/json_strict.ts";
 
 /** Format tag of the no-go table file. */
 export const NOGO_FORMAT = "navscope-nogo";
@@ -138,7 +138,7 @@ function checkKeys(file: string, path: string, o: Record<string, Json>, allowed:
 function keyPath(base: string, key: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)
     ? `${base}.${key}`
-    : `${base}[${JSON.stringify(key)}]`;
+    : `${base}[${escapeControls(JSON.stringify(key))}]`;
 }
 
 function fromDocument(doc: Json, file: string): NoGoTable {
