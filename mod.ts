@@ -28,6 +28,12 @@ export {
   writeFileAtomic,
   writeFilesAtomic,
 } from "./src/codec/mod.ts";
+export {
+  parseJsonStrict,
+  readJsonFile,
+  readTextStrict,
+  type StrictJsonOptions,
+} from "./src/codec/json_strict.ts";
 
 // ── Packs: BNAV main pack (src/pack/bnav/) ───────────────────────────────────────────────────
 export {
@@ -182,9 +188,11 @@ export {
   type LegOutcome,
   type LegOverrides,
   LEGS_FORMAT,
+  loadLegs,
   type NoGoDisc,
   parseLegs,
 } from "./src/world/legs.ts";
+export { countLegs, streamLegs } from "./src/world/legs_stream.ts";
 export {
   geometryLegs,
   REAL_MESHES,

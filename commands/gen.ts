@@ -5,6 +5,7 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
+import { readTextStrict } from "../src/codec/json_strict.ts";
 import { generateWorld, WORLD_FILES, writeGeneratedWorld } from "../src/world/generator.ts";
 import { bakeToDirectory } from "../src/world/bake_world.ts";
 import { writeFileAtomic } from "../src/codec/mod.ts";
@@ -136,9 +137,9 @@ async function writeReadme(dir: string): Promise<number> {
   const text = await examplesReadme(async (w) => {
     const p = `${root}/${w}/legs.json`;
     try {
-      return parseLegs(await Deno.readTextFile(p), p);
+      return parseLegs(await readTextStrict(p), p);
     } catch (e) {
-      if (e instanceof Deno.errors.NotFound) return null;
+      if (e instanceof NavscopeError && e.code === "io" && /no such file/.test(e.what)) return null;
       throw e;
     }
   });

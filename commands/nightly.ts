@@ -20,6 +20,7 @@ import {
   writeMachineFile,
 } from "../src/analyze/machine.ts";
 import { NavscopeError } from "../src/errors.ts";
+import { readTextStrict } from "../src/codec/json_strict.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { abCompare } from "../src/analyze/ab.ts";
 import { abMarkdown } from "./support/ab_text.ts";
@@ -158,8 +159,9 @@ export async function run(args: string[]): Promise<number> {
   for (const b of batteries) {
     let text: string;
     try {
-      text = await Deno.readTextFile(b);
+      text = await readTextStrict(b);
     } catch (e) {
+      if (e instanceof NavscopeError) throw e;
       throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
         file: b,
       });
@@ -226,7 +228,7 @@ export async function run(args: string[]): Promise<number> {
   const basePlans = join(baseline, "plans.log");
   const haveBase = await exists(basePlans);
   const allLegs = [];
-  for (const b of batteries) allLegs.push(...parseLegs(await Deno.readTextFile(b), b));
+  for (const b of batteries) allLegs.push(...parseLegs(await readTextStrict(b), b));
   const rep = await replayLogs([haveBase ? basePlans : plansLog], {
     packs: packs.map((path) => ({ path })),
     jobs,

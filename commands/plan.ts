@@ -8,8 +8,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../src/errors.ts";
+import { readTextStrict } from "../src/codec/json_strict.ts";
 import { writeFileAtomic } from "../src/codec/file.ts";
-import { type BatteryRow, planLeg, summarizeBattery } from "../src/analyze/battery.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
@@ -23,6 +23,7 @@ import {
   requireZone,
 } from "./support/preflight.ts";
 import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./support/mesh_legs.ts";
+import { type BatteryFormat, runBattery } from "./support/battery_stream.ts";
 import {
   fmtNum,
   type Format,
@@ -39,7 +40,7 @@ export const EXAMPLE_PACK = fileURLToPath(
 
 export const summary = "Plan one leg or a leg battery; show every stage's result and timing";
 export const help = `navscope plan [PACK] --zone Z --from x,y --to x,y [options]
-navscope plan [PACK] --legs BATTERY.json [--check] [--json] [--log FILE]
+navscope plan [PACK] --legs BATTERY.json [--check] [--json | --jsonl] [--log FILE]
 
 Plans on PACK (a main pack; default: the pack beside BATTERY.json, else the embedded example
 examples/city_small/base.nav.gz). Its fields sidecar, occluder pack and no-go table are paired
@@ -55,6 +56,9 @@ One leg:
 Battery:
   --legs FILE         a legs.json battery (format navscope-legs)
   --check             exit 3 when any leg's outcome differs from its expectation
+  --jsonl             one JSON row per line as legs finish, then {"summary": …}
+                      (rows always print as legs finish; a progress line runs on a TTY;
+                      the file is validated whole before the first leg is planned)
 Both:
   --json              machine-readable output (see README: plan --json)
   --log FILE          append one navscope plan line per plan to FILE
@@ -89,6 +93,7 @@ function parsePlanFlags(args: string[]) {
     legs: { type: "string" },
     check: { type: "boolean" },
     json: { type: "boolean" },
+    jsonl: { type: "boolean" },
     log: { type: "string" },
     workers: { type: "string" },
     svg: { type: "string" },
@@ -153,8 +158,10 @@ async function runWith(
         throw usage(`--${k} cannot be combined with --legs`);
       }
     }
-    const format = values.json ? "json" : "text";
-    if (planner !== "voxel") {
+    if (values.json && values.jsonl) throw usage("--json and --jsonl are mutually exclusive");
+    const format = values.jsonl ? "jsonl" : values.json ? "json" : "text";
+    if (planner !== "voxel" && format === "jsonl") throw usage("--jsonl needs the voxel planner");
+    if (planner !== "voxel" && format !== "jsonl") {
       return await meshBatteryRun(engine, legsPath, planner, format, values.check, values.log);
     }
     return await battery(engine, legsPath, {
@@ -164,6 +171,7 @@ async function runWith(
     });
   }
   if (values.check) throw usage("--check needs --legs");
+  if (values.jsonl) throw usage("--jsonl needs --legs");
   if (legsPath === undefined && values.svg === "") throw usage("--svg needs a file name");
   if (!values.zone || !values.from || !values.to) {
     throw usage("one leg needs --zone, --from and --to");
@@ -373,8 +381,9 @@ async function meshBatteryRun(
 ): Promise<number> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readTextStrict(path);
   } catch (e) {
+    if (e instanceof NavscopeError) throw e;
     throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
       file: path,
     });
@@ -387,60 +396,14 @@ async function meshBatteryRun(
   return check && voxelRows.some((r) => !r.matched) ? 3 : 0;
 }
 
-/** Plans a battery and prints its table (or JSON); exit 3 with `check` on a mismatch. */
+/**
+ * Plans a battery and prints its rows as legs finish (table, JSON or JSON lines; any size:
+ * commands/support/battery_stream.ts); exit 3 with `check` on a mismatch.
+ */
 export async function battery(
   engine: Engine,
   path: string,
-  opts: { check?: boolean; format?: Format; log?: string },
+  opts: { check?: boolean; format?: BatteryFormat; log?: string },
 ): Promise<number> {
-  const { check = false, format = "text", log } = opts;
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
-      file: path,
-    });
-  }
-  const legs = parseLegs(text, path);
-  requireLegs(legs, path);
-  requireBatteryZones(legs, engine.info.zones, path, engine.info.mainPack);
-  const rows: BatteryRow[] = [];
-  const lines: string[] = [];
-  for (const leg of legs) {
-    const { row, record } = await planLeg(engine, leg);
-    rows.push(row);
-    if (log) lines.push(formatPlanLine(record, { time: new Date() }));
-  }
-  if (log) await appendLines(log, lines);
-  const s = summarizeBattery(rows);
-  if (format === "json") io.out.write(JSON.stringify({ legs: rows, summary: s }, null, 2) + "\n");
-  else printTables(format, batteryTables(path, rows, s), null);
-  return check && s.mismatched > 0 ? 3 : 0;
-}
-
-function batteryTables(
-  path: string,
-  rows: BatteryRow[],
-  s: ReturnType<typeof summarizeBattery>,
-): TableModel[] {
-  return [{
-    title: `battery ${path}`,
-    head: ["leg", "outcome", "expected", "match", "tier", "kind", "window cells", "total ms"],
-    rows: rows.map((r) => [
-      r.id,
-      r.class,
-      r.expected,
-      r.matched ? "yes" : `NO: ${r.mismatch}`,
-      r.tier,
-      r.kind || "-",
-      r.window_cells,
-      r.timing_ms.total,
-    ]),
-    align: ["left", "left", "left", "left", "right", "left", "right", "right"],
-  }, {
-    title: "summary",
-    head: ["legs", "matched", "mismatched", "p50 total ms", "p90 total ms"],
-    rows: [[s.legs, s.matched, s.mismatched, s.p50_total_ms, s.p90_total_ms]],
-  }];
+  return await runBattery(engine, path, opts);
 }

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../src/errors.ts";
+import { readTextStrict } from "../src/codec/json_strict.ts";
 import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
 import { outcomeLabel, parseShard, REPLAY_OUTCOMES } from "../src/analyze/replay.ts";
 import {
@@ -81,8 +82,9 @@ export async function readBatteries(paths: readonly string[]): Promise<BatteryLe
   for (const p of paths) {
     let text: string;
     try {
-      text = await Deno.readTextFile(p);
+      text = await readTextStrict(p);
     } catch (e) {
+      if (e instanceof NavscopeError) throw e;
       throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
         file: p,
       });

@@ -86,16 +86,49 @@ Deno.test("bnvf: encoding is deterministic", () => {
   assertEquals(a, b);
 });
 
-Deno.test("bnvf: unknown sections and directory flags survive a round trip", () => {
-  const { model, expect } = fixture();
-  model.unknown = [{ tag: "FXYZ", flags: 7, bytes: new Uint8Array([1, 2, 3]) }];
-  model.sectionFlags = { FSPN: 5 };
-  model.reserved = 0x1122334455667788n;
-  const bytes = encodeSidecar(model);
-  const { model: back } = decodeSidecar(bytes, expect);
-  assertEquals(back.unknown, model.unknown);
-  assertEquals(back.sectionFlags, { FSPN: 5 });
-  assertEquals(encodeSidecar(back), bytes);
+Deno.test("bnvf: unknown sections, directory flags and reserved bytes are refused (issue 27)", () => {
+  const cases: [string, (m: ReturnType<typeof fixture>["model"]) => void, string, number][] = [
+    [
+      "unknown section",
+      (m) => (m.unknown = [{ tag: "FXYZ", flags: 0, bytes: new Uint8Array(8) }]),
+      "FXYZ",
+      -1,
+    ],
+    ["entry flags", (m) => (m.sectionFlags = { FSPN: 5 }), "unused bytes", -1],
+    ["reserved", (m) => (m.reserved = 0x1122334455667788n), "unused header bytes", 40],
+    ["header flags", (m) => (m.flags = 0x8000), "unknown bits", 6],
+  ];
+  for (const [what, mutate, msg, offset] of cases) {
+    const { model, expect } = fixture();
+    mutate(model);
+    const e = err(() => decodeSidecar(encodeSidecar(model), expect));
+    assertEquals(e.code, "bad_value", what);
+    assert(e.message.includes(msg), `${what}: ${e.message}`);
+    if (offset >= 0) assertEquals(e.where.offset, offset, what);
+  }
+});
+
+Deno.test("bnvf: bytes after the last section or orphaned between sections are refused", () => {
+  const { bytes, expect } = fixture();
+  const longer = new Uint8Array(bytes.length + 64);
+  longer.set(bytes);
+  const e = err(() => openSidecar(longer, expect));
+  assertEquals([e.code, e.where.offset], ["stream_length", bytes.length]);
+  // The section count cut by one: the last section's bytes are owned by nothing.
+  const cut = bytes.slice();
+  const dv = new DataView(cut.buffer);
+  dv.setUint32(28, dv.getUint32(28, true) - 1, true);
+  assertEquals(err(() => openSidecar(cut, expect)).code, "stream_length");
+  // FWAL's entry pointed at a copy appended at the end: its old bytes are orphaned.
+  const [e0, off, len] = dirEntry(bytes, "FWAL");
+  const at = bytes.length + ((8 - (bytes.length % 8)) % 8);
+  const moved = new Uint8Array(at + len);
+  moved.set(bytes);
+  moved.set(bytes.subarray(off, off + len), at);
+  new DataView(moved.buffer).setBigUint64(e0 + 8, BigInt(at), true);
+  const o = err(() => openSidecar(moved, expect));
+  assertEquals(o.code, "stream_length");
+  assert(o.message.includes("orphaned"), o.message);
 });
 
 Deno.test("bnvf: FCON constants — 144 bytes, kStepTax 0, values in FCON order", () => {
@@ -156,11 +189,15 @@ Deno.test("bnvf step 4: each required section missing on its own", () => {
     assertEquals(x.code, "bad_value", tag);
     assert(x.message.includes(tag), x.message);
   }
-  // Optional sections may be missing.
+  // An optional section renamed is an unknown section, refused (issue 27: FLNK→FLNX dropped the
+  // links silently); an optional section the writer left out is fine.
   const m = bytes.slice();
   const [e] = dirEntry(m, "FOPN");
-  m.set([0x51, 0x51, 0x51, 0x51], e);
-  assertEquals(openSidecar(m, expect).opens, null);
+  m.set([0x46, 0x4f, 0x50, 0x58], e); // "FOPX"
+  assert(err(() => openSidecar(m, expect)).message.includes("FOPX"));
+  const { model } = fixture();
+  model.opens = null;
+  assertEquals(openSidecar(encodeSidecar(model), expect).opens, null);
 });
 
 Deno.test("bnvf step 5: FCON must equal the runtime constants byte for byte", () => {

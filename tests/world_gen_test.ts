@@ -250,7 +250,10 @@ Deno.test("gen: the leg battery covers every outcome and every landmark", async 
 
 Deno.test("legs: validation errors name the JSON path", () => {
   const bad = (legs: unknown, path: string) => {
-    const e = assertThrows(() => parseLegs(JSON.stringify({ legs }), "b.json"), NavscopeError);
+    const e = assertThrows(
+      () => parseLegs(JSON.stringify({ format: "navscope-legs", version: 1, legs }), "b.json"),
+      NavscopeError,
+    );
     assert(e.message.includes(path) && e.message.includes("b.json"), e.message);
   };
   const ok = {
@@ -273,10 +276,16 @@ Deno.test("legs: validation errors name the JSON path", () => {
   bad([{ ...ok, overrides: [] }], "$.legs[0].overrides");
   const knobs = { max_cells: 9, cancel_before_tier: 0, window: [1, 2, 3, 4], relax_closed: true };
   assertEquals(
-    parseLegs(JSON.stringify({ legs: [{ ...ok, overrides: knobs }] }), "b.json").length,
+    parseLegs(
+      JSON.stringify({ format: "navscope-legs", version: 1, legs: [{ ...ok, overrides: knobs }] }),
+      "b.json",
+    ).length,
     1,
   );
-  assertEquals(parseLegs(JSON.stringify({ legs: [ok] }), "b.json").length, 1);
+  assertEquals(
+    parseLegs(JSON.stringify({ format: "navscope-legs", version: 1, legs: [ok] }), "b.json").length,
+    1,
+  );
 });
 
 Deno.test("gen command: writes the world folder; bad flags are usage errors", async () => {

@@ -28,6 +28,8 @@
  */
 import { dirname, join } from "node:path";
 import { NavscopeError } from "../errors.ts";
+import { parseJson } from "../codec/json.ts";
+import { readTextStrict } from "../codec/json_strict.ts";
 import { parseLogs } from "../logs/reader.ts";
 import type { ParseReport } from "../logs/types.ts";
 import { factsFromLeg, legKey } from "./adapter.ts";
@@ -193,8 +195,12 @@ async function runFromStatsFile(source: string): Promise<RunData> {
     machine?: unknown;
   };
   try {
-    j = JSON.parse(await Deno.readTextFile(source));
+    // Stats carry text copied from logs: U+FFFD may be in it legitimately.
+    j = parseJson(await readTextStrict(source), { file: source }, "not valid JSON", {
+      allowReplacementChar: true,
+    }) as typeof j;
   } catch (e) {
+    if (e instanceof NavscopeError) throw e;
     throw new NavscopeError("io", `cannot read the stats file: ${(e as Error).message}`, {
       file: source,
     }, "a stats --json file");
@@ -388,12 +394,7 @@ export function checkMetricName(name: string): string {
 export function parseThresholds(text: string, file: string): ThresholdsDoc {
   const fail = (path: string, what: string) =>
     new NavscopeError("bad_value", `${file}: ${path}: ${what}`);
-  let j: unknown;
-  try {
-    j = JSON.parse(text);
-  } catch (e) {
-    throw new NavscopeError("bad_value", `${file}: not JSON: ${(e as Error).message}`);
-  }
+  const j = parseJson(text, { file }, "not JSON");
   if (typeof j !== "object" || j === null || Array.isArray(j)) throw fail("$", "not an object");
   const d = j as Record<string, unknown>;
   for (const k of Object.keys(d)) {
@@ -450,15 +451,7 @@ export function parseThresholds(text: string, file: string): ThresholdsDoc {
 
 /** Reads and validates a thresholds file. */
 export async function loadThresholds(path: string): Promise<ThresholdsDoc> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    throw new NavscopeError("io", `cannot read the thresholds: ${(e as Error).message}`, {
-      file: path,
-    });
-  }
-  return parseThresholds(text, path);
+  return parseThresholds(await readTextStrict(path), path);
 }
 
 function matches(pattern: string, name: string): boolean {

@@ -13,6 +13,8 @@
 import { join } from "node:path";
 import { NavscopeError } from "../errors.ts";
 import { writeFilesAtomic } from "../codec/file.ts";
+import { parseJson } from "../codec/json.ts";
+import { readTextStrict } from "../codec/json_strict.ts";
 import { formatPlanLine } from "../logs/plan_line.ts";
 import type { ParseReport, PlanRecord, Point2 } from "../logs/types.ts";
 import { NAVSCOPE_VERSION } from "../version.ts";
@@ -410,8 +412,12 @@ export async function readReplayDir(
   const jp = join(dir, "replay.json");
   let report: ReplayReport;
   try {
-    report = JSON.parse(await Deno.readTextFile(jp));
+    // Replay rows carry text copied from logs: U+FFFD may be in it legitimately.
+    report = parseJson(await readTextStrict(jp), { file: jp }, "not valid JSON", {
+      allowReplacementChar: true,
+    }) as ReplayReport;
   } catch (e) {
+    if (e instanceof NavscopeError && e.code === "bad_value") throw e;
     throw new NavscopeError("io", `cannot read a replay summary: ${(e as Error).message}`, {
       file: jp,
     }, "a replay output directory (replay.json + replay.log)");

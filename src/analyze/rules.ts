@@ -18,6 +18,8 @@
  * @module
  */
 import { NavscopeError } from "../errors.ts";
+import { parseJson } from "../codec/json.ts";
+import { readTextStrict } from "../codec/json_strict.ts";
 import type { FailureFacts } from "./classes.ts";
 import { UNCLASSIFIED } from "./classes.ts";
 
@@ -484,22 +486,6 @@ export function compileRulesDocument(
 
 /** Reads, parses and compiles a rules file (JSON). Syntax errors name the file. */
 export async function loadRulesFile(path: string): Promise<RuleSet> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    throw new NavscopeError("io", `cannot read rules file: ${(e as Error).message}`, {
-      file: path,
-    });
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new NavscopeError("bad_value", `rules file is not valid JSON: ${(e as Error).message}`, {
-      file: path,
-      section: "$",
-    });
-  }
+  const doc = parseJson(await readTextStrict(path), { file: path }, "rules file is not valid JSON");
   return compileRulesDocument(doc, path);
 }

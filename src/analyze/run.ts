@@ -38,7 +38,20 @@ export function unparsedLines(r: ParseReport): number {
 
 /** Files that could not be read (or gzip that broke), with the reason. */
 export function fileProblems(r: ParseReport): Array<{ file: string; error: string }> {
-  return r.files.filter((f) => f.error !== "").map((f) => ({ file: f.file, error: f.error }));
+  const out: Array<{ file: string; error: string }> = [];
+  for (const f of r.files) {
+    if (f.error !== "") out.push({ file: f.file, error: f.error });
+    // Not valid UTF-8: messages in those lines may not be recognised (spec notes no legacy
+    // encoding, so they are read with U+FFFD).
+    if (f.nonUtf8Lines > 0) {
+      out.push({
+        file: f.file,
+        error: `${f.nonUtf8Lines} line${f.nonUtf8Lines === 1 ? " is" : "s are"} not valid UTF-8 ` +
+          `(read with U+FFFD; their messages may go unrecognised)`,
+      });
+    }
+  }
+  return out;
 }
 
 /**

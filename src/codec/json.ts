@@ -4,7 +4,8 @@
  * column, so a syntax error in a manifest or a no-go table reads `w.json: line 3, column 2: …`.
  * @module
  */
-import { type ErrorLocation, NavscopeError } from "../errors.ts";
+import type { ErrorLocation } from "../errors.ts";
+import { parseJsonStrict, type StrictJsonOptions } from "./json_strict.ts";
 
 /** Where a `JSON.parse` error happened, and its message without V8's position suffix. */
 export interface JsonSyntaxProblem {
@@ -152,19 +153,15 @@ export function jsonErrorOffset(text: string): number {
 }
 
 /**
- * `JSON.parse` whose syntax errors are one NavscopeError (`bad_value`) naming `where` (file,
- * section) plus the line and column: `what: message`.
+ * The strict reader ({@link parseJsonStrict}): syntax errors, duplicate keys, inexact integers,
+ * out-of-range numbers, lone surrogates and U+FFFD are one NavscopeError (`bad_value`) naming
+ * `where` (file, section) plus the line, column and JSON path: `what: message at $.path`.
  */
-export function parseJson(text: string, where: ErrorLocation, what = "not valid JSON"): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    const p = jsonSyntaxProblem(text, e);
-    throw new NavscopeError(
-      "bad_value",
-      `${what}: ${p.message}`,
-      { ...where, line: p.line, column: p.column },
-      "a JSON document",
-    );
-  }
+export function parseJson(
+  text: string,
+  where: ErrorLocation,
+  what = "not valid JSON",
+  opts: StrictJsonOptions = {},
+): unknown {
+  return parseJsonStrict(text, where, { ...opts, what });
 }

@@ -9,3 +9,4 @@ export * from "./stream.ts";
 export * from "./gzip.ts";
 export * from "./file.ts";
 export * from "./json.ts";
+export * from "./json_strict.ts";

@@ -59,6 +59,7 @@ export function emptyReport(): ParseReport {
     problems: {
       garbage: 0,
       binary: 0,
+      non_utf8: 0,
       truncated: 0,
       bad_field: 0,
       bad_gzip: 0,
@@ -75,7 +76,7 @@ export function emptyReport(): ParseReport {
 
 /** A file entry with zero counts. */
 export function emptyFileReport(file: string): FileReport {
-  return { file, gzip: false, bytes: 0, lines: 0, firstTime: NaN, error: "" };
+  return { file, gzip: false, bytes: 0, lines: 0, firstTime: NaN, error: "", nonUtf8Lines: 0 };
 }
 
 /**
@@ -174,6 +175,11 @@ export class LogLineProcessor {
   endFile(damaged = false): void {
     if (this.#carry !== "" || this.#carryCut) {
       const line = this.#carry;
+      // The bytes stop inside a UTF-8 character (the decoder's final U+FFFD): the file was cut
+      // mid-write, so its last line is incomplete.
+      if (!damaged && line.endsWith("\ufffd")) {
+        this.problem("truncated", this.#lineNo + 1, "the file ends inside a UTF-8 character");
+      }
       const cut = this.#carryCut || damaged;
       this.#carry = "";
       this.#carryCut = false;
@@ -205,7 +211,14 @@ export class LogLineProcessor {
     let s = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
     if (lineNo === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1); // BOM of in-memory text
     if (s.length === 0) return;
+    // Invalid UTF-8 (a log written in a legacy code page, or damage): the decoder put U+FFFD
+    // in; the spec records no legacy encoding for MaaFramework logs (maaend-runlogs.md §1.1),
+    // so the line is not re-decoded, but it is counted so a message that no longer matches
+    // is not silently "unclassified".
+    const nonUtf8 = s.indexOf("\ufffd") >= 0;
+    if (nonUtf8) this.#fileRep.nonUtf8Lines++;
     const m0 = quickScan(s);
+    if (nonUtf8 && m0 >= 0) this.problem("non_utf8", lineNo, "invalid UTF-8 in a logger line");
     if (m0 < 0) {
       // deno-lint-ignore no-control-regex
       if (/[\u0000\ufffd]/.test(s)) this.problem("binary", lineNo, "binary or invalid UTF-8");

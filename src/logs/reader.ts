@@ -15,6 +15,7 @@
  *   streaming `TextDecoder` (UTF-8, invalid bytes → U+FFFD), then split into lines.
  * @module
  */
+import zlib from "node:zlib";
 import { NavscopeError } from "../errors.ts";
 import { emptyFileReport, emptyReport, LogLineProcessor, type ParseOptions } from "./parser.ts";
 import { emptyHead, parseHead } from "./line.ts";
@@ -64,6 +65,14 @@ function fileStream(file: Deno.FsFile, size: () => number): ReadableStream<Uint8
   }, { highWaterMark: 0 });
 }
 
+/** What the gzip layer found besides the data (filled in as the stream is read). */
+export interface GzipTail {
+  /** Bytes after the last complete gzip member that are not a gzip member (ignored), or 0. */
+  trailingBytes: number;
+  /** Compressed offset where they start (approximate: zlib's consumed-bytes count). */
+  trailingAt: number;
+}
+
 /**
  * Opens `path` as a stream of decompressed bytes (gzip detected by magic). The first chunk is
  * read eagerly to sniff the magic and is re-emitted. Compressed input is read in 64 KiB
@@ -72,7 +81,7 @@ function fileStream(file: Deno.FsFile, size: () => number): ReadableStream<Uint8
  */
 async function openBytes(
   path: string,
-): Promise<{ gzip: boolean; stream: ReadableStream<Uint8Array> }> {
+): Promise<{ gzip: boolean; stream: ReadableStream<Uint8Array>; tail: GzipTail }> {
   const file = await Deno.open(path, { read: true });
   let size = GZ_CHUNK;
   const raw = fileStream(file, () => size);
@@ -82,14 +91,18 @@ async function openBytes(
   const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
   if (!gzip) size = CHUNK;
   let sentFirst = first.done;
+  const next = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
+    if (!sentFirst) {
+      sentFirst = true;
+      return { done: false, value: head };
+    }
+    return await reader.read();
+  };
+  const tail: GzipTail = { trailingBytes: 0, trailingAt: 0 };
+  if (gzip) return { gzip, stream: gunzipMembers(next, () => reader.cancel(), tail), tail };
   const joined = new ReadableStream<Uint8Array>({
     async pull(c) {
-      if (!sentFirst) {
-        sentFirst = true;
-        c.enqueue(head);
-        return;
-      }
-      const r = await reader.read();
+      const r = await next();
       if (r.done) c.close();
       else c.enqueue(r.value);
     },
@@ -97,17 +110,191 @@ async function openBytes(
       return reader.cancel(reason);
     },
   }, { highWaterMark: 0 });
-  return {
-    gzip,
-    stream: gzip
-      ? joined.pipeThrough(
-        new DecompressionStream("gzip") as unknown as ReadableWritablePair<
-          Uint8Array,
-          Uint8Array
-        >,
-      )
-      : joined,
+  return { gzip, stream: joined, tail };
+}
+
+/** A gzip member header's size, or -1 when `b` does not hold all of it yet (RFC 1952 §2.3). */
+function gzipHeaderSize(b: Uint8Array): number {
+  if (b.length < 10) return -1;
+  const flg = b[3];
+  let at = 10;
+  if (flg & 4) {
+    if (b.length < at + 2) return -1;
+    at += 2 + (b[at] | (b[at + 1] << 8));
+  }
+  for (const bit of [8, 16]) {
+    if (!(flg & bit)) continue;
+    const z = b.indexOf(0, at);
+    if (z < 0) return -1;
+    at = z + 1;
+  }
+  if (flg & 2) at += 2;
+  return b.length >= at ? at : -1;
+}
+
+/** Why a member header is not one (null when it is). */
+function gzipHeaderProblem(b: Uint8Array): string | null {
+  if (b[0] !== 0x1f || b[1] !== 0x8b) return "no gzip magic";
+  if (b[2] !== 8) return `compression method ${b[2]} (only 8, deflate, exists)`;
+  if (b[3] & 0xe0) return `reserved header flag bits 0x${(b[3] & 0xe0).toString(16)} set`;
+  return null;
+}
+
+/** Largest gzip member header accepted (file name and comment included). */
+const MAX_GZIP_HEADER = 1 << 20;
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const o = new Uint8Array(a.length + b.length);
+  o.set(a);
+  o.set(b, a.length);
+  return o;
+}
+
+/**
+ * Inflates a gzip byte source member after member (RFC 1952 §2.2: a gzip file is a series of
+ * members; `cat a.gz b.gz` is valid). The web DecompressionStream stops at the first member
+ * with an error and loses its last output, so each member's header and trailer (CRC-32, ISIZE)
+ * are read here and its deflate data goes through a node:zlib raw inflater, fed one piece per
+ * pull (bounded memory). Bytes after the last complete member that are not a member are not
+ * data damage: they are recorded in `tail` and the stream ends normally. Real damage (bad
+ * header, CRC, truncation) errors the stream after everything that decoded before it.
+ */
+function gunzipMembers(
+  next: () => Promise<ReadableStreamReadResult<Uint8Array>>,
+  cancelSource: () => Promise<void>,
+  tail: GzipTail,
+): ReadableStream<Uint8Array> {
+  let pending: Uint8Array = new Uint8Array(0); // compressed bytes read but not yet consumed
+  let offset = 0; // compressed offset of pending[0]
+  let eof = false, members = 0;
+  let inf: ReturnType<typeof zlib.createInflateRaw> | null = null;
+  let crc = 0, size = 0;
+  const queue: Uint8Array[] = [];
+  let memberEnded = false, infBase = 0;
+  let error: Error | null = null;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    const w = wake;
+    wake = null;
+    w?.();
   };
+  const more = async (): Promise<boolean> => {
+    if (eof) return false;
+    const r = await next();
+    if (r.done) {
+      eof = true;
+      return false;
+    }
+    pending = concatBytes(pending, r.value);
+    return true;
+  };
+  const take = (n: number) => {
+    pending = pending.subarray(n);
+    offset += n;
+  };
+  const damaged = (what: string) => new Error(`${what} (member ${members + 1}, offset ${offset})`);
+  /** Starts the next member; false at a clean end (or trailing bytes, recorded in `tail`). */
+  const startMember = async (): Promise<boolean> => {
+    while (pending.length < 10 && await more());
+    if (pending.length === 0 && members > 0) return false;
+    const bad = pending.length >= 2 ? gzipHeaderProblem(pending) : "no gzip magic";
+    if (bad !== null || pending.length < 10) {
+      if (members === 0) throw damaged(bad ?? "truncated gzip header");
+      // Non-gzip bytes after the last complete member: count them all.
+      tail.trailingAt = offset;
+      let n = pending.length;
+      for (let r = await next(); !r.done; r = await next()) n += r.value.length;
+      tail.trailingBytes = n;
+      pending = new Uint8Array(0);
+      eof = true;
+      return false;
+    }
+    let h: number;
+    while ((h = gzipHeaderSize(pending)) < 0) {
+      if (pending.length > MAX_GZIP_HEADER) throw damaged("gzip header longer than 1 MiB");
+      if (!await more()) throw damaged("truncated gzip header");
+    }
+    take(h);
+    crc = 0, size = 0, memberEnded = false, infBase = 0;
+    inf = zlib.createInflateRaw();
+    inf.on("data", (c: Uint8Array) => {
+      const u = new Uint8Array(c.buffer, c.byteOffset, c.byteLength);
+      crc = zlib.crc32(u, crc);
+      size += u.length;
+      queue.push(u);
+      poke();
+    });
+    inf.on("end", () => {
+      memberEnded = true;
+      poke();
+    });
+    inf.on("error", (e: Error) => {
+      error = damaged(e.message);
+      poke();
+    });
+    return true;
+  };
+  /** After a member's deflate data: its unconsumed input, then the 8-byte trailer. */
+  const endMember = async () => {
+    // `pending` still holds the last piece fed; the inflater used part of it.
+    take(Math.min(pending.length, inf!.bytesWritten - infBase));
+    inf = null;
+    while (pending.length < 8 && await more());
+    if (pending.length < 8) throw damaged("truncated gzip trailer");
+    const dv = new DataView(pending.buffer, pending.byteOffset, 8);
+    if (dv.getUint32(0, true) !== crc >>> 0) throw damaged("CRC-32 mismatch");
+    if (dv.getUint32(4, true) !== size % 4294967296) throw damaged("ISIZE mismatch");
+    take(8);
+    members++;
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      try {
+        for (;;) {
+          if (queue.length) return c.enqueue(queue.shift()!);
+          if (error) throw error;
+          if (inf === null) {
+            if (!await startMember()) return c.close();
+            continue;
+          }
+          if (memberEnded) {
+            await endMember();
+            continue;
+          }
+          // Feed the inflater: what is pending, else the next piece of the file.
+          if (pending.length === 0 && !await more()) {
+            // The deflate data ended early: zlib says so on end().
+            await new Promise<void>((res) => {
+              wake = res;
+              inf!.end();
+            });
+            if (!memberEnded && !error) error = damaged("unexpected end of file");
+            continue;
+          }
+          const chunk = pending;
+          // `pending` keeps the bytes until the inflater says how many it used.
+          await new Promise<void>((res) => {
+            wake = res;
+            inf!.write(chunk, () => poke());
+          });
+          // Node emits "end" on a later tick than the write callback may come: let it.
+          await new Promise((r) => setTimeout(r, 0));
+          if (!memberEnded && !error) {
+            take(chunk.length);
+            infBase += chunk.length;
+          }
+        }
+      } catch (e) {
+        inf?.destroy();
+        c.error(e);
+      }
+    },
+    async cancel() {
+      inf?.destroy();
+      await cancelSource();
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** How many leading decoded bytes are checked for binary content. */
@@ -320,8 +507,9 @@ async function* run(
     rep.firstTime = NaN; // recomputed by the main pass
     report.files.push(rep);
     let stream: ReadableStream<Uint8Array>;
+    let tail: GzipTail | undefined;
     try {
-      stream = (await openBytes(rep.file)).stream;
+      ({ stream, tail } = await openBytes(rep.file));
     } catch (e) {
       if (opts.strict) {
         throw new NavscopeError("io", `cannot read log file: ${(e as Error).message}`, {
@@ -332,7 +520,7 @@ async function* run(
       p.problem("unreadable", 0, rep.error, rep.file);
       continue;
     }
-    yield* feed(p, stream, rep, opts);
+    yield* feed(p, stream, rep, opts, tail);
   }
   p.finish();
   yield* drain(p);
@@ -351,6 +539,7 @@ async function* feed(
   stream: ReadableStream<Uint8Array>,
   rep: FileReport,
   opts: ParseOptions,
+  tail?: GzipTail,
 ): AsyncGenerator<LogEvent> {
   p.beginFile(rep);
   const reader = stream.getReader();
@@ -391,12 +580,30 @@ async function* feed(
     p.push(dec.decode());
     p.endFile();
     finished = true;
+    if (tail && tail.trailingBytes > 0) trailingProblem(p, rep, tail, opts);
     yield* drain(p);
   } finally {
     // The consumer may stop early (break out of for-await): close the file now, not at GC.
     if (!finished) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
+}
+
+/**
+ * Bytes after the last gzip member: every member was read, but the file is not what a gzip
+ * writer produces (appended garbage, padding) — a file problem, not data damage.
+ */
+function trailingProblem(
+  p: LogLineProcessor,
+  rep: FileReport,
+  tail: GzipTail,
+  opts: ParseOptions,
+): void {
+  const what = `${tail.trailingBytes} bytes after the last gzip member (from compressed ` +
+    `offset ${tail.trailingAt}) are not gzip data; ignored, every member before them was read`;
+  if (opts.strict) throw new NavscopeError("bad_value", what, { file: rep.file, section: "gzip" });
+  rep.error = what;
+  p.problem("bad_gzip", 0, what);
 }
 
 /** Parses a single byte stream (e.g. stdin or a fetch body) the same way. */

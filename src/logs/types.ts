@@ -475,7 +475,8 @@ export type LogEventType = LogEvent["type"];
 /** Kinds of bad input the parser counts (never throws for them unless `strict`). */
 export type ProblemKind =
   | "garbage" // a line that is not in the logger layout
-  | "binary" // a line with NUL bytes or undecodable UTF-8
+  | "binary" // a line with NUL bytes or undecodable UTF-8 that is not in the logger layout
+  | "non_utf8" // a logger line with invalid UTF-8 (read with U+FFFD; its message may not match)
   | "truncated" // a `[TRUNCATED: …]` line or a line over the cap
   | "bad_field" // a recognised message with a missing / malformed value
   | "bad_gzip" // a corrupt or truncated .gz (data before the damage is kept)
@@ -504,6 +505,8 @@ export interface FileReport {
   firstTime: number;
   /** Set when the file failed to open/read/decompress. */
   error: string;
+  /** Lines with invalid UTF-8 (read with U+FFFD): a file problem when > 0. */
+  nonUtf8Lines: number;
 }
 
 /** What a parse saw: counts by kind, the first problems with file:line, per-file summaries. */

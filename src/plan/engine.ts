@@ -13,6 +13,7 @@ import { readMaybeGzip } from "../codec/file.ts";
 import { kCS } from "../grid/constants.ts";
 import { type BgrdSection, parseBgrd } from "../pack/bgrd/section.ts";
 import { decodeMainPack } from "../pack/bnav/codec.ts";
+import { checkParsedGridZones } from "../pack/bnav/grid_zones.ts";
 import type { MainPack, OffMeshLink } from "../pack/bnav/types.ts";
 import { loadSidecarFile, type SidecarPack } from "../pack/bnvf/sidecar.ts";
 import { SpanFlag } from "../pack/grid_types.ts";
@@ -124,6 +125,7 @@ export class Engine {
       if (!load.pack.grid) throw new PlanFailure("grid_decode_failed", "包里没有预烘格图段");
       try {
         this.section = parseBgrd(load.pack.grid, { file: this.mainPackPath });
+        checkParsedGridZones(this.section, load.pack.zones, { file: this.mainPackPath });
       } catch (e) {
         throw new PlanFailure("grid_decode_failed", `预烘格图解不开 (${msg(e)})`);
       }
@@ -134,7 +136,7 @@ export class Engine {
       try {
         this.sidecar = await loadSidecarFile(
           fields,
-          sidecarExpectations(load.header.buildHash, bytes, this.section),
+          sidecarExpectations(load.header.buildHash, bytes, this.section, load.pack),
         );
       } catch (e) {
         const code = e instanceof NavscopeError && /判据/.test(e.message)

@@ -119,7 +119,7 @@ export function synthLinkTable(rnd: () => number, zones: number[], n: number): S
       first: Uint32Array.from(used.map((z) => zoneOf.indexOf(z))),
       length: Uint32Array.from(used.map((z) => zoneOf.filter((x) => x === z).length)),
     },
-    bomlIndex: Uint32Array.from({ length: n }, (_, i) => i * 3),
+    bomlIndex: Uint32Array.from({ length: n }, (_, i) => i),
     zone: Uint16Array.from(zoneOf),
     kind: Uint8Array.from({ length: n }, () => ri(rnd, 6)),
     valid: Uint8Array.from({ length: n }, () => ri(rnd, 4)),
@@ -150,7 +150,13 @@ export function synthLinkTable(rnd: () => number, zones: number[], n: number): S
   }
   for (let s = 0; s < 2 * n; s++) {
     h[s] = (ri(rnd, 200000) - 1000) / 64;
-    declH[s] = rnd() < 0.1 ? NaN : h[s];
+    declH[s] = rnd() < 0.1 ? h[s] + 0.5 : h[s];
+    // A side without a landing (reason 1–3) carries no region, clearance or flags, and `valid`
+    // says which sides have reason 0 (what the baker writes; the decoder checks both).
+    if (t.why[s] >= 1 && t.why[s] <= 3) t.rid[s] = t.clr[s] = t.flags[s] = 0;
+  }
+  for (let i = 0; i < n; i++) {
+    t.valid[i] = (t.why[2 * i] === 0 ? 1 : 0) | (t.why[2 * i + 1] === 0 ? 2 : 0);
   }
   return t;
 }

@@ -11,6 +11,7 @@
  */
 import { NavscopeError } from "../errors.ts";
 import { parseJson } from "../codec/json.ts";
+import { escapeControls, isPlausibleName, readTextStrict } from "../codec/json_strict.ts";
 import type { LandmarkSet, Point3 } from "./landmarks.ts";
 
 /** Format tag of a legs file. */
@@ -116,15 +117,22 @@ export function encodeLegs(legs: readonly Leg[]): string {
   return `{"format": "${LEGS_FORMAT}", "version": 1, "legs": [\n${lines.join(",\n")}\n]}\n`;
 }
 
-/** Parses and validates a legs file; errors name the file and the JSON path. */
+/** Top-level keys of a legs file. */
+const FILE_KEYS = new Set(["format", "version", "legs"]);
+
+/** The legs-file version this reader understands. */
+export const LEGS_VERSION = 1;
+
+/**
+ * Parses and validates a legs file; errors name the file and the JSON path. The JSON is read
+ * strictly (duplicate keys, inexact integers, lone surrogates refused: codec/json_strict.ts);
+ * `format` must be `navscope-legs`, `version` 1, and no other top-level key is accepted.
+ */
 export function parseLegs(text: string, file: string): Leg[] {
   const j = parseJson(text, { file });
-  const o = j as Record<string, unknown>;
-  if (typeof j !== "object" || j === null || !Array.isArray(o.legs)) {
-    throw new NavscopeError("bad_value", "$.legs is missing", { file }, `{"legs": [...]}`);
-  }
+  checkLegsHeader(j, file);
   const ids = new Set<string>();
-  return (o.legs as unknown[]).map((l, i) => {
+  return ((j as Record<string, unknown>).legs as unknown[]).map((l, i) => {
     const leg = validateLeg(l, `$.legs[${i}]`, file);
     if (ids.has(leg.id)) fail(file, `$.legs[${i}].id`, `repeats id ${leg.id}`, "unique ids");
     ids.add(leg.id);
@@ -132,8 +140,44 @@ export function parseLegs(text: string, file: string): Leg[] {
   });
 }
 
+/** Reads a legs file (strict UTF-8) and parses it with {@link parseLegs}. */
+export async function loadLegs(path: string): Promise<Leg[]> {
+  return parseLegs(await readTextStrict(path), path);
+}
+
+/** Checks the top level of a legs document: an object with format, version and legs only. */
+export function checkLegsHeader(j: unknown, file: string): void {
+  if (typeof j !== "object" || j === null || Array.isArray(j)) {
+    fail(
+      file,
+      "$",
+      "is not an object",
+      `{"format": "${LEGS_FORMAT}", "version": 1, "legs": [...]}`,
+    );
+  }
+  const o = j as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!FILE_KEYS.has(k)) fail(file, `$.${k}`, "is unknown", "format, version, legs");
+  }
+  if (o.format !== LEGS_FORMAT) {
+    fail(file, "$.format", `is ${JSON.stringify(o.format) ?? "missing"}`, `"${LEGS_FORMAT}"`);
+  }
+  if (o.version !== LEGS_VERSION) {
+    throw new NavscopeError(
+      "bad_version",
+      `$.version: is ${JSON.stringify(o.version) ?? "missing"}`,
+      { file },
+      `${LEGS_VERSION}`,
+    );
+  }
+  if (!Array.isArray(o.legs)) {
+    fail(file, "$.legs", Object.hasOwn(o, "legs") ? "is not an array" : "is missing", "[...]");
+  }
+}
+
 function fail(file: string, path: string, what: string, expected: string): never {
-  throw new NavscopeError("bad_value", `${path}: ${what}`, { file }, expected);
+  // Values are quoted from the file: control and bidi characters escaped (one honest line).
+  throw new NavscopeError("bad_value", `${path}: ${escapeControls(what)}`, { file }, expected);
 }
 
 const LEG_KEYS = new Set([
@@ -153,7 +197,8 @@ const LEG_KEYS = new Set([
   "note",
 ]);
 
-function validateLeg(l: unknown, p: string, file: string): Leg {
+/** Validates one parsed leg at JSON path `p` of `file`; returns it typed. */
+export function validateLeg(l: unknown, p: string, file: string): Leg {
   if (typeof l !== "object" || l === null || Array.isArray(l)) {
     fail(file, p, "is not an object", "a leg");
   }
@@ -163,6 +208,14 @@ function validateLeg(l: unknown, p: string, file: string): Leg {
   }
   if (typeof o.id !== "string" || o.id === "") fail(file, `${p}.id`, "is not a string", "an id");
   if (typeof o.zone !== "string") fail(file, `${p}.zone`, "is not a string", "a zone name");
+  if (!isPlausibleName(o.zone)) {
+    fail(
+      file,
+      `${p}.zone`,
+      `is ${JSON.stringify(o.zone)}`,
+      "a zone name (no control or format characters, no outer spaces)",
+    );
+  }
   for (const k of ["start", "goal"]) {
     const v = o[k];
     if (
@@ -201,11 +254,34 @@ function validateLeg(l: unknown, p: string, file: string): Leg {
       if (!check[0](v)) fail(file, `${p}.overrides.${k}`, `is ${JSON.stringify(v)}`, check[1]);
     }
   }
+  if (o.checks !== undefined) validateChecks(o.checks, `${p}.checks`, file);
   if (!Array.isArray(o.landmarks) || !o.landmarks.every((s) => typeof s === "string")) {
     fail(file, `${p}.landmarks`, "is not a string array", "landmark names");
   }
   if (typeof o.note !== "string") fail(file, `${p}.note`, "is not a string", "a note");
   return o as unknown as Leg;
+}
+
+/** The route checks a leg may carry: finite lengths ≥ 0, px. */
+const CHECK_KEYS = ["max_length_px", "min_length_px"] as const;
+
+function validateChecks(c: unknown, p: string, file: string): void {
+  if (typeof c !== "object" || c === null || Array.isArray(c)) {
+    fail(file, p, `is ${JSON.stringify(c)}`, `an object with ${CHECK_KEYS.join(", ")}`);
+  }
+  const o = c as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o)) {
+    if (!(CHECK_KEYS as readonly string[]).includes(k)) {
+      fail(file, `${p}.${k}`, "is unknown", CHECK_KEYS.join(", "));
+    }
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
+      fail(file, `${p}.${k}`, `is ${JSON.stringify(v)}`, "a finite length ≥ 0, px");
+    }
+  }
+  const { min_length_px: lo, max_length_px: hi } = o as LegChecks;
+  if (lo !== undefined && hi !== undefined && lo > hi) {
+    fail(file, p, `min_length_px ${lo} > max_length_px ${hi}`, "min ≤ max");
+  }
 }
 
 /** Builds the leg battery of a generated world from its landmarks. */

@@ -8,7 +8,7 @@
  */
 import { type Landmark, validateLandmarks } from "./landmarks.ts";
 import { NavscopeError } from "../errors.ts";
-import { parseJson, readFileBytes } from "../codec/mod.ts";
+import { decodeUtf8Strict, parseJson, readFileBytes } from "../codec/mod.ts";
 
 /** Format tag written in every manifest. */
 export const MANIFEST_FORMAT = "navscope-world";
@@ -152,7 +152,7 @@ export interface WorldManifest {
 /** Reads and validates a manifest file. */
 export async function loadManifest(path: string): Promise<WorldManifest> {
   const abs = absolutePath(path);
-  const text = new TextDecoder().decode(await readFileBytes(abs));
+  const text = decodeUtf8Strict(await readFileBytes(abs), { file: abs });
   return parseManifest(text, abs);
 }
 

@@ -95,8 +95,29 @@ function notObjCheck(bytes: Uint8Array, file: string): void {
   }
 }
 
-/** Parses OBJ text. Errors carry `file` and the 1-based `line`. */
+/** A decimal number as OBJ writers print it (no hex/binary/octal literals, no words). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Face indices are stored as u32: a larger index can name no vertex (and would wrap). */
+const MAX_INDEX = 0xffffffff;
+
+/**
+ * Parses OBJ text. Errors carry `file` and the 1-based `line`. U+FFFD anywhere (what a lossy
+ * decode leaves for invalid UTF-8) is refused: names resolve surfaces, and a wrong byte there
+ * would silently change which surface a triangle gets.
+ */
 export function parseObj(text: string, file = "<memory>"): ObjData {
+  const bad = text.indexOf("\ufffd");
+  if (bad >= 0) {
+    let line = 1;
+    for (let i = text.indexOf("\n"); i >= 0 && i < bad; i = text.indexOf("\n", i + 1)) line++;
+    throw new NavscopeError(
+      "bad_value",
+      "invalid UTF-8 (or U+FFFD) in the text",
+      { file, line },
+      "UTF-8 text",
+    );
+  }
   // Growable typed columns instead of number[]: a large OBJ would otherwise leave hundreds of MB
   // of boxed arrays and promoted line strings resident (V8 keeps the pages) for the whole bake.
   const pos = new F64Growable(), tri = new U32Growable();
@@ -143,7 +164,8 @@ export function parseObj(text: string, file = "<memory>"): ObjData {
             );
           }
           for (let k = 1; k <= 3; k++) {
-            const x = Number(tok[k]);
+            // Decimal only: Number() would also take 0x10, 0b11, 0o7 and "Infinity".
+            const x = DECIMAL.test(tok[k]) ? Number(tok[k]) : NaN;
             // Vertices are stored as float32: a value finite as f64 but beyond f32 (1e308)
             // would import as ±Infinity.
             if (!Number.isFinite(x) || !Number.isFinite(Math.fround(x))) {
@@ -153,7 +175,7 @@ export function parseObj(text: string, file = "<memory>"): ObjData {
                 where,
                 Number.isFinite(x)
                   ? "a number within float32 range (|x| < 3.4e38)"
-                  : "a finite number",
+                  : "a finite decimal number",
               );
             }
             pos.push(x);
@@ -297,6 +319,14 @@ function faceIndex(token: string, nv: number, where: { file: string; line: numbe
     );
   }
   const i = parseInt(head, 10);
+  if (Math.abs(i) > MAX_INDEX) {
+    throw new NavscopeError(
+      "offset_out_of_range",
+      `face vertex index ${head} is beyond any vertex count`,
+      where,
+      `|index| ≤ ${MAX_INDEX}`,
+    );
+  }
   if (i === 0) {
     throw new NavscopeError(
       "offset_out_of_range",

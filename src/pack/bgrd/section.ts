@@ -140,8 +140,15 @@ export function parseBgrd(bytes: Uint8Array, where: ErrorLocation = {}): BgrdSec
   }
   const tilePx = r.f64();
   const apronPx = r.f64();
-  if (!(tilePx > 0 && Number.isFinite(tilePx)) || !(apronPx >= 0 && Number.isFinite(apronPx))) {
-    throw r.error("bad_value", `tile_px ${tilePx}, apron_px ${apronPx}`, "finite sizes", 16);
+  // Spec 格图段: every tile owns 512 × 512 cells (128 px) with a 64-cell (16 px) apron; the
+  // decoder and the planner rely on both (issue 27: a subnormal tile_px or a 0 apron loaded).
+  if (tilePx !== BGRD_TILE_PX || apronPx !== BGRD_APRON_PX) {
+    throw r.error(
+      "bad_value",
+      `tile_px ${tilePx}, apron_px ${apronPx}`,
+      `${BGRD_TILE_PX} and ${BGRD_APRON_PX} px (spec 格图段)`,
+      16,
+    );
   }
   const zoneCount = r.u32();
   r.u32(); // reserved
@@ -162,7 +169,36 @@ export function parseBgrd(bytes: Uint8Array, where: ErrorLocation = {}): BgrdSec
     where: { ...where },
   };
   checkOffsets(section, loc, entryAt);
+  zones.forEach((z, zi) => checkOwnedDisjoint(z, { ...loc, zone: z.name }, entryAt[zi]));
   return section;
+}
+
+/**
+ * Owned rectangles of one zone's tiles do not overlap (spec 格图段: 各瓦负责的矩形互不重叠); two
+ * tiles owning a cell would give it two record sets. Sorted sweep over the rows.
+ */
+function checkOwnedDisjoint(z: BgrdZoneEntry, where: ErrorLocation, entryAt: number[]): void {
+  const r = z.tiles.map((t, i) => ({
+    i,
+    x0: t.gx0 + t.px0,
+    x1: t.gx0 + t.px1,
+    y0: t.gy0 + t.py0,
+    y1: t.gy0 + t.py1,
+  })).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  for (let a = 0; a < r.length; a++) {
+    for (let b = a + 1; b < r.length && r[b].y0 <= r[a].y1; b++) {
+      if (r[b].x0 <= r[a].x1 && r[a].x0 <= r[b].x1) {
+        const [p, q] = r[a].i < r[b].i ? [r[a], r[b]] : [r[b], r[a]];
+        throw new NavscopeError(
+          "bad_value",
+          `tile ${q.i}'s owned cells ${q.x0}..${q.x1} × ${q.y0}..${q.y1} overlap tile ${p.i}'s ` +
+            `${p.x0}..${p.x1} × ${p.y0}..${p.y1}`,
+          { ...where, tile: q.i, offset: entryAt[q.i] + 16 },
+          "owned rectangles that do not overlap (spec 格图段)",
+        );
+      }
+    }
+  }
 }
 
 function readZone(
@@ -173,12 +209,26 @@ function readZone(
 ): BgrdZoneEntry {
   const zr = new ByteReader(r.bytes, { ...loc, zone: z }, 0, r.pos);
   const nameLen = zr.u32();
+  const nameAt = zr.pos;
   const nameBytes = zr.take(nameLen, "zone name");
-  zr.take(pad4(nameLen) - nameLen, "zone name padding");
-  const name = new TextDecoder().decode(nameBytes);
+  const padAt = zr.pos;
+  const pad = zr.take(pad4(nameLen) - nameLen, "zone name padding");
+  let name: string;
+  try {
+    name = UTF8.decode(nameBytes);
+  } catch {
+    throw zr.error("bad_value", `zone ${z} name is not valid UTF-8`, "UTF-8 text", nameAt);
+  }
+  if (pad.some((b) => b !== 0)) {
+    throw zr.error("bad_value", `zone ${name} name padding is not zero`, "zero bytes", padAt);
+  }
   const named = new ByteReader(r.bytes, { ...loc, zone: name || z }, 0, zr.pos);
+  const originAt = named.pos;
   const x0 = named.f64();
   const y0 = named.f64();
+  if (!Number.isFinite(x0) || !Number.isFinite(y0)) {
+    throw named.error("bad_value", `zone origin ${x0}, ${y0}`, "a finite origin (px)", originAt);
+  }
   const globalRegions = named.u32();
   const tileAt = named.pos;
   const tileCount = named.u32();
@@ -265,6 +315,8 @@ function checkOffsets(s: BgrdSection, loc: ErrorLocation, entryAt: number[][]): 
     });
   });
 }
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function pad4(n: number): number {
   return (n + 3) & ~3;

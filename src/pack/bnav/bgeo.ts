@@ -239,7 +239,33 @@ export function decodeVertexChunk(
     const src = j * n;
     for (let i = 0, o = j; i < n; i++, o += 12) bytes[o] = planes[src + i];
   }
+  checkFiniteVertices(out, dst, dst + n, s, { ...where, section: `BGEO vertex chunk ${k}` });
   return bytes;
+}
+
+/**
+ * Vertices `[from, to)` of `v` (3 floats each) are finite (issue 27: a NaN vertex made every
+ * plan of its zone fail with zone_not_found while inspect said usable). `first` is the global
+ * index of vertex `from`, for the message. Used by the decoders and the encoder.
+ */
+export function checkFiniteVertices(
+  v: Float32Array,
+  from: number,
+  to: number,
+  first: number,
+  where: ErrorLocation,
+): void {
+  for (let i = 3 * from; i < 3 * to; i++) {
+    if (!Number.isFinite(v[i])) {
+      const k = (i / 3) | 0;
+      throw new NavscopeError(
+        "bad_value",
+        `vertex ${first + k - from} has ${"uvh"[i % 3]} = ${v[i]}`,
+        where,
+        "finite coordinates",
+      );
+    }
+  }
 }
 
 /** Encodes vertices `[s, e)` as one vertex chunk. */

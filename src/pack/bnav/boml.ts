@@ -82,6 +82,29 @@ function checkLink(l: OffMeshLink, i: number, where: ErrorLocation): void {
       section: "BOML",
     }, "12 (four points × x, y, z)");
   }
+  const e = linkValueError(l, i);
+  if (e) throw new NavscopeError("bad_value", e[0], { ...where, section: "BOML" }, e[1]);
+}
+
+/**
+ * What no correct writer puts in a BOML record (issue 27): a non-finite or negative radius, a
+ * non-finite cost modifier or point coordinate, direction bits beyond bit 1 (spec: 第 0 位 起端到终端,
+ * 第 1 位 终端到起端). Returns [what, expected, byte offset in the record] or null.
+ */
+function linkValueError(l: OffMeshLink, i: number): [string, string, number] | null {
+  if (!(Number.isFinite(l.radius) && l.radius >= 0)) {
+    return [`off-mesh link ${i}: radius ${l.radius}`, "a finite radius ≥ 0", 20];
+  }
+  if (!Number.isFinite(l.costModifier)) {
+    return [`off-mesh link ${i}: cost modifier ${l.costModifier}`, "a finite value", 24];
+  }
+  for (let j = 0; j < 12; j++) {
+    if (!Number.isFinite(l.points[j])) {
+      return [`off-mesh link ${i}: point coordinate ${j} is ${l.points[j]}`, "finite", 28 + 4 * j];
+    }
+  }
+  if (l.dirBits > 3) return [`off-mesh link ${i}: direction bits ${l.dirBits}`, "0..3", 76];
+  return null;
 }
 
 /** Parsed BOML header. */
@@ -170,7 +193,7 @@ export function decodeBoml(
         }
       }
     } else r.take(4);
-    out.push({
+    const link = {
       zone,
       kind,
       isExt,
@@ -184,7 +207,10 @@ export function decodeBoml(
       dirBits,
       startTriangle,
       endTriangle,
-    });
+    };
+    const e = linkValueError(link, i);
+    if (e) throw r.error("bad_value", e[0], e[1], at + e[2]);
+    out.push(link);
   }
   return out;
 }

@@ -17,6 +17,7 @@ import { checkPackLayout, unknownSectionWarnings } from "./layout.ts";
 import {
   assembleBgeo,
   type BgeoLayout,
+  checkFiniteVertices,
   chunkCount,
   chunkRange,
   type ChunkSizes,
@@ -29,6 +30,7 @@ import {
   encodeVertexChunk,
   readBgeoLayout,
 } from "./bgeo.ts";
+import { checkGridZones } from "./grid_zones.ts";
 import {
   buildHashV5,
   linkRecords,
@@ -266,6 +268,8 @@ export function validatePack(pack: MainPack, where: ErrorLocation = {}): void {
       }
     }
   }
+  checkFiniteVertices(pack.vertices, 0, V, 0, { ...where, section: "vertices" });
+  checkPackRefs(pack, where);
   for (const s of pack.extraSections) {
     if (!/^[\x20-\x7e]{4}$/.test(s.tag) || (KNOWN_SECTIONS as readonly string[]).includes(s.tag)) {
       throw fail(
@@ -276,6 +280,26 @@ export function validatePack(pack: MainPack, where: ErrorLocation = {}): void {
       );
     }
   }
+}
+
+/**
+ * Cross-references no checksum covers on their own (issue 27): every BOML link names a zone of
+ * the zone table, and the BGRD grid's zones are the zone table's (src/pack/bnav/grid_zones.ts).
+ * Run by the encoder ({@link validatePack}) and after a whole decode.
+ */
+export function checkPackRefs(pack: MainPack, where: ErrorLocation): void {
+  const ids = new Set(pack.zones.map((z) => z.id));
+  (pack.offMeshLinks ?? []).forEach((l, i) => {
+    if (!ids.has(l.zone)) {
+      throw new NavscopeError(
+        "bad_value",
+        `off-mesh link ${i} is in zone ${l.zone}, which the zone table does not have`,
+        { ...where, section: "BOML" },
+        `one of the zone ids ${[...ids].join(", ")}`,
+      );
+    }
+  });
+  if (pack.grid) checkGridZones(pack.grid, pack.zones, where, true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,6 +364,7 @@ export function readFront(bytes: Uint8Array, where: ErrorLocation): PackFront {
   }
   // Every byte belongs to the header, the directory, a table or a section (bnav_layout.ts).
   checkPackLayout(bytes, header, sections, where);
+  checkRenamedSections(header, known, extra, where);
   const warnings = unknownSectionWarnings(sections);
   if (!g) {
     return {
@@ -369,6 +394,33 @@ export function readFront(bytes: Uint8Array, where: ErrorLocation): PackFront {
   r.expectEnd(`${header.zoneCount} zone records`);
   checkZoneRanges(zones, header.triangleCount, { ...where, section: "BGEO zone table" });
   return { header, sections, known, extra, bgeo, zones, zoneTable, warnings };
+}
+
+/**
+ * A known section missing while an unknown one is present (issue 27 item 7): BSRF, BOML and BGRD
+ * may each be absent (spec: 包里没有 BSRF 时全部可走), but their absence changes planning —
+ * BSRF→BXRF made every triangle walkable with a warning only. An unknown tag next to a missing
+ * known one is most likely that section under a damaged tag: refused, naming both.
+ */
+function checkRenamedSections(
+  header: MainPackHeader,
+  known: Map<string, SectionInfo>,
+  extra: SectionInfo[],
+  where: ErrorLocation,
+): void {
+  if (header.version < 4) return;
+  const missing = ["BOML", "BSRF", "BGRD"].filter((t) => !known.has(t));
+  if (missing.length > 0 && extra.length > 0) {
+    throw new NavscopeError(
+      "bad_value",
+      `section${missing.length > 1 ? "s" : ""} ${missing.join(", ")} missing while the directory ` +
+        `lists unknown section${extra.length > 1 ? "s" : ""} ${
+          extra.map((x) => JSON.stringify(x.tag)).join(", ")
+        }: a known section under a damaged tag?`,
+      { ...where, section: "section directory", offset: header.sectionDirOffset },
+      "the known sections under their own tags",
+    );
+  }
 }
 
 /**
@@ -408,6 +460,7 @@ export function decodeMainPack(bytes: Uint8Array, opts: DecodeOptions = {}): Mai
     links: geo.links,
     ...decodeSideSections(bytes, front, where),
   };
+  checkPackRefs(pack, where);
   return finishLoad(bytes, pack, front, opts);
 }
 

@@ -27,6 +27,7 @@ import {
   type ZoneRecord,
 } from "./types.ts";
 import { checkZoneRanges, decodeZoneRecords } from "./zones.ts";
+import { checkFiniteVertices } from "./bgeo.ts";
 import { encodeBoml } from "./boml.ts";
 import { encodeBsrf } from "./bsrf.ts";
 
@@ -181,6 +182,7 @@ export function decodeFlatGeometry(
   const hash = new Fnv1a64().update(zoneTable).update(vbytes)
     .update(bytes.subarray(toff, toff + TRIANGLE_RECORD * T))
     .update(bytes.subarray(loff, loff + LINK_RECORD * h.linkCount)).digest();
+  checkFiniteVertices(vertices, 0, h.vertexCount, 0, { ...where, section: "vertices" });
   return { zones, zoneTable, vertices, triangles, links, hash };
 }
 

@@ -112,6 +112,7 @@ export function checkZoneRanges(
   triangles: number,
   where: ErrorLocation,
 ): void {
+  checkZoneValues(zones, where);
   for (const z of zones) {
     if (z.firstTriangle + z.triangleCount > triangles) {
       throw new NavscopeError(
@@ -142,4 +143,53 @@ export function findZone(
     { ...where, zone: key },
     `one of: ${zones.map((z) => `${z.name} (${z.id})`).slice(0, 20).join(", ")}`,
   );
+}
+
+/**
+ * The zone-table values no correct writer produces (issue 27; spec 几何段 › 区表), checked by the
+ * decoders and the encoder alike: width and height finite and > 0 px, the affine {sx, tx, sy, ty}
+ * and floor_y finite with sx, sy ≠ 0, zone names and ids unique (a zone is looked up by either),
+ * and a tier zone's parent (`component_count`) an existing zone other than itself.
+ */
+export function checkZoneValues(zones: readonly ZoneRecord[], where: ErrorLocation): void {
+  const byId = new Map<number, ZoneRecord>();
+  const names = new Set<string>();
+  zones.forEach((z, i) => {
+    const bad = (what: string, expected: string) =>
+      new NavscopeError(
+        "bad_value",
+        `zone record ${i}: ${what}`,
+        { ...where, zone: z.name },
+        expected,
+      );
+    for (const [k, v] of [["width", z.width], ["height", z.height]] as const) {
+      if (!(Number.isFinite(v) && v > 0)) throw bad(`${k} ${v}`, "a finite size > 0 px");
+    }
+    const a = z.affine;
+    for (const [k, v] of [["sx", a.sx], ["tx", a.tx], ["sy", a.sy], ["ty", a.ty]] as const) {
+      if (!Number.isFinite(v)) throw bad(`affine ${k} ${v}`, "finite affine terms");
+    }
+    if (a.sx === 0 || a.sy === 0) throw bad(`affine scale ${a.sx}, ${a.sy}`, "non-zero scales");
+    if (!Number.isFinite(z.floorY)) throw bad(`floor_y ${z.floorY}`, "a finite floor height");
+    if (names.has(z.name)) {
+      throw bad(`name ${JSON.stringify(z.name)} appears twice`, "unique names");
+    }
+    if (byId.has(z.id)) throw bad(`id ${z.id} appears twice`, "unique zone ids");
+    names.add(z.name);
+    byId.set(z.id, z);
+  });
+  zones.forEach((z, i) => {
+    if ((z.flags & 1) === 0) return;
+    const parent = byId.get(z.componentCount);
+    if (!parent || parent === z) {
+      throw new NavscopeError(
+        "bad_value",
+        `zone record ${i}: tier zone's parent id ${z.componentCount} is ${
+          !parent ? "not in the pack" : "itself"
+        }`,
+        { ...where, zone: z.name },
+        "the id of another zone of the pack",
+      );
+    }
+  });
 }

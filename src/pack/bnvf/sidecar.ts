@@ -38,12 +38,19 @@ import {
 import { decodeComponentGraphs, encodeComponentGraphs } from "./fscc.ts";
 import { decodeFieldsTile, encodeFieldsTile, MAX_DEFLATE_RATIO } from "./fspn.ts";
 import { decodeWallTable, encodeWallTable } from "./fwal.ts";
-import { decodeLinkTable, decodeOpenTable, encodeLinkTable, encodeOpenTable } from "./tables.ts";
+import {
+  decodeLinkTable,
+  decodeOpenTable,
+  encodeLinkTable,
+  encodeOpenTable,
+  FLNK_RECORD_SIZE,
+} from "./tables.ts";
 import {
   BNVF_DIR_ENTRY_SIZE,
   BNVF_FLAG_SCC_EXTRA,
   BNVF_HEADER_SIZE,
   BNVF_MAGIC,
+  BNVF_OPTIONAL_SECTIONS,
   BNVF_REQUIRED_SECTIONS,
   BNVF_VERSION,
   type ComponentGraphs,
@@ -170,6 +177,7 @@ function openInner(
       }, `sections ${BNVF_REQUIRED_SECTIONS.join(", ")}`);
     }
   }
+  checkSidecarLayout(bytes, header, sections);
   const fconSec = byTag.get("FCON")!;
   const fcon = sectionBytes(bytes, fconSec);
   checkFcon(fcon, fconSec, runtimeFcon);
@@ -187,6 +195,8 @@ function openInner(
   if (expect) checkZones(zones, zoneByName, expect);
   const lk = byTag.get("FLNK");
   const op = byTag.get("FOPN");
+  const links = lk ? decodeLinkTable(sectionBytes(bytes, lk), {}, lk.offset) : null;
+  if (expect) checkLinksAgainstMain(links, lk ?? null, header, expect);
   return {
     file,
     bytes,
@@ -195,10 +205,194 @@ function openInner(
     fcon,
     zones,
     zoneByName,
-    links: lk ? decodeLinkTable(sectionBytes(bytes, lk), {}, lk.offset) : null,
+    links,
     opens: op ? decodeOpenTable(sectionBytes(bytes, op), {}, op.offset) : null,
     paired: expect !== null,
   };
+}
+
+/**
+ * Header and directory fields no correct writer sets, and the byte accounting of the file
+ * (format-notes "BNVF fields sidecar"; issue 27): header flag bits other than bit 0, the 8
+ * unused header bytes, the 4 unused bytes of a directory entry, a tag that is neither a required
+ * nor an optional section (the format has no extension mechanism, so an unknown tag is a damaged
+ * or foreign file — e.g. FLNK→FLNX would drop the links silently), sections overlapping each
+ * other or the directory, gaps other than ≤ 7 zero bytes of 8-byte alignment before a part, and
+ * bytes after the last part (a section count cut short leaves its section's bytes there).
+ */
+function checkSidecarLayout(
+  bytes: Uint8Array,
+  h: SidecarHeader,
+  sections: SidecarSection[],
+): void {
+  if ((h.flags & ~BNVF_FLAG_SCC_EXTRA) !== 0) {
+    throw new NavscopeError(
+      "bad_value",
+      `header flags 0x${h.flags.toString(16)} set unknown bits`,
+      { section: "BNVF header", offset: 6 },
+      `only bit 0 (0x${BNVF_FLAG_SCC_EXTRA.toString(16)})`,
+    );
+  }
+  if (h.reserved !== 0n) {
+    throw new NavscopeError(
+      "bad_value",
+      `the 8 unused header bytes hold 0x${h.reserved.toString(16)}`,
+      { section: "BNVF header", offset: 40 },
+      "zero",
+    );
+  }
+  const known = new Set<string>([...BNVF_REQUIRED_SECTIONS, ...BNVF_OPTIONAL_SECTIONS]);
+  sections.forEach((s, i) => {
+    const at = h.dirOffset + i * BNVF_DIR_ENTRY_SIZE;
+    if (!known.has(s.tag)) {
+      throw new NavscopeError(
+        "bad_value",
+        `directory entry ${i} names an unknown section ${JSON.stringify(s.tag)} (旁包未知段)`,
+        { section: "BNVF directory", offset: at },
+        `one of ${[...known].join(", ")} (the sidecar format has no extension sections)`,
+      );
+    }
+    if (s.flags !== 0) {
+      throw new NavscopeError(
+        "bad_value",
+        `directory entry ${i} (${s.tag}) has 0x${s.flags.toString(16)} in its unused bytes`,
+        { section: "BNVF directory", offset: at + 4 },
+        "zero",
+      );
+    }
+  });
+  const parts = [
+    { what: "header", start: 0, end: BNVF_HEADER_SIZE },
+    {
+      what: "directory",
+      start: h.dirOffset,
+      end: h.dirOffset + h.sectionCount * BNVF_DIR_ENTRY_SIZE,
+    },
+    ...sections.filter((s) => s.length > 0).map((s) => ({
+      what: `section ${s.tag}`,
+      start: s.offset,
+      end: s.offset + s.length,
+    })),
+  ].sort((a, b) => a.start - b.start || a.end - b.end);
+  let pos = 0, prev = "start of file";
+  for (const p of parts) {
+    if (p.start < pos) {
+      throw new NavscopeError(
+        "offset_out_of_range",
+        `${p.what} [${p.start}, ${p.end}) overlaps ${prev} (ends at ${pos})`,
+        { section: "BNVF directory", offset: p.start },
+        "parts that do not overlap",
+      );
+    }
+    checkGap(bytes, pos, p.start, `before ${p.what}`);
+    pos = p.end;
+    prev = p.what;
+  }
+  if (pos !== bytes.length) {
+    throw new NavscopeError(
+      "stream_length",
+      `${bytes.length - pos} bytes after the last part (${prev}) that no directory entry owns ` +
+        "(旁包尾部多余字节: a section count cut short?)",
+      { section: "BNVF directory", offset: pos },
+      `the file to end at ${pos}`,
+    );
+  }
+}
+
+/** A gap between parts may only be 0–7 zero bytes of alignment before an 8-aligned part. */
+function checkGap(bytes: Uint8Array, from: number, to: number, where: string): void {
+  if (from === to) return;
+  const pad = to - from < SECTION_ALIGN && to % SECTION_ALIGN === 0;
+  let zero = true;
+  for (let i = from; i < to && zero; i++) zero = bytes[i] === 0;
+  if (!pad || !zero) {
+    throw new NavscopeError(
+      "stream_length",
+      `${to - from} bytes at [${from}, ${to}) ${where} belong to no section (orphaned bytes)`,
+      { section: "BNVF directory", offset: from },
+      "at most 7 zero bytes of 8-byte alignment between parts",
+    );
+  }
+}
+
+/**
+ * FLNK against the main pack (issue 27 item 2): FLNK is "由 BOML 换算" — present exactly when the
+ * main pack has off-mesh links, one record per BOML link; each record's zone and link fields are
+ * that BOML record's, and a side's region id is below its zone's region count. Only the facts the
+ * caller gave are checked (`expect.offMeshLinks` undefined: the BOML checks are skipped).
+ */
+function checkLinksAgainstMain(
+  links: SidecarLinkTable | null,
+  sec: SidecarSection | null,
+  h: SidecarHeader,
+  expect: SidecarExpectations,
+): void {
+  const boml = expect.offMeshLinks;
+  const fail = (what: string, expected: string, offset?: number) =>
+    new NavscopeError("count_mismatch", what, {
+      section: links ? "FLNK" : "BNVF directory",
+      offset: offset ?? (sec ? sec.offset : h.dirOffset),
+    }, expected);
+  if (boml !== undefined) {
+    const n = boml?.length ?? 0;
+    if (!links && n > 0) {
+      throw fail(
+        `the sidecar has no FLNK section but the main pack has ${n} off-mesh links (旁包缺 FLNK)`,
+        `an FLNK section with ${n} records`,
+      );
+    }
+    if (links && links.count !== n) {
+      throw fail(
+        `FLNK has ${links.count} records but the main pack has ${n} off-mesh links`,
+        `${n} records, one per BOML link`,
+      );
+    }
+  }
+  if (!links) return;
+  const regionsById = new Map<number, number>();
+  for (const z of expect.zones) if (z.id !== undefined) regionsById.set(z.id, z.regions);
+  const base = (sec?.offset ?? 0) + 16 + 12 * links.index.zone.length;
+  for (let i = 0; i < links.count; i++) {
+    const at = base + FLNK_RECORD_SIZE * i;
+    const zone = links.zone[i];
+    const b = boml?.[i];
+    if (b) {
+      const same = b.zone === zone && b.kind === links.kind[i] && b.isExt === links.isExt[i] &&
+        b.bidirectional === links.bidirectional[i] && b.area === links.area[i] &&
+        b.linkType === links.linkType[i] && b.direction === links.direction[i] &&
+        Math.fround(b.radius) === links.radius[i] &&
+        Math.fround(b.costModifier) === links.costModifier[i];
+      if (!same) {
+        throw fail(
+          `FLNK record ${i} (zone ${zone}, radius ${links.radius[i]}, cost ${
+            links.costModifier[i]
+          }) is not BOML link ${i} (zone ${b.zone}, radius ${b.radius}, cost ${b.costModifier})`,
+          "the BOML record's zone, kind, flags, radius and cost modifier",
+          at,
+        );
+      }
+    }
+    if (regionsById.size === 0) continue;
+    const regions = regionsById.get(zone);
+    if (regions === undefined) {
+      throw fail(
+        `FLNK record ${i} is in zone ${zone}, which has no grid`,
+        "a BGRD zone id",
+        at + 4,
+      );
+    }
+    for (let k = 0; k < 2; k++) {
+      const rid = links.rid[2 * i + k];
+      if (links.why[2 * i + k] !== 0 && links.why[2 * i + k] !== 4) continue;
+      if (rid >= regions) {
+        throw fail(
+          `FLNK record ${i} side ${k} lands in region ${rid}`,
+          `< ${regions} (the zone's global_regions)`,
+          at + 32 + 24 * k + 16,
+        );
+      }
+    }
+  }
 }
 
 /**

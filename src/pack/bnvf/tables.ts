@@ -176,10 +176,55 @@ export function decodeLinkTable(
           at,
         );
       }
+      checkLinkRecord(r, t, i, at);
     }
   }
   r.expectEnd("FLNK records");
   return t;
+}
+
+/**
+ * The values of FLNK record `i` that no correct writer produces (issue 27): FLNK is "由 BOML 换算"
+ * — one record per BOML link, in BOML order, so `boml_index` is the record's own index; radius,
+ * cost modifier and both sides' landing heights are finite (a NaN cost makes every jump across
+ * the link free or impossible); `valid` says which sides are usable (bit k set ⇔ side k has
+ * reason code 0, spec 旁包 "3 = both ends usable"); a side without a landing (reason 1–3)
+ * carries no region id.
+ */
+function checkLinkRecord(r: ByteReader, t: SidecarLinkTable, i: number, at: number): void {
+  const bad = (what: string, expected: string, off: number) =>
+    r.error("bad_value", `record ${i}: ${what}`, expected, at + off);
+  if (t.bomlIndex[i] !== i) {
+    throw bad(`boml_index ${t.bomlIndex[i]}`, `${i} (one record per BOML link, in order)`, 0);
+  }
+  if (!Number.isFinite(t.radius[i]) || t.radius[i] < 0) {
+    throw bad(`radius ${t.radius[i]}`, "a finite radius ≥ 0", 24);
+  }
+  if (!Number.isFinite(t.costModifier[i])) {
+    throw bad(`cost_modifier ${t.costModifier[i]}`, "a finite cost modifier", 28);
+  }
+  let valid = 0;
+  for (let k = 0; k < 2; k++) {
+    const s = 2 * i + k, off = 32 + 24 * k;
+    if (!Number.isFinite(t.h[s])) throw bad(`side ${k} h ${t.h[s]}`, "a finite height", off + 8);
+    if (!Number.isFinite(t.declH[s])) {
+      throw bad(`side ${k} decl_h ${t.declH[s]}`, "a finite height", off + 12);
+    }
+    const why = t.why[s];
+    if (why === 0) valid |= 1 << k;
+    if (why >= 1 && why <= 3 && (t.rid[s] !== 0 || t.clr[s] !== 0 || t.flags[s] !== 0)) {
+      throw bad(
+        `side ${k} has no landing (reason ${why}) but region ${t.rid[s]}, clearance ${
+          t.clr[s]
+        }, flags ${t.flags[s]}`,
+        "0, 0, 0 for a side without a landing",
+        off + 16,
+      );
+    }
+  }
+  if (t.valid[i] !== valid) {
+    throw bad(`valid ${t.valid[i]}`, `${valid} (from the sides' reason codes)`, 7);
+  }
 }
 
 /** Encodes an FLNK section. */
@@ -252,6 +297,9 @@ export function decodeOpenTable(
       t.clr[i] = r.u16();
       t.flags[i] = r.u8();
       t.src[i] = r.u8();
+      if (!Number.isFinite(hh[i])) {
+        throw r.error("bad_value", `open record ${i} height ${hh[i]}`, "a finite height", at + 8);
+      }
       if (
         i > first &&
         openCmp(t.gy[i], t.gx[i], hBits[i], t.gy[i - 1], t.gx[i - 1], hBits[i - 1]) <= 0

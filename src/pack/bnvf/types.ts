@@ -36,7 +36,36 @@ export interface SidecarExpectations {
     regions: number;
     /** Record count of each BGRD tile, in BGRD tile order. */
     tileRecords: ArrayLike<number>;
+    /** The zone's id in the main pack's zone table (FLNK/FOPN name zones by id), if known. */
+    id?: number;
   }>;
+  /**
+   * The main pack's BOML off-mesh links (null: no BOML section): FLNK must then have one record
+   * per link with that link's fields. Undefined skips the FLNK-against-BOML checks.
+   */
+  offMeshLinks?: ReadonlyArray<SidecarBomlFacts> | null;
+}
+
+/** The fields of a BOML off-mesh link that its FLNK record repeats. */
+export interface SidecarBomlFacts {
+  /** Zone id. */
+  zone: number;
+  /** Kind. */
+  kind: number;
+  /** Extension flag. */
+  isExt: number;
+  /** Bidirectional flag. */
+  bidirectional: number;
+  /** Area. */
+  area: number;
+  /** Link type. */
+  linkType: number;
+  /** Direction. */
+  direction: number;
+  /** Radius (f32). */
+  radius: number;
+  /** Cost modifier (f32). */
+  costModifier: number;
 }
 
 /** The 48-byte header. */

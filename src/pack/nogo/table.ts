@@ -33,6 +33,7 @@
  */
 import { NavscopeError } from "../../errors.ts";
 import { parseJson } from "../../codec/json.ts";
+import { decodeUtf8Strict, escapeControls, isPlausibleName } from "../../codec/json_strict.ts";
 
 /** Format tag of the no-go table file. */
 export const NOGO_FORMAT = "navscope-nogo";
@@ -88,9 +89,9 @@ export function emptyNoGoTable(): NoGoTable {
  */
 export async function loadNoGoTable(path: string | undefined): Promise<NoGoTable> {
   if (path === undefined) return emptyNoGoTable();
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await Deno.readTextFile(path);
+    bytes = await Deno.readFile(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return emptyNoGoTable();
     throw new NavscopeError("io", `cannot read the no-go table: ${(e as Error).message}`, {
@@ -98,7 +99,7 @@ export async function loadNoGoTable(path: string | undefined): Promise<NoGoTable
       section: "no-go table",
     });
   }
-  return parseNoGoTable(text, path);
+  return parseNoGoTable(decodeUtf8Strict(bytes, { file: path, section: "no-go table" }), path);
 }
 
 /** Parses and validates the JSON text of a no-go table. */
@@ -137,7 +138,7 @@ function checkKeys(file: string, path: string, o: Record<string, Json>, allowed:
 function keyPath(base: string, key: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)
     ? `${base}.${key}`
-    : `${base}[${JSON.stringify(key)}]`;
+    : `${base}[${escapeControls(JSON.stringify(key))}]`;
 }
 
 function fromDocument(doc: Json, file: string): NoGoTable {
@@ -153,6 +154,9 @@ function fromDocument(doc: Json, file: string): NoGoTable {
   const specs = new Map<string, NoGoPolygonSpec[]>();
   for (const [zone, list] of Object.entries(doc.zones)) {
     const zp = keyPath("$.zones", zone);
+    if (!isPlausibleName(zone)) {
+      fail(file, zp, "is not a zone name (empty, control characters or outer spaces)");
+    }
     if (!Array.isArray(list)) fail(file, zp, "must be a list of polygons");
     specs.set(zone, list.map((p, i) => polygonSpec(file, `${zp}[${i}]`, p)));
   }

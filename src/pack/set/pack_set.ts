@@ -14,6 +14,9 @@ import { NavscopeError } from "../../errors.ts";
 import { type BgrdSection, parseBgrd } from "../bgrd/section.ts";
 import { type BgrdSummary, summarizeBgrd } from "../bgrd/summary.ts";
 import { describeMainPack, type MainPackSummary } from "../bnav/describe.ts";
+import { decodeBoml } from "../bnav/boml.ts";
+import { checkParsedGridZones } from "../bnav/grid_zones.ts";
+import type { OffMeshLink } from "../bnav/types.ts";
 import {
   loadSidecarFile,
   readComponentGraphs,
@@ -107,12 +110,20 @@ export interface PackSetReport {
   unusableReason: string | null;
 }
 
-/** The facts the sidecar is checked against, taken from a main pack and its grid section. */
+/**
+ * The facts the sidecar is checked against, taken from a main pack and its grid section; with
+ * `main` (the zone table and BOML links) FLNK is checked against BOML too (issue 27).
+ */
 export function sidecarExpectations(
   buildHash: bigint,
   mainBytes: Uint8Array,
   grid: BgrdSection,
+  main?: {
+    zones: readonly { name: string; id: number }[];
+    offMeshLinks: SidecarExpectations["offMeshLinks"];
+  },
 ): SidecarExpectations {
+  const ids = new Map(main?.zones.map((z) => [z.name, z.id]) ?? []);
   return {
     buildHash,
     fileFnv: fnv1a64(mainBytes),
@@ -120,7 +131,9 @@ export function sidecarExpectations(
       name: z.name,
       regions: z.globalRegions,
       tileRecords: z.tiles.map((t) => t.records),
+      id: ids.get(z.name),
     })),
+    offMeshLinks: main ? main.offMeshLinks : undefined,
   };
 }
 
@@ -160,6 +173,7 @@ export async function inspectPackSet(
       section = parseBgrd(bytes.subarray(g.offset, g.offset + g.size), {
         file: mainPath,
       });
+      checkParsedGridZones(section, main.zones, { file: mainPath });
       grid = summarizeBgrd(section);
     } catch (e) {
       gridError = message(e);
@@ -171,7 +185,12 @@ export async function inspectPackSet(
     status.fields ?? paths.fields[0],
     status.fields,
     section,
-    { buildHash: BigInt(`0x${main.header.buildHash}`), bytes },
+    {
+      buildHash: BigInt(`0x${main.header.buildHash}`),
+      bytes,
+      zones: main.zones,
+      offMeshLinks: bomlOf(bytes, main, mainPath),
+    },
   );
   if (section && !gridError) {
     // Decode every tile and check its ids (bgrd_guard.ts): region ids against global_regions,
@@ -260,11 +279,28 @@ function tileTables(section: BgrdSection, zone?: string): PackSetReport["tiles"]
   }));
 }
 
+/** The main pack's BOML links (null when it has no BOML section), for the FLNK checks. */
+function bomlOf(bytes: Uint8Array, main: MainPackSummary, file: string): OffMeshLink[] | null {
+  const s = main.sections.find((x) => x.tag === "BOML");
+  if (!s) return null;
+  return decodeBoml(
+    bytes.subarray(s.offset, s.offset + s.size),
+    s.offset,
+    main.header.triangles,
+    { file },
+  );
+}
+
 async function inspectSidecar(
   path: string,
   existing: string | null,
   section: BgrdSection | null,
-  main: { buildHash: bigint; bytes: Uint8Array },
+  main: {
+    buildHash: bigint;
+    bytes: Uint8Array;
+    zones: readonly { name: string; id: number }[];
+    offMeshLinks: OffMeshLink[] | null;
+  },
 ): Promise<{ report: PackSetReport["sidecar"]; pack: SidecarPack | null }> {
   if (existing === null) {
     return {
@@ -279,7 +315,7 @@ async function inspectSidecar(
     };
   }
   try {
-    const expect = sidecarExpectations(main.buildHash, main.bytes, section);
+    const expect = sidecarExpectations(main.buildHash, main.bytes, section, main);
     const pack = await loadSidecarFile(existing, expect);
     return {
       report: { path, status: "ok", error: null, summary: summarizeSidecar(pack, expect) },
