@@ -28,12 +28,7 @@ import {
 import { checkGridIds, componentCounts, type SidecarIdSource } from "../bgrd/guard.ts";
 import type { SidecarExpectations } from "../bnvf/types.ts";
 import { loadNoGoTable, type NoGoTable } from "../nogo/table.ts";
-import {
-  checkNoGoAgainstPack,
-  checkOccluderAgainstPack,
-  type NoGoOutside,
-  type PackZoneBounds,
-} from "./binding.ts";
+import { checkNoGoAgainstPack, type NoGoOutside, type PackZoneBounds } from "./binding.ts";
 import type { OclsRecordSummary } from "../ocls/pack.ts";
 import {
   checkOccluderPack,
