@@ -69,7 +69,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const path = positionals[0];
   // Decided by content (gzip or not, then the magic), never by the file name.
-  const bytes = await readMaybeGzip(path);
+  const bytes = await readMaybeGzip(path, { magic: ["BNAV", "BNVF", "OCLS"] });
   if (magicOf(bytes) !== "BNAV") return inspectOther(path, bytes, format);
   const report = await inspectPackSet(path, { zone: values.zone, nogoPath: values.nogo, bytes });
   printTables(format, reportTables(report, values.zone), report);

@@ -124,7 +124,7 @@ export class Engine {
   /** Loads the pack set (引擎装载). Called once by {@link openEngine}. */
   async load(): Promise<void> {
     try {
-      const bytes = await readMaybeGzip(this.mainPackPath);
+      const bytes = await readMaybeGzip(this.mainPackPath, { magic: ["BNAV"] });
       const load = decodeMainPack(bytes, { file: this.mainPackPath });
       this.pack = load.pack;
       this.info.buildHash = load.header.buildHash.toString(16).padStart(16, "0");
@@ -186,7 +186,7 @@ export class Engine {
   private async loadOccluders(path: string, pack: MainPack): Promise<void> {
     let bytes: Uint8Array;
     try {
-      bytes = await readMaybeGzip(path);
+      bytes = await readMaybeGzip(path, { magic: ["OCLS"] });
     } catch (e) {
       this.occluderWarning = `occluders_unreadable: ${path}: ${msg(e)}; ledge drops allowed`;
       this.info.warnings.push(this.occluderWarning);

@@ -413,7 +413,7 @@ export async function loadSidecarFile(
   expect: SidecarExpectations | null,
   runtimeFcon?: Uint8Array,
 ): Promise<SidecarPack> {
-  const bytes = await readMaybeGzip(path);
+  const bytes = await readMaybeGzip(path, { magic: ["BNVF"] });
   return openSidecar(bytes, expect, { file: path, runtimeFcon });
 }
 

@@ -154,7 +154,7 @@ export async function inspectPackSet(
   // With `bytes` the caller has read the file and knows it is a main pack by its content: it
   // pairs by name whatever the suffix.
   const paths = pairSidecars(mainPath, { anyName: opts.bytes !== undefined });
-  const bytes = opts.bytes ?? await readMaybeGzip(mainPath);
+  const bytes = opts.bytes ?? await readMaybeGzip(mainPath, { magic: ["BNAV"] });
   // Decoded whole once (the build_hash check of describeMainPack's verify, and the zones,
   // vertices and BOML links the sidecar and occluder checks need).
   const main = describeMainPack(bytes, { file: mainPath });
@@ -341,7 +341,7 @@ async function inspectOccluder(
   if (existing === null) return { path, status: "missing", error: null, zones: null, ...none };
   let bytes: Uint8Array;
   try {
-    bytes = await readMaybeGzip(existing);
+    bytes = await readMaybeGzip(existing, { magic: ["OCLS"] });
   } catch (e) {
     const error = message(e);
     return {
