@@ -21,10 +21,13 @@ export { type ErrorCode, type ErrorLocation, formatMessage, NavscopeError } from
 export { NAVSCOPE_VERSION } from "./src/version.ts";
 export {
   assertWritable,
+  DEFAULT_MAX_INFLATE,
   gunzip,
   gzip,
   isGzip,
+  maxInflate,
   readMaybeGzip,
+  setMaxInflate,
   writeFileAtomic,
   writeFilesAtomic,
 } from "./src/codec/mod.ts";

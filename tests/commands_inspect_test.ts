@@ -36,6 +36,8 @@ interface PackSet {
 async function makePackSet(seed = 3, emptyGrid = false): Promise<PackSet> {
   const dir = await Deno.makeTempDir({ prefix: "navscope_inspect_" });
   const pack = randomMainPack(seed, { zones: 2 });
+  // The sidecar below has no FLNK: the main pack has no off-mesh links (FLNK must mirror BOML).
+  pack.offMeshLinks = [];
   const zone = pack.zones[0].name;
   const grid = syntheticWorld({ seed: 2, width: 700, height: 520, name: zone });
   if (emptyGrid) {

@@ -1,9 +1,10 @@
 /**
  * The grid section against the zone table (issue 27; spec 格图段 and 几何段 › 区表): BGRD names
  * its zones by name, and the planner looks a zone's grid up by the zone table's name. A BGRD zone
- * the zone table lacks (or a tier zone, which has no grid of its own), a zone named twice, a
- * non-tier zone of the table without a grid, or a tile whose owned rectangle lies outside its
- * zone's cell rectangle cannot belong to this pack: the decoder and the encoder refuse them.
+ * the zone table lacks (or a tier zone, which has no grid of its own), a zone named twice, or a
+ * tile whose owned rectangle lies outside its zone's cell rectangle cannot belong to this pack:
+ * the decoder and the encoder refuse them. (A zone without a grid is the planner's
+ * zone_not_found at plan time, spec 前置检查.)
  * @module
  */
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
@@ -83,15 +84,5 @@ export function checkParsedGridZones(
         );
       }
     });
-  }
-  for (const z of zones) {
-    if ((z.flags & 1) === 0 && !seen.has(z.name)) {
-      throw new NavscopeError(
-        "bad_value",
-        `zone ${JSON.stringify(z.name)} has no grid in the BGRD section`,
-        { ...loc, zone: z.name },
-        "a grid for every non-tier zone",
-      );
-    }
   }
 }

@@ -351,6 +351,7 @@ function checkLinksAgainstMain(
   if (!links) return;
   const regionsById = new Map<number, number>();
   for (const z of expect.zones) if (z.id !== undefined) regionsById.set(z.id, z.regions);
+  const maxRegions = Math.max(0, ...expect.zones.map((z) => z.regions));
   const base = (sec?.offset ?? 0) + 16 + 12 * links.index.zone.length;
   for (let i = 0; i < links.count; i++) {
     const at = base + FLNK_RECORD_SIZE * i;
@@ -372,8 +373,8 @@ function checkLinksAgainstMain(
         );
       }
     }
-    if (regionsById.size === 0) continue;
-    const regions = regionsById.get(zone);
+    // Without zone ids (facts from BGRD alone) a region id is still below the largest zone's.
+    const regions = regionsById.size > 0 ? regionsById.get(zone) : maxRegions;
     if (regions === undefined) {
       throw fail(
         `FLNK record ${i} is in zone ${zone}, which has no grid`,
@@ -413,7 +414,7 @@ export async function loadSidecarFile(
   expect: SidecarExpectations | null,
   runtimeFcon?: Uint8Array,
 ): Promise<SidecarPack> {
-  const bytes = await readMaybeGzip(path);
+  const bytes = await readMaybeGzip(path, { magic: ["BNVF"] });
   return openSidecar(bytes, expect, { file: path, runtimeFcon });
 }
 
