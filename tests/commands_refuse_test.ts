@@ -312,3 +312,9 @@ Deno.test("nightly: a battery naming zones its pack lacks is refused before plan
     assert(!(await exists(join(out, "plans.log"))), "nothing planned");
   });
 });
+
+Deno.test("the default output folders are git-ignored", async () => {
+  const ignore = (await Deno.readTextFile(new URL("../.gitignore", import.meta.url)))
+    .split("\n").map((l) => l.trim());
+  for (const d of ["/out/", "/nightly-out/", "/replay-out/"]) assert(ignore.includes(d), d);
+});
