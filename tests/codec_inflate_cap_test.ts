@@ -56,11 +56,12 @@ Deno.test("gunzip: output past the cap is an error naming the cap, not inflated 
   assertEquals((await gunzip(zeros, "ok.gz", { maxBytes: 8 << 20 })).length, 8 << 20);
 });
 
-Deno.test("gunzip: an ISIZE trailer above the cap fails before inflating", async () => {
-  const forged = zeros.slice();
+Deno.test("gunzip: a forged ISIZE costs nothing and is a located mismatch, not a cap claim", async () => {
+  const small = gzip(new TextEncoder().encode("BNAV and a few bytes"));
+  const forged = small.slice();
   new DataView(forged.buffer).setUint32(forged.length - 4, 0xffffffff, true);
   const e = await rejects(() => gunzip(forged, "f.gz", { maxBytes: 1 << 20 }));
-  assert((e as Error).message.includes("trailer says 4294967295"), (e as Error).message);
+  assert(!e.message.includes("inflate cap"), e.message);
 });
 
 Deno.test("gunzip: the content magic is checked on the first inflated bytes", async () => {

@@ -40,6 +40,9 @@ async function makePackSet(seed = 3, emptyGrid = false): Promise<PackSet> {
   pack.offMeshLinks = [];
   const zone = pack.zones[0].name;
   const grid = syntheticWorld({ seed: 2, width: 700, height: 520, name: zone });
+  // The zone's size is its grid's (700 × 520 cells): the tiles must cover the zone exactly.
+  pack.zones[0].width = 700 * 0.25;
+  pack.zones[0].height = 520 * 0.25;
   if (emptyGrid) {
     for (const t of grid.zones[0].tiles) t.spans = allocSpanColumns(0);
   }

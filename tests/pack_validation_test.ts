@@ -91,6 +91,7 @@ Deno.test("bnvf: FLNK record values are checked against their range and the main
     ["boml_index 9999", (v) => v.setUint32(r0, 9999, true), "boml_index"],
     ["side 0 rid 99999", (v) => v.setUint32(r0 + 48, 99999, true), "region 99999"],
     ["valid 0", (v) => v.setUint8(r0 + 7, 0), "valid"],
+    ["side 0 gx -2^31", (v) => v.setInt32(r0 + 32, -(2 ** 31), true), "is at cell"],
     ["cost 5 (not BOML's)", (v) => v.setFloat32(r0 + 28, 5, true), "is not BOML link"],
   ];
   for (const [what, mutate, msg] of cases) {
@@ -176,7 +177,12 @@ Deno.test("bnav: BOML NaN/Inf floats and BGRD directory values are refused", asy
     ["BGRD y0 -Inf", (v) => v.setFloat64(zAt + 8, -Infinity, true), "origin"],
     ["tile_px subnormal", (v) => v.setFloat64(grid + 16, 5e-324, true), "tile_px"],
     ["apron 0", (v) => v.setFloat64(grid + 24, 0, true), "apron_px 0"],
-    ["tile gx0 far away", (v) => v.setInt32(t0, 1000000, true), "outside the zone"],
+    ["tile gx0 far away", (v) => v.setInt32(t0, 1000000, true), "tiles own"],
+    [
+      "tile owns one column",
+      (v) => v.setInt32(t0 + 20, v.getInt32(t0 + 16, true), true),
+      "tiles own",
+    ],
     ["name not UTF-8", (v) => v.setUint8(grid + 44, 0xff), "UTF-8"],
     ["name renamed", (v) => v.setUint8(grid + 44, 0x4e), "not in the zone table"],
   ];

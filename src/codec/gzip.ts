@@ -26,6 +26,8 @@ export function gzip(bytes: Uint8Array): Uint8Array {
  * 81 s and 5.8 GB before failing on its magic).
  */
 export const DEFAULT_MAX_INFLATE = 512 * 1024 * 1024;
+/** Largest first output buffer (64 MiB); larger outputs grow by doubling. */
+const FIRST_BUFFER = 64 * 1024 * 1024;
 /** Environment variable overriding the inflate cap (bytes, or a number with K/M/G[iB]). */
 export const MAX_INFLATE_ENV = "NAVSCOPE_MAX_INFLATE";
 
@@ -97,8 +99,8 @@ function capError(file: string, cap: number, what: string): NavscopeError {
 
 /**
  * Decompresses a gzip file held in memory, streaming: the output buffer starts at the ISIZE
- * trailer's size (uncompressed size mod 2^32) but never above the inflate cap, grows only if ISIZE
- * wrapped, and inflating stops as soon as the output would pass the cap — memory stays bounded by
+ * trailer's size (uncompressed size mod 2^32) but never above 64 MiB or the inflate cap, grows by
+ * doubling, and inflating stops as soon as the output would pass the cap — memory stays bounded by
  * the cap whatever the file claims. With `opts.magic`, the content's magic is checked on the first
  * inflated bytes.
  */
@@ -120,9 +122,9 @@ export async function gunzip(
     0,
     true,
   );
-  // ISIZE is the true size mod 2^32, so a true size is never below it: over the cap already.
-  if (isize > cap) throw capError(file, cap, `the gzip trailer says ${isize} decompressed bytes`);
-  let out = new Uint8Array(isize);
+  // The trailer only sizes the first buffer (at most FIRST_BUFFER, never above the cap): a forged
+  // or damaged ISIZE costs nothing, and the buffer grows by doubling up to the cap.
+  let out = new Uint8Array(Math.min(isize, cap, FIRST_BUFFER));
   let n = 0;
   const ds = new DecompressionStream("gzip");
   const writer = ds.writable.getWriter();
@@ -185,15 +187,12 @@ export async function gunzip(
       "a complete gzip stream",
     );
   }
-  if (n !== out.length) {
-    if (n % 4294967296 !== isize) {
-      throw new NavscopeError(
-        "count_mismatch",
-        `gzip ISIZE says ${isize} bytes but ${n} were decompressed`,
-        { file, section: "gzip", offset: bytes.length - 4 },
-      );
-    }
-    out = out.subarray(0, n);
+  if (n % 4294967296 !== isize) {
+    throw new NavscopeError(
+      "count_mismatch",
+      `gzip ISIZE says ${isize} bytes but ${n} were decompressed`,
+      { file, section: "gzip", offset: bytes.length - 4 },
+    );
   }
-  return out;
+  return n === out.length ? out : out.subarray(0, n);
 }

@@ -318,7 +318,7 @@ function checkGap(bytes: Uint8Array, from: number, to: number, where: string): v
 /**
  * FLNK against the main pack (issue 27 item 2): FLNK is "由 BOML 换算" — present exactly when the
  * main pack has off-mesh links, one record per BOML link; each record's zone and link fields are
- * that BOML record's, and a side's region id is below its zone's region count. Only the facts the
+ * that BOML record's, and a landing side's region id is in 1..its zone's region count. Only the facts the
  * caller gave are checked (`expect.offMeshLinks` undefined: the BOML checks are skipped).
  */
 function checkLinksAgainstMain(
@@ -350,7 +350,22 @@ function checkLinksAgainstMain(
   }
   if (!links) return;
   const regionsById = new Map<number, number>();
-  for (const z of expect.zones) if (z.id !== undefined) regionsById.set(z.id, z.regions);
+  const cellsById = new Map<number, readonly number[]>();
+  for (const z of expect.zones) {
+    if (z.id !== undefined) regionsById.set(z.id, z.regions);
+    if (z.id !== undefined && z.cells) cellsById.set(z.id, z.cells);
+  }
+  // Without zone ids: the union of every zone's owned cells.
+  const allCells = expect.zones.reduce<number[] | null>(
+    (a, z) =>
+      !z.cells ? a : !a ? [...z.cells] : [
+        Math.min(a[0], z.cells[0]),
+        Math.min(a[1], z.cells[1]),
+        Math.max(a[2], z.cells[2]),
+        Math.max(a[3], z.cells[3]),
+      ],
+    null,
+  );
   const maxRegions = Math.max(0, ...expect.zones.map((z) => z.regions));
   const base = (sec?.offset ?? 0) + 16 + 12 * links.index.zone.length;
   for (let i = 0; i < links.count; i++) {
@@ -382,13 +397,27 @@ function checkLinksAgainstMain(
         at + 4,
       );
     }
+    const cells = regionsById.size > 0 ? cellsById.get(zone) : allCells;
     for (let k = 0; k < 2; k++) {
-      const rid = links.rid[2 * i + k];
-      if (links.why[2 * i + k] !== 0 && links.why[2 * i + k] !== 4) continue;
-      if (rid >= regions) {
+      const s = 2 * i + k, gx = links.gx[s], gy = links.gy[s];
+      // Reason 1 (出界) is the only side whose cell no tile owns.
+      if (
+        cells && links.why[s] !== 1 &&
+        !(gx >= cells[0] && gx <= cells[2] && gy >= cells[1] && gy <= cells[3])
+      ) {
+        throw fail(
+          `FLNK record ${i} side ${k} (reason ${links.why[s]}) is at cell ${gx}, ${gy}`,
+          `a cell the zone's tiles own (${cells[0]}..${cells[2]} × ${cells[1]}..${cells[3]})`,
+          at + 32 + 24 * k,
+        );
+      }
+      const rid = links.rid[s];
+      if (links.why[s] !== 0 && links.why[s] !== 4) continue;
+      // Region ids run 1..global_regions (BGRD guard; 0 is no region).
+      if (rid < 1 || rid > regions) {
         throw fail(
           `FLNK record ${i} side ${k} lands in region ${rid}`,
-          `< ${regions} (the zone's global_regions)`,
+          `1..${regions} (the zone's global_regions)`,
           at + 32 + 24 * k + 16,
         );
       }

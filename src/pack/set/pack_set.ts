@@ -134,9 +134,25 @@ export function sidecarExpectations(
       regions: z.globalRegions,
       tileRecords: z.tiles.map((t) => t.records),
       id: ids.get(z.name),
+      cells: ownedBox(z.tiles),
     })),
     offMeshLinks: main ? main.offMeshLinks : undefined,
   };
+}
+
+/** Bounding box of the tiles' owned cells (global, inclusive), or undefined without tiles. */
+function ownedBox(
+  tiles: readonly BgrdSection["zones"][number]["tiles"][number][],
+): [number, number, number, number] | undefined {
+  if (tiles.length === 0) return undefined;
+  const b: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const t of tiles) {
+    b[0] = Math.min(b[0], t.gx0 + t.px0);
+    b[1] = Math.min(b[1], t.gy0 + t.py0);
+    b[2] = Math.max(b[2], t.gx0 + t.px1);
+    b[3] = Math.max(b[3], t.gy0 + t.py1);
+  }
+  return b;
 }
 
 function message(e: unknown): string {
