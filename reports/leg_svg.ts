@@ -86,7 +86,7 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     const img = cellImage(p, (k) => {
       if (p.cells[k] !== 2 || !Number.isFinite(p.heights[k])) return 0;
       const [r, g, b] = ramp(hi > lo ? (p.heights[k] - lo) / (hi - lo) : 0.5);
-      return ((r << 24) | (g << 16) | (b << 8) | 0x8c) >>> 0;
+      return ((r << 24) | (g << 16) | (b << 8) | 0x80) >>> 0;
     });
     const stops = RAMP.map((c, i) =>
       `<rect x="${i * 40}" width="40" height="10" fill="${
@@ -291,8 +291,19 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
   text(title, 12, "bold");
   y += 4;
   const c = p.crop;
-  const [, , wnx, wny] = c.window;
-  if (c.kind === "full") {
+  const [, , wnx, wny] = c.window ?? c.interest;
+  if (c.note) text(`No window: ${c.note}.`);
+  if (c.window === null) {
+    text(
+      c.kind === "full"
+        ? `Both endpoints: ${p.nx} × ${p.ny} cells at full resolution.`
+        : `Crop ${p.nx} × ${p.ny} cells around ${c.around} (the endpoints, ${c.interest[2]} × ${
+          c.interest[3]
+        } cells, are over the ${c.budget}-cell picture budget).${
+          p.overview ? " Overview below: the endpoints' area, downsampled." : ""
+        }`,
+    );
+  } else if (c.kind === "full") {
     text(
       `Full picture: ${p.nx} × ${p.ny} cells at full resolution (window ${wnx} × ${wny} cells; budget ${c.budget} cells).`,
     );
@@ -333,8 +344,11 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
     `data-x0="${p.x0}" data-y0="${p.y0}" data-cell="${kCellUnits}" data-nx="${p.nx}" data-ny="${p.ny}" ` +
     `data-map-width="${W}" data-map-height="${H}" data-crop="${c.kind}" font-family="sans-serif">`,
     `<title>${esc(title)}</title>`,
+    // A nested <svg> clips the map's segments and arrows to the crop (no clipPath id needed).
+    `<svg class="map" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" overflow="hidden">`,
     `<rect class="map-bg" width="${W}" height="${H}" fill="#eeeeee"/>`,
     ...map,
+    `</svg>`,
     `<rect class="map-frame" width="${W}" height="${H}" fill="none" stroke="#555"/>`,
     `<g class="panel" transform="translate(${f2(PX)},0) scale(${f2(s)})">`,
     ...panel,
@@ -450,7 +464,7 @@ function cellImage(p: LegPicture, rgba: (k: number) => number): string | null {
   return any ? png(cv) : null;
 }
 
-/** A flood as a translucent fill with an opaque rim (cells with an outside 4-neighbour). */
+/** A flood as a hatched translucent fill with an opaque rim (cells with an outside 4-neighbour). */
 function floodImage(p: LegPicture, bit: number, rgb: number): string | null {
   const inF = (x: number, y: number) =>
     x >= 0 && y >= 0 && x < p.nx && y < p.ny && (p.flood[y * p.nx + x] & bit) !== 0;
@@ -458,7 +472,9 @@ function floodImage(p: LegPicture, bit: number, rgb: number): string | null {
     if (!(p.flood[k] & bit)) return 0;
     const x = k % p.nx, y = (k / p.nx) | 0;
     const rim = !inF(x + 1, y) || !inF(x - 1, y) || !inF(x, y + 1) || !inF(x, y - 1);
-    return ((rgb << 8) | (rim ? 0xe0 : 0x30)) >>> 0;
+    // Hatched inside (forward ↗, reverse ↘: both readable where they overlap), solid rim.
+    const hatch = (bit === 1 ? x + y : x - y + 4 * p.ny) % 4 === 0;
+    return ((rgb << 8) | (rim ? 0xe0 : hatch ? 0x9c : 0x1c)) >>> 0;
   });
 }
 

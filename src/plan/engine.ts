@@ -26,7 +26,13 @@ import { runPrechecks } from "./prechecks/prechecks.ts";
 import { polylineLength, runTiers } from "./tier_loop.ts";
 import { PlanFailure, type PlanRequest, type PlanResult, type Pt } from "./types.ts";
 import { ZoneState } from "./window/zone_state.ts";
-import { legPicture } from "./diagnostics/picture.ts";
+import {
+  kPictureBudget,
+  type LegPicture,
+  legPicture,
+  recordsCrop,
+  recordsPicture,
+} from "./diagnostics/picture.ts";
 import { type HopCandidate, hopCandidates } from "./region_hop.ts";
 import { fallGateCaches, windowFallGate } from "./window/fall_gate_setup.ts";
 import type { PlanSetup } from "./prechecks/prechecks.ts";
@@ -171,11 +177,46 @@ export class Engine {
     return this.serial(async () => {
       const ctx = new PlanContext(opts.signal);
       const res = await this.planLocked(req, ctx);
-      if (opts.picture && ctx.window) {
-        res.picture = legPicture(ctx.window, res, req, this.noGo, ctx.anchors, opts.pictureBudget);
+      if (opts.picture) {
+        const budget = opts.pictureBudget ?? kPictureBudget;
+        res.picture = ctx.window
+          ? legPicture(ctx.window, res, req, this.noGo, ctx.anchors, budget)
+          : this.recordsPicture(req, res, budget);
       }
       return res;
     });
+  }
+
+  /**
+   * The picture of a plan that built no window (pre-check or window-building failures): the
+   * pack's records around the failing endpoint (src/plan/diagnostics/picture.ts recordsPicture).
+   */
+  private recordsPicture(req: PlanRequest, res: PlanResult, budget: number): LegPicture {
+    const crop = recordsCrop(res, req, this.noGo, budget);
+    const box = (r: [number, number, number, number]) => ({
+      x0: r[0],
+      y0: r[1],
+      nx: r[2],
+      ny: r[3],
+    });
+    let patch = null, overview = null;
+    try {
+      if (!this.error) {
+        const zs = this.zone(req.zone);
+        patch = decodePatch(zs, box(crop.rect));
+        // The overview decodes the whole area of interest: only when it stays moderate.
+        const [, , inx, iny] = crop.interest;
+        if (crop.kind === "focus" && inx * iny <= 4 * kPictureBudget * 4) {
+          overview = { patch: decodePatch(zs, box(crop.interest)), rect: crop.interest };
+        }
+      }
+    } catch {
+      // Unknown zone or unreadable tiles: the picture shows the endpoints and says so.
+    }
+    const why = this.error
+      ? `the pack did not load (${this.error.message}): no records to draw`
+      : null;
+    return recordsPicture(patch, crop, overview, res, req, this.noGo, budget, why);
   }
 
   /** Loads and cleans a zone ahead of its first plan. */

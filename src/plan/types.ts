@@ -351,7 +351,10 @@ export interface LegPicture {
   gapHeights: [number, number] | null;
   /** How the crop was chosen (the pixel budget rule). */
   crop: PictureCrop;
-  /** The whole final window downsampled, when the crop is a focus crop; null otherwise. */
+  /**
+   * The whole final window (or, without a window, the area of interest) downsampled, when the
+   * crop is a focus crop; null otherwise.
+   */
   overview: PictureOverview | null;
 }
 
@@ -379,8 +382,10 @@ export interface PictureCrop {
   around: string;
   /** Pixel budget, cells. */
   budget: number;
-  /** The final window, global cells `[x0, y0, nx, ny]`. */
-  window: [number, number, number, number];
+  /** The final window, global cells `[x0, y0, nx, ny]`; null when no window was built. */
+  window: [number, number, number, number] | null;
+  /** Why the picture has no window (a pre-check failure: drawn from the pack's records). */
+  note?: string;
   /** The area of interest (all points with margin, inside the window), global cells. */
   interest: [number, number, number, number];
 }
