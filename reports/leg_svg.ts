@@ -56,6 +56,8 @@ const f2 = (v: number) => (Math.round(v * 100) / 100).toString();
 /** Renders the picture; `title` goes into the SVG's <title> and the panel. */
 export function legSvg(p: LegPicture, title = "navscope plan"): string {
   const U = kCellUnits, W = p.nx * U, H = p.ny * U;
+  // Marks and labels on the map grow with it, like the panel (see assemble).
+  const ms = panelScale(W, H), r = (v: number) => f2(v * ms);
   const X = (x: number) => f2((x / 0.25 - p.x0) * U);
   const Y = (y: number) => f2((p.ny - (y / 0.25 - p.y0)) * U);
   const xy = (q: Pt) => `${X(q[0])},${Y(q[1])}`;
@@ -234,7 +236,7 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     label: "Waypoints",
     swatch: `<circle cx="12" cy="6" r="4" stroke="#d22" fill="none"/>`,
     body: p.waypoints.map((i) => p.points[i]).filter((q) => q).map((q) =>
-      `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="4" fill="none" stroke="#d22"/>`
+      `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="${r(4)}" fill="none" stroke="#d22"/>`
     ).join(""),
   });
   // The gap.
@@ -251,14 +253,14 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
       swatch: `<circle cx="6" cy="6" r="4" stroke="#c0c" stroke-width="2" fill="none"/>` +
         `<circle cx="18" cy="6" r="4" stroke="#c0c" stroke-width="2" fill="none"/>`,
       attrs: `stroke="#c0c" stroke-width="2" fill="none"`,
-      body: `<circle class="gap" cx="${X(g.start[0])}" cy="${Y(g.start[1])}" r="6"/>` +
-        `<circle class="gap" cx="${X(g.goal[0])}" cy="${Y(g.goal[1])}" r="6"/>` +
+      body: `<circle class="gap" cx="${X(g.start[0])}" cy="${Y(g.start[1])}" r="${r(6)}"/>` +
+        `<circle class="gap" cx="${X(g.goal[0])}" cy="${Y(g.goal[1])}" r="${r(6)}"/>` +
         `<line class="gap" x1="${X(g.start[0])}" y1="${Y(g.start[1])}" x2="${X(g.goal[0])}" y2="${
           Y(g.goal[1])
         }"/>` +
-        `<text x="${f2(+X(g.start[0]) + 9)}" y="${
-          f2(+Y(g.start[1]) - 9)
-        }" font-size="12" fill="#c0c" stroke="#fff" stroke-width="3" paint-order="stroke">gap ${
+        `<text x="${f2(+X(g.start[0]) + 9 * ms)}" y="${f2(+Y(g.start[1]) - 9 * ms)}" font-size="${
+          r(12)
+        }" fill="#c0c" stroke="#fff" stroke-width="3" paint-order="stroke">gap ${
           g.distance.toFixed(2)
         } px${dh}</text>`,
     });
@@ -268,8 +270,8 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     label: "Start (green) and goal (red)",
     swatch: `<circle cx="6" cy="6" r="4" fill="#2a2"/><circle cx="18" cy="6" r="4" fill="#a22"/>`,
     attrs: `stroke="#fff" stroke-width="1.5"`,
-    body: `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="5" fill="#2a2"/>` +
-      `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="5" fill="#a22"/>`,
+    body: `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="${r(5)}" fill="#2a2"/>` +
+      `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="${r(5)}" fill="#a22"/>`,
   });
   return assemble(p, title, layers, W, H);
 }
@@ -277,7 +279,7 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
 /** Lays out the map, the panel (title, crop note, legend, scales, overview) and the root. */
 function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: number): string {
   // The panel is drawn in its own units and scaled so that it stays readable next to a big map.
-  const s = Math.max(1, Math.max(W, H) / 640), PW = 340;
+  const s = panelScale(W, H), PW = 340;
   const panel: string[] = [];
   let y = 16;
   const text = (t: string, size = 11, weight = "normal") => {
@@ -357,6 +359,11 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
     `</g>`,
     "</svg>",
   ].filter((x) => x !== "").join("\n") + "\n";
+}
+
+/** Panel units per SVG unit: the panel stays readable next to a big map. */
+function panelScale(W: number, H: number): number {
+  return Math.max(1, Math.max(W, H) / 640);
 }
 
 /** Legend entries of the layers drawn in the panel (scale bars, overview). */

@@ -5,7 +5,8 @@
  * `navscope replay`); a navigator leg replays with zone, start, goal and the declared deck.
  *
  * Bounded so that the page stays small: at most `maxLegs` legs (the ones with the most
- * failures first), windows of at most `maxCells` cells, and at most `maxBytes` of SVG in all.
+ * failures first), pictures of at most `maxCells` cells (a bigger window is drawn as a focus crop
+ * around what explains the failure plus an overview), and at most `maxBytes` of SVG in all.
  * @module
  */
 import { requestFromRecord } from "../src/analyze/replay.ts";
@@ -18,7 +19,7 @@ import type { ReportAccumulator, ReportData } from "./report_data.ts";
 export interface DrillOptions {
   /** Legs replayed at most (default 25). */
   maxLegs?: number;
-  /** Largest window drawn, cells (default 400 000). */
+  /** Pixel budget of a picture, cells (default 400 000; larger windows get a focus crop). */
   maxCells?: number;
   /** SVG bytes embedded at most (default 1.5 MB). */
   maxBytes?: number;
@@ -56,16 +57,6 @@ export async function addDrilldowns(
         continue;
       }
       const rec = acc.recordOf(leg.key);
-      if (rec?.window && rec.window.cells > maxCells) {
-        // The logged window is already too big to draw: no need to replay it.
-        data.drilldowns[leg.id] = {
-          outcome: rec.code,
-          message: rec.error,
-          why:
-            `logged window ${rec.window.nx} × ${rec.window.ny} cells is over the report's ${maxCells}-cell limit`,
-        };
-        continue;
-      }
       const req: PlanRequest = rec ? requestFromRecord(rec) : {
         zone: leg.zone,
         start: [leg.start[0], leg.start[1]],
@@ -76,15 +67,14 @@ export async function addDrilldowns(
         goalDeckY: leg.deck,
         noGoDiscs: [],
       };
-      const res = await engine.plan(req, { picture: true });
+      // A window over the budget is drawn as a focus crop plus an overview (picture.ts).
+      const res = await engine.plan(req, { picture: true, pictureBudget: maxCells });
       const d = { outcome: res.ok ? "ok" : res.error, message: res.message } as ReportData[
         "drilldowns"
       ][string];
       const p = res.picture;
-      if (!p) d.why = "no window was built (the plan failed before the tier loop)";
-      else if (p.nx * p.ny > maxCells) {
-        d.why = `window ${p.nx} × ${p.ny} cells is over the report's ${maxCells}-cell limit`;
-      } else {
+      if (!p) d.why = "no picture (the request could not be planned)";
+      else {
         const svg = legSvg(p, `${leg.class} ${leg.zone} ${leg.key}`);
         if (bytes + svg.length > maxBytes) d.why = "the report's picture budget is used up";
         else {
@@ -99,7 +89,7 @@ export async function addDrilldowns(
     engine.close();
   }
   data.notes.push(
-    `Drill-down pictures: the ${tried} failing legs with the most failures were replayed on ${pack}; ${drawn} drew (windows ≤ ${maxCells} cells, ≤ ${
+    `Drill-down pictures: the ${tried} failing legs with the most failures were replayed on ${pack}; ${drawn} drew (pictures ≤ ${maxCells} cells, bigger windows as a focus crop plus an overview; ≤ ${
       (maxBytes / 1e6).toFixed(1)
     } MB of pictures).`,
   );
