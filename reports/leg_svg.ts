@@ -27,6 +27,8 @@ const kCellsPerPx = 4;
 const CLASS_RGBA = [0, 0x9a9a9aff, 0xffffffff, 0xd9d4c7ff];
 /** Flood colours: forward (from the start), reverse (to the goal). */
 const FLOOD_FWD = 0x1f6fe0, FLOOD_REV = 0xef7d00;
+/** Overview tints by flood bits: forward only, reverse only, both. */
+const OVERVIEW_FLOOD = [0, 0x8fb8f5ff, 0xf9c48aff, 0xc2a8e6ff];
 /** Height ramp stops (viridis-like), low → high. */
 const RAMP: [number, number, number][] = [
   [68, 1, 84],
@@ -377,8 +379,7 @@ function panelLayers(p: LegPicture, _s: number): Layer[] {
   if (p.overview) {
     out.push({
       id: "overview",
-      label:
-        `Overview (1 pixel = ${p.overview.factor} × ${p.overview.factor} cells; box: the crop)`,
+      label: `Overview (1 pixel = ${p.overview.factor}² cells; red box: the crop; tints: floods)`,
       swatch: `<rect width="24" height="12" fill="#ddd" stroke="#e00" stroke-width="2"/>`,
       body: "x",
     });
@@ -411,11 +412,10 @@ function overviewLayer(p: LegPicture, y: number): { svg: string; height: number 
   const cv = new Canvas(o.nx, o.ny, 0xeeeeeeff);
   for (let yy = 0; yy < o.ny; yy++) {
     for (let x = 0; x < o.nx; x++) {
-      const k = yy * o.nx + x, cls = o.cells[k];
-      if (cls) cv.set(x, o.ny - 1 - yy, CLASS_RGBA[cls]);
-      const f = o.flood[k];
-      if (f & 1) cv.set(x, o.ny - 1 - yy, ((FLOOD_FWD << 8) | 0x70) >>> 0);
-      if (f & 2) cv.set(x, o.ny - 1 - yy, ((FLOOD_REV << 8) | 0x70) >>> 0);
+      const k = yy * o.nx + x, cls = o.cells[k], f = o.flood[k];
+      // Flat tints: forward only, reverse only, both (blending them would read as a new class).
+      const rgba = f ? OVERVIEW_FLOOD[f] : CLASS_RGBA[cls];
+      if (rgba) cv.set(x, o.ny - 1 - yy, rgba);
     }
   }
   const scale = 250 / Math.max(o.nx, o.ny);

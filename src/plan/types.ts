@@ -330,7 +330,10 @@ export interface LegPicture {
   goal: Pt;
   /** Spans of each crop cell (columnar), for hover read-outs. */
   cellSpans: PictureCellSpans;
-  /** Height per crop cell, m: the top span of the searched region (NaN where it has none). */
+  /**
+   * Height per crop cell, m: the highest region span the leg is about — flooded, or within the
+   * endpoints' heights ± 0.5 m (NaN where there is none).
+   */
   heights: Float32Array;
   /** Reach floods per crop cell: bit 1 forward from the start, bit 2 reverse from the goal. */
   flood: Uint8Array;

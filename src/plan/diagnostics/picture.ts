@@ -123,13 +123,15 @@ export function chooseCrop(
   // What explains the failure, in the order of the spec's diagnostics (断开处 first).
   let focus: Pt[], around: string;
   const routeEnd = d.topologyPoints.at(-1);
+  // The goal of a goal-outside-reach leg: what keeps it out of reach is around it (the ledge,
+  // the risers, the no-go); where the route ends comes next when it fits.
   if (gap.length) (focus = gap), (around = "the gap pair");
-  else if (res.error === "goal_outside_reach" && routeEnd) {
-    (focus = [req.goal, routeEnd]), (around = "the goal and where the route ends");
-  } else if (res.ok) (focus = [req.start]), (around = "the start");
+  else if (res.error === "goal_outside_reach") (focus = [req.goal]), (around = "the goal");
+  else if (res.ok) (focus = [req.start]), (around = "the start");
   else (focus = [req.start, req.goal]), (around = "the endpoints");
   const extra: [Pt, string][] = [[req.start, "the start"], [req.goal, "the goal"]];
   for (const p of gap) extra.push([p, "the gap pair"]);
+  if (routeEnd) extra.push([routeEnd, "where the route ends"]);
   return cropAround(win, all, focus, around, extra, budget);
 }
 
@@ -190,11 +192,27 @@ function classOf(w: WindowGrid, c: number): number {
 /** Overview ranking of the classes: the most walkable class of a block wins. */
 const CLASS_RANK = [0, 2, 3, 1];
 
+/** What legPicture reads of the request. */
+export interface PictureRequest {
+  /** Zone. */
+  zone: string;
+  /** Raw start, px. */
+  start: Pt;
+  /** Raw goal, px. */
+  goal: Pt;
+  /** Runtime discs. */
+  noGoDiscs?: NoGoDiscSpec[];
+  /** Declared start deck, m. */
+  startDeckY?: number | null;
+  /** Declared goal deck, m. */
+  goalDeckY?: number | null;
+}
+
 /** Builds the picture of a plan from its final window. */
 export function legPicture(
   w: WindowGrid,
   res: PlanResult,
-  req: { start: Pt; goal: Pt; zone: string; noGoDiscs?: NoGoDiscSpec[] },
+  req: PictureRequest,
   noGo: NoGoTable,
   anchors: PictureAnchors | null = null,
   budget: number = kPictureBudget,
@@ -207,23 +225,14 @@ export function legPicture(
   const ox = x0 - w.x0, oy = y0 - w.y0;
   const sp = w.spans;
   const cells = new Uint8Array(nx * ny), clearance = new Uint8Array(nx * ny);
-  const heights = new Float32Array(nx * ny).fill(NaN);
   for (let y = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++) {
       const c = (oy + y) * w.nx + (ox + x), k = y * nx + x;
       cells[k] = classOf(w, c);
       clearance[k] = Math.min(255, Math.round(w.dist[c] * 16));
-      const j = occIndex(sp, c);
-      if (j < 0) continue;
-      for (let s = sp.cs[j + 1] - 1; s >= sp.cs[j]; s--) {
-        if (w.vis3[s]) {
-          heights[k] = sp.h[s];
-          break;
-        }
-      }
     }
   }
-  const reach = reachFloods(w, anchors, choice.crop, d.gap);
+  const reach = cropLayers(w, anchors, req, choice.crop, d.gap, choice.kind === "focus");
   const bx0 = x0 * kCS, by0 = y0 * kCS, bx1 = (x0 + nx) * kCS, by1 = (y0 + ny) * kCS;
   const meets = (ax: number, ay: number, bx: number, by: number) =>
     !(Math.max(ax, bx) < bx0 || Math.min(ax, bx) > bx1 || Math.max(ay, by) < by0 ||
@@ -277,33 +286,43 @@ export function legPicture(
     start: req.start,
     goal: req.goal,
     cellSpans: reach.cellSpans,
-    heights,
+    heights: reach.heights,
     flood: reach.flood,
-    blockedSteps: blockedSteps(w, choice.crop, anchors?.gate ?? null),
+    blockedSteps: reach.blockedSteps,
     walls,
     facades,
     links,
     gapHeights: reach.gapHeights,
     crop,
-    overview: choice.kind === "focus" ? reach.overview : null,
+    overview: reach.overview,
   };
 }
 
+/** Height band of the storeys a leg is about, m (spans outside it are other storeys). */
+const kBandPad = 0.5;
+
 /**
- * The reach floods (the gap location's, src/plan/diagnostics/gap.ts) from the start span and,
- * reversed, from the goal spans over the core mask; their bits per crop cell, per crop span and
- * per overview pixel, the crop's span list, and the heights of the gap pair's spans.
+ * The layers read from the whole window: the reach floods (the gap location's,
+ * src/plan/diagnostics/gap.ts) from the start span and, reversed, from the goal spans over the
+ * core mask; the spans the leg is about (flooded, or within the band of the endpoints' heights ±
+ * kBandPad: a multi-storey building shows the leg's storeys, not its roof); and from those, per
+ * crop cell the height and flood bits, the crop's span list, the refused steps, the heights of the
+ * gap pair's spans, and (focus crops) the overview.
  */
-function reachFloods(
+function cropLayers(
   w: WindowGrid,
   anchors: PictureAnchors | null,
+  req: PictureRequest,
   crop: Box,
   gap: { start: Pt; goal: Pt } | null,
+  withOverview: boolean,
 ): {
   flood: Uint8Array;
+  heights: Float32Array;
   cellSpans: LegPicture["cellSpans"];
+  blockedSteps: LegPicture["blockedSteps"];
   gapHeights: [number, number] | null;
-  overview: PictureOverview;
+  overview: PictureOverview | null;
 } {
   return scratch.frame(() => {
     const sp = w.spans, nsp = sp.h.length;
@@ -316,9 +335,21 @@ function reachFloods(
     }
     const bits = (s: number) =>
       (ra && ra[s] ? Flood.Forward : 0) | (rb && rb[s] ? Flood.Reverse : 0);
+    // The band: the anchor spans' heights, else the declared decks; no band: every span.
+    const hs: number[] = [];
+    if (anchors && anchors.startSpan >= 0) hs.push(sp.h[anchors.startSpan]);
+    for (const s of anchors?.goalSpans ?? []) hs.push(sp.h[s]);
+    if (!hs.length) {
+      for (const v of [req.startDeckY, req.goalDeckY]) if (typeof v === "number") hs.push(v);
+    }
+    const lo = hs.length ? Math.min(...hs) - kBandPad : -Infinity;
+    const hi = hs.length ? Math.max(...hs) + kBandPad : Infinity;
+    const about = (s: number) =>
+      w.vis3[s] === 1 && (bits(s) !== 0 || (sp.h[s] >= lo && sp.h[s] <= hi));
     const nx = crop.x1 - crop.x0 + 1, ny = crop.y1 - crop.y0 + 1;
     const ox = crop.x0 - w.x0, oy = crop.y0 - w.y0;
     const cellFlood = new Uint8Array(nx * ny);
+    const heights = new Float32Array(nx * ny).fill(NaN);
     const start = new Int32Array(nx * ny + 1);
     let n = 0;
     for (let y = 0; y < ny; y++) {
@@ -343,6 +374,8 @@ function reachFloods(
           clearance[i] = w.vis3[s] ? w.dist[c] : -1;
           spanFlood[i] = bits(s);
           cellFlood[k] |= spanFlood[i];
+          // Heights ascend in a cell: the last span the leg is about is the highest.
+          if (about(s)) heights[k] = sp.h[s];
         }
       }
     }
@@ -360,9 +393,11 @@ function reachFloods(
     }
     return {
       flood: cellFlood,
+      heights,
       cellSpans: { start, h, region, flags, clearance, flood: spanFlood },
+      blockedSteps: blockedSteps(w, crop, anchors?.gate ?? null, about),
       gapHeights,
-      overview: overviewOf(w, ra, rb),
+      overview: withOverview ? overviewOf(w, ra, rb) : null,
     };
   });
 }
@@ -407,8 +442,8 @@ function overviewOf(
 
 /**
  * Refused steps on the crop's cell edges (spec 垂直可达判据 and 台阶禁行): for each pair of
- * orthogonal neighbours in the core mask, each region span of the cell against the neighbour's
- * region span of nearest height within kClimb (the same surface, not another storey), the step is
+ * orthogonal neighbours in the core mask, each span of the cell the leg is about against the
+ * neighbour's region span of nearest height within kClimb (the same surface, not another storey), the step is
  * judged both ways by RiseOk with the search's FallGate and by the step-ban bits. A too-steep
  * ramp shows as a fence across it; a ledge as a one-way line.
  */
@@ -416,6 +451,7 @@ function blockedSteps(
   w: WindowGrid,
   crop: Box,
   gate: FallGate | null,
+  about: (s: number) => boolean,
 ): LegPicture["blockedSteps"] {
   const sp = w.spans, nx = crop.x1 - crop.x0 + 1, ny = crop.y1 - crop.y0 + 1;
   const ox = crop.x0 - w.x0, oy = crop.y0 - w.y0;
@@ -435,7 +471,7 @@ function blockedSteps(
         if (jb < 0) continue;
         let bitsK = 0;
         for (let u = sp.cs[j]; u < sp.cs[j + 1]; u++) {
-          if (!w.vis3[u]) continue;
+          if (!about(u)) continue;
           let v = -1, best = Infinity;
           for (let t = sp.cs[jb]; t < sp.cs[jb + 1]; t++) {
             const dh = Math.abs(sp.h[t] - sp.h[u]);
