@@ -206,6 +206,10 @@ export interface PictureRequest {
   startDeckY?: number | null;
   /** Declared goal deck, m. */
   goalDeckY?: number | null;
+  /** Snap floor of the start, m. */
+  startFloorY?: number | null;
+  /** Snap floor of the goal, m. */
+  goalFloorY?: number | null;
 }
 
 /** Builds the picture of a plan from its final window. */
@@ -537,7 +541,7 @@ export interface RecordsCrop {
  */
 export function recordsCrop(
   res: PlanResult,
-  req: { start: Pt; goal: Pt; zone: string; noGoDiscs?: NoGoDiscSpec[] },
+  req: PictureRequest,
   noGo: NoGoTable,
   budget: number = kPictureBudget,
 ): RecordsCrop {
@@ -601,7 +605,7 @@ export function recordsPicture(
   crop: RecordsCrop,
   overview: { patch: RecordsPatch; rect: [number, number, number, number] } | null,
   res: PlanResult,
-  req: { start: Pt; goal: Pt; zone: string; noGoDiscs?: NoGoDiscSpec[] },
+  req: PictureRequest,
   noGo: NoGoTable,
   budget: number = kPictureBudget,
   why: string | null = null,
@@ -611,6 +615,13 @@ export function recordsPicture(
   const heights = new Float32Array(n).fill(NaN);
   const start = new Int32Array(n + 1);
   const keep = (i: number) => patch !== null && !(patch.flags[i] & F_FILL);
+  // The heights shown: walkable records in the band of the request's floors and decks (no band:
+  // the top walkable record), as the window picture shows the leg's storeys.
+  const ref = [req.startFloorY, req.goalFloorY, req.startDeckY, req.goalDeckY].filter((
+    v,
+  ): v is number => typeof v === "number");
+  const lo = ref.length ? Math.min(...ref) - kBandPad : -Infinity;
+  const hi = ref.length ? Math.max(...ref) + kBandPad : Infinity;
   let m = 0;
   for (let k = 0; k < n; k++) {
     start[k] = m;
@@ -626,7 +637,8 @@ export function recordsPicture(
       (h[j] = patch.h[i]), (region[j] = patch.rid[i]), (flags[j] = patch.flags[i]), j++;
       const cls = recordClass(patch.flags[i]);
       if (CLASS_RANK[cls] > CLASS_RANK[cells[k]]) cells[k] = cls;
-      if (cls === PictureCell.Walk && !(heights[k] >= patch.h[i])) heights[k] = patch.h[i];
+      const hv = patch.h[i];
+      if (cls === PictureCell.Walk && hv >= lo && hv <= hi && !(heights[k] >= hv)) heights[k] = hv;
     }
   }
   let ov: PictureOverview | null = null;
