@@ -83,6 +83,19 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
       body: img ? image(img, W, H) : "",
     });
   }
+  // Cells holding only spans of other regions (the goal's region, a plateau behind a link).
+  const cs = p.cellSpans;
+  const other = cellImage(p, (k) => {
+    if (p.cells[k] !== 0) return 0;
+    for (let i = cs.start[k]; i < cs.start[k + 1]; i++) if (cs.region[i] < 0) return 0xc3cfdfff;
+    return 0;
+  });
+  add({
+    id: "cells-other",
+    label: "Cells of other regions only (not searched)",
+    swatch: `<rect width="24" height="12" fill="#c3cfdf" stroke="#777"/>`,
+    body: other ? image(other, W, H) : "",
+  });
   // Height shading with its metre scale.
   const hr = heightRange(p);
   if (hr) {
@@ -192,6 +205,19 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     attrs: `stroke="#00897b" fill="#00897b" stroke-width="1.5"`,
     body: linkBody,
   });
+  let unlanded = "";
+  for (let i = 0; i < p.unlandedLinks.length; i += 5) {
+    const u = p.unlandedLinks;
+    const [ax, ay, bx, by] = [+X(u[i]), +Y(u[i + 1]), +X(u[i + 2]), +Y(u[i + 3])];
+    unlanded += arrow(ax, ay, bx, by) + (u[i + 4] ? arrow(bx, by, ax, ay) : "");
+  }
+  add({
+    id: "links-unlanded",
+    label: "Off-mesh links not landed (an end off the region)",
+    swatch: arrow(0, 6, 24, 6),
+    attrs: `stroke="#7a7a7a" fill="#7a7a7a" stroke-width="1.5" stroke-dasharray="4 3"`,
+    body: unlanded,
+  });
   let dropBody = "";
   for (const i of p.drops) {
     const a = p.points[i - 1], b = p.points[i];
@@ -272,8 +298,8 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     label: "Start (green) and goal (red)",
     swatch: `<circle cx="6" cy="6" r="4" fill="#2a2"/><circle cx="18" cy="6" r="4" fill="#a22"/>`,
     attrs: `stroke="#fff" stroke-width="1.5"`,
-    body: `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="${r(5)}" fill="#2a2"/>` +
-      `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="${r(5)}" fill="#a22"/>`,
+    body: `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="${r(6)}" fill="#2a2"/>` +
+      `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="${r(6)}" fill="#a22"/>`,
   });
   return assemble(p, title, layers, W, H);
 }

@@ -30,6 +30,7 @@ import {
   kPictureBudget,
   type LegPicture,
   legPicture,
+  type PictureZoneLink,
   recordsCrop,
   recordsPicture,
 } from "./diagnostics/picture.ts";
@@ -42,6 +43,7 @@ import { cellOf, kPickRadius, pickStartRec } from "./prechecks/region_pick.ts";
 import { loadOccluderScene } from "../pack/ocls/pack.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./window/tile_decode.ts";
 import { PlanTiles } from "./window/plan_tiles.ts";
+import { zoneRange } from "../pack/bnvf/tables.ts";
 
 /** Options of {@link openEngine}. */
 export interface EngineOptions {
@@ -180,11 +182,34 @@ export class Engine {
       if (opts.picture) {
         const budget = opts.pictureBudget ?? kPictureBudget;
         res.picture = ctx.window
-          ? legPicture(ctx.window, res, req, this.noGo, ctx.anchors, budget)
+          ? legPicture(ctx.window, res, req, this.noGo, ctx.anchors, budget, this.zoneLinks(req))
           : this.recordsPicture(req, res, budget);
       }
       return res;
     });
+  }
+
+  /** The zone's off-mesh links (sidecar FLNK) for the picture; empty when unknown. */
+  private zoneLinks(req: PlanRequest): PictureZoneLink[] {
+    let zs: ZoneState;
+    try {
+      zs = this.zone(req.zone);
+    } catch {
+      return [];
+    }
+    const t = zs.sidecar.links;
+    if (!t) return [];
+    const [first, end] = zoneRange(t.index, zs.zoneId), out: PictureZoneLink[] = [];
+    for (let i = first; i < end; i++) {
+      out.push({
+        ax: t.gx[2 * i],
+        ay: t.gy[2 * i],
+        bx: t.gx[2 * i + 1],
+        by: t.gy[2 * i + 1],
+        twoWay: t.bidirectional[i] !== 0,
+      });
+    }
+    return out;
   }
 
   /**
@@ -207,7 +232,16 @@ export class Engine {
         // The overview decodes the whole area of interest: only when it stays moderate.
         const [, , inx, iny] = crop.interest;
         if (crop.kind === "focus" && inx * iny <= 4 * kPictureBudget * 4) {
-          overview = { patch: decodePatch(zs, box(crop.interest)), rect: crop.interest };
+          // The overview holds the crop too (a crop squared on one endpoint may reach past it).
+          const [cx, cy, cnx, cny] = crop.rect, [ix, iy] = crop.interest;
+          const x0 = Math.min(cx, ix), y0 = Math.min(cy, iy);
+          const rect: [number, number, number, number] = [
+            x0,
+            y0,
+            Math.max(cx + cnx, ix + inx) - x0,
+            Math.max(cy + cny, iy + iny) - y0,
+          ];
+          overview = { patch: decodePatch(zs, box(rect)), rect };
         }
       }
     } catch {

@@ -350,6 +350,11 @@ export interface LegPicture {
   facades: number[];
   /** Off-mesh links meeting the crop, px, directed: ax, ay, bx, by per link. */
   links: number[];
+  /**
+   * The zone's off-mesh links meeting the crop that did not land in the window (an end in
+   * another region or outside the window), px: ax, ay, bx, by, two-way (1/0) per link.
+   */
+  unlandedLinks: number[];
   /** Heights of the gap pair's spans (start side, goal side), m; null without a gap. */
   gapHeights: [number, number] | null;
   /** How the crop was chosen (the pixel budget rule). */

@@ -192,6 +192,20 @@ function classOf(w: WindowGrid, c: number): number {
 /** Overview ranking of the classes: the most walkable class of a block wins. */
 const CLASS_RANK = [0, 2, 3, 1];
 
+/** One off-mesh link of the zone (FLNK), end cells in global cells. */
+export interface PictureZoneLink {
+  /** Source end cell x, global cells. */
+  ax: number;
+  /** Source end cell y. */
+  ay: number;
+  /** Target end cell x. */
+  bx: number;
+  /** Target end cell y. */
+  by: number;
+  /** Walkable both ways. */
+  twoWay: boolean;
+}
+
 /** What legPicture reads of the request. */
 export interface PictureRequest {
   /** Zone. */
@@ -220,6 +234,7 @@ export function legPicture(
   noGo: NoGoTable,
   anchors: PictureAnchors | null = null,
   budget: number = kPictureBudget,
+  zoneLinks: readonly PictureZoneLink[] = [],
 ): LegPicture {
   const d = res.debug;
   const win: Box = { x0: w.x0, y0: w.y0, x1: w.x0 + w.nx - 1, y1: w.y0 + w.ny - 1 };
@@ -248,13 +263,24 @@ export function legPicture(
     blockers.push(s[i], s[i + 1], s[i + 2], s[i + 3]);
     (i / 4 < w.keptWalls ? walls : facades).push(s[i], s[i + 1], s[i + 2], s[i + 3]);
   }
-  const links: number[] = [];
+  const links: number[] = [], landed = new Set<string>();
   const centre = (
     c: number,
   ): Pt => [(w.x0 + (c % w.nx) + 0.5) * kCS, (w.y0 + ((c / w.nx) | 0) + 0.5) * kCS];
   for (let i = 0; i < w.links.n; i++) {
     const a = centre(sp.cell[w.links.fromSpan[i]]), b = centre(sp.cell[w.links.toSpan[i]]);
     if (meets(a[0], a[1], b[0], b[1])) links.push(a[0], a[1], b[0], b[1]);
+    landed.add(`${sp.cell[w.links.fromSpan[i]]},${sp.cell[w.links.toSpan[i]]}`);
+  }
+  // The zone's links that did not land (a link lands on its end cells: build_window landing).
+  const unlandedLinks: number[] = [];
+  const wcell = (gx: number, gy: number) => (gy - w.y0) * w.nx + (gx - w.x0);
+  for (const l of zoneLinks) {
+    const a: Pt = [(l.ax + 0.5) * kCS, (l.ay + 0.5) * kCS];
+    const b: Pt = [(l.bx + 0.5) * kCS, (l.by + 0.5) * kCS];
+    if (!meets(a[0], a[1], b[0], b[1])) continue;
+    if (landed.has(`${wcell(l.ax, l.ay)},${wcell(l.bx, l.by)}`)) continue;
+    unlandedLinks.push(a[0], a[1], b[0], b[1], l.twoWay ? 1 : 0);
   }
   const rings = ringsOf(noGo, req.zone);
   const crop: PictureCrop = {
@@ -296,6 +322,7 @@ export function legPicture(
     walls,
     facades,
     links,
+    unlandedLinks,
     gapHeights: reach.gapHeights,
     crop,
     overview: reach.overview,
@@ -687,6 +714,7 @@ export function recordsPicture(
     walls: [],
     facades: [],
     links: [],
+    unlandedLinks: [],
     gapHeights: null,
     crop: {
       kind: crop.kind,
