@@ -322,7 +322,7 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
   y += 4;
   const c = p.crop;
   const [, , wnx, wny] = c.window ?? c.interest;
-  if (c.note) text(`No window: ${c.note}.`);
+  if (c.note) text(`${c.note}.`);
   if (c.window === null) {
     text(
       c.kind === "full"

@@ -248,7 +248,7 @@ export class Engine {
       // Unknown zone or unreadable tiles: the picture shows the endpoints and says so.
     }
     const why = this.error
-      ? `the pack did not load (${this.error.message}): no records to draw`
+      ? `No window: the pack did not load (${this.error.message}), no records to draw`
       : null;
     return recordsPicture(patch, crop, overview, res, req, this.noGo, budget, why);
   }

@@ -724,8 +724,8 @@ export function recordsPicture(
       interest: crop.interest,
       note: why ??
         (patch
-          ? "no window was built (the plan failed before or while building one): the pack's records of every region around the crop"
-          : `zone ${req.zone} is not in the pack: nothing but the endpoints to draw`),
+          ? "No window was built (the plan failed before or while building one): the pack's records of every region around the crop"
+          : `No window: zone ${req.zone} is not in the pack, nothing but the endpoints to draw`),
     },
     overview: ov,
   };
