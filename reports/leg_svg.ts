@@ -364,13 +364,17 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
   if (ov) y += ov.height + 10;
   const panelH = y * s, PX = W + 12;
   const VW = f2(PX + PW * s), VH = f2(Math.max(H, panelH));
+  // Display size: a small crop opens enlarged (up to 4×, about 1600 px wide); units stay the same.
+  const zoom = Math.max(1, Math.min(4, Math.floor(1600 / +VW)));
   const map = layers.map((l) =>
     `<g data-layer="${l.id}" data-label="${esc(l.label)}"${
       l.attrs ? " " + l.attrs : ""
     }>${l.body}</g>`
   );
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${VW}" height="${VH}" viewBox="0 0 ${VW} ${VH}" ` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${f2(+VW * zoom)}" height="${
+      f2(+VH * zoom)
+    }" viewBox="0 0 ${VW} ${VH}" ` +
     `data-x0="${p.x0}" data-y0="${p.y0}" data-cell="${kCellUnits}" data-nx="${p.nx}" data-ny="${p.ny}" ` +
     `data-map-width="${W}" data-map-height="${H}" data-crop="${c.kind}" font-family="sans-serif">`,
     `<title>${esc(title)}</title>`,
