@@ -130,6 +130,45 @@ Deno.test("picture of a too-steep ramp: refused steps fence the ramp", async () 
   }
 });
 
+Deno.test("a picture never changes the route; hover spans agree with the cell layers", async () => {
+  const engine = await openEngine(PACK);
+  try {
+    const req: PlanRequest = {
+      zone: "map01base",
+      start: [24, 40],
+      goal: [66, 12],
+      overrides: { window: [40, 0, 260, 220] },
+    };
+    const a = await engine.plan(req, { picture: true });
+    const b = await engine.plan(req);
+    assert(a.ok, a.message);
+    assertEquals(a.points, b.points);
+    assertEquals(a.debug.tautPoints, b.debug.tautPoints);
+    assertEquals(a.waypoints, b.waypoints);
+    const p = a.picture!, cs = p.cellSpans;
+    const svg = legSvg(p, "plaza");
+    for (const id of ["final", "waypoints", "flood-fwd", "flood-rev"]) {
+      assert(layersOf(svg).includes(id), id);
+    }
+    for (let k = 0; k < p.nx * p.ny; k++) {
+      let f = 0;
+      for (let i = cs.start[k]; i < cs.start[k + 1]; i++) {
+        f |= cs.flood[i];
+        assert(cs.region[i] === -1 || cs.region[i] === a.debug.region, "region of a span");
+        assert(cs.region[i] === -1 ? cs.clearance[i] === -1 : cs.clearance[i] >= 0);
+      }
+      assertEquals(f, p.flood[k], `cell ${k}: flood bits = OR of its spans'`);
+      if (Number.isFinite(p.heights[k])) {
+        let found = false;
+        for (let i = cs.start[k]; i < cs.start[k + 1]; i++) found ||= cs.h[i] === p.heights[k];
+        assert(found, "the shown height is one of the cell's spans");
+      }
+    }
+  } finally {
+    engine.close();
+  }
+});
+
 Deno.test("picture over the pixel budget: focus crop around the gap, overview with the crop", async () => {
   const engine = await openEngine(PACK);
   try {
