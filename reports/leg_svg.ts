@@ -55,8 +55,27 @@ interface Layer {
 
 const f2 = (v: number) => (Math.round(v * 100) / 100).toString();
 
-/** Renders the picture; `title` goes into the SVG's <title> and the panel. */
-export function legSvg(p: LegPicture, title = "navscope plan"): string {
+/** An extra route drawn over the picture (e.g. the triangle-mesh planner's, `plan --planner both`). */
+export interface ExtraRoute {
+  /** Layer id. */
+  id: string;
+  /** Legend label. */
+  label: string;
+  /** Points, px. */
+  points: readonly Pt[];
+  /** Stroke colour. */
+  colour: string;
+}
+
+/**
+ * Renders the picture; `title` goes into the SVG's <title> and the panel; `routes` are drawn as
+ * layers of their own above the final route.
+ */
+export function legSvg(
+  p: LegPicture,
+  title = "navscope plan",
+  routes: readonly ExtraRoute[] = [],
+): string {
   const U = kCellUnits, W = p.nx * U, H = p.ny * U;
   // Marks and labels on the map grow with it, like the panel (see assemble).
   const ms = panelScale(W, H), r = (v: number) => f2(v * ms);
@@ -257,6 +276,20 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
       swatch: `<path d="M0 6h24" ${attrs}/>`,
       attrs: `${attrs} fill="none"`,
       body: pts.length < 2 ? "" : `<polyline class="${cls}" points="${pts.map(xy).join(" ")}"/>`,
+    });
+  }
+  for (const e of routes) {
+    add({
+      id: e.id,
+      label: `${e.label} (${e.points.length} points)`,
+      swatch: `<path d="M0 6h24" stroke="${e.colour}" stroke-width="2"/>`,
+      attrs: `stroke="${e.colour}" stroke-width="2" fill="none"`,
+      body: e.points.length < 2
+        ? ""
+        : `<polyline class="${e.id}" points="${e.points.map(xy).join(" ")}"/>` +
+          e.points.slice(1, -1).map((q) =>
+            `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="${r(3)}" fill="${e.colour}" stroke="none"/>`
+          ).join(""),
     });
   }
   add({
