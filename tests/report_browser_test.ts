@@ -122,9 +122,15 @@ Deno.test({
       await page.waitForSelector("#leg-dialog[open] .svgbox svg", { timeout: 5000 });
       const svg = await page.evaluate(`(() => {
         const s = document.querySelector("#leg-dialog .svgbox svg");
-        return { w: s.getBoundingClientRect().width, image: s.querySelectorAll("image").length };
-      })()`) as { w: number; image: number };
-      assert(svg.w > 50 && svg.image === 1, JSON.stringify(svg));
+        return {
+          w: s.getBoundingClientRect().width,
+          image: s.querySelectorAll("image").length,
+          layers: s.querySelectorAll("g[data-layer]").length,
+          legend: s.querySelectorAll(".legend [data-legend-for]").length,
+        };
+      })()`) as { w: number; image: number; layers: number; legend: number };
+      // The picture's raster layers are images; every layer has a legend entry (docs/pictures.md).
+      assert(svg.w > 50 && svg.image >= 1 && svg.layers === svg.legend, JSON.stringify(svg));
       await page.screenshot({ path: `${ARTIFACTS}/report_drilldown.png` });
       await page.click("#leg-close");
       await page.selectOption("#class-filter", "");
