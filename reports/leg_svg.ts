@@ -151,9 +151,12 @@ export function legSvg(
     add({
       id,
       label,
-      swatch: `<rect width="24" height="12" fill="${hex(rgb)}" fill-opacity="0.3" stroke="${
+      // Hatched like the layer: forward ↗, reverse ↘.
+      swatch: `<rect width="24" height="12" fill="${hex(rgb)}" fill-opacity="0.15" stroke="${
         hex(rgb)
-      }" stroke-width="2"/>`,
+      }" stroke-width="2"/><path d="${
+        bit === 1 ? "M0 12L12 0M6 12L18 0M12 12L24 0" : "M0 0L12 12M6 0L18 12M12 0L24 12"
+      }" stroke="${hex(rgb)}" stroke-opacity="0.7"/>`,
       body: img ? image(img, W, H) : "",
     });
   }
