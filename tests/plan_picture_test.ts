@@ -78,7 +78,7 @@ Deno.test("picture of a disconnected leg: both floods, the gap pair, a legend en
     assertEquals(legendOf(svg).sort(), [...new Set(layers)].sort(), "legend = drawn layers");
     assert(svg.includes(`gap ${g.distance.toFixed(2)} px`), "gap label");
     assert(svg.includes(`data-x0="${p.x0}" data-y0="${p.y0}" data-cell="${kCellUnits}"`));
-    await assertGolden("plan_svg_disconnected.svg", svg);
+    await assertGolden("plan_svg_disconnected.svg.golden", svg);
   } finally {
     engine.close();
   }
@@ -124,7 +124,7 @@ Deno.test("picture of a too-steep ramp: refused steps fence the ramp", async () 
     assert(xs.length > 0, "fence marks drawn");
     for (const x of xs) assert(x >= rx0 - 1 && x <= rx1 + 2, `mark at cell ${x} (${rx0}..${rx1})`);
     assertEquals(legendOf(svg).sort(), [...new Set(layersOf(svg))].sort());
-    await assertGolden("plan_svg_ramp.svg", svg);
+    await assertGolden("plan_svg_ramp.svg.golden", svg);
   } finally {
     engine.close();
   }
