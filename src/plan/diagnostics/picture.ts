@@ -7,10 +7,12 @@
  *
  * The crop rule (pixel budget): when the area of interest — endpoints, gap pair, route, with a
  * margin — fits in {@link kPictureBudget} cells it is drawn whole ("full"); otherwise the crop is
- * a window of at most the budget around what explains the failure (the gap pair; the goal and
- * where the reach ends; the endpoints), at full cell resolution, and the whole area of interest
- * comes downsampled as the overview ("focus"). The floods and refused steps are computed here,
- * from the window, only when a picture is asked for: they never change a route.
+ * a window of at most the budget around what explains the failure (the gap pair; the goal of a
+ * goal-outside-reach leg; the endpoints), at full cell resolution, and the whole window comes
+ * downsampled as the overview ("focus"). The floods and refused steps are computed here, from the
+ * window, only when a picture is asked for: they never change a route. A plan that built no
+ * window gets {@link recordsPicture}: the pack's records around the endpoint that failed.
+ * docs/pictures.md describes every layer.
  * @module
  */
 
