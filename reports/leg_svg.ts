@@ -303,7 +303,16 @@ export function legSvg(
       `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="${r(4)}" fill="none" stroke="#d22"/>`
     ).join(""),
   });
-  // The gap.
+  // The gap; its label turns to the left near the map's right edge (the map is clipped).
+  const gapLabel = (x: number, y: number, t: string) => {
+    const size = 12 * ms, w = 9 * ms + t.length * size * 0.56;
+    const left = x + w > W && W - x < x; // to the left when the right has less room
+    return `<text x="${f2(left ? x - 9 * ms : x + 9 * ms)}" y="${f2(y - 9 * ms)}" font-size="${
+      f2(size)
+    }"${
+      left ? ' text-anchor="end"' : ""
+    } fill="#c0c" stroke="#fff" stroke-width="3" paint-order="stroke">${esc(t)}</text>`;
+  };
   if (p.gap) {
     const g = p.gap;
     const dh = p.gapHeights
@@ -322,11 +331,7 @@ export function legSvg(
         `<line class="gap" x1="${X(g.start[0])}" y1="${Y(g.start[1])}" x2="${X(g.goal[0])}" y2="${
           Y(g.goal[1])
         }"/>` +
-        `<text x="${f2(+X(g.start[0]) + 9 * ms)}" y="${f2(+Y(g.start[1]) - 9 * ms)}" font-size="${
-          r(12)
-        }" fill="#c0c" stroke="#fff" stroke-width="3" paint-order="stroke">gap ${
-          g.distance.toFixed(2)
-        } px${dh}</text>`,
+        gapLabel(+X(g.start[0]), +Y(g.start[1]), `gap ${g.distance.toFixed(2)} px${dh}`),
     });
   }
   add({
