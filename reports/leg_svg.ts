@@ -78,14 +78,56 @@ export function legSvg(
 ): string {
   const U = kCellUnits, W = p.nx * U, H = p.ny * U;
   // Marks and labels on the map grow with it, like the panel (see assemble).
-  const ms = panelScale(W, H), r = (v: number) => f2(v * ms);
+  const ms = panelScale(W, H);
   const X = (x: number) => f2((x / 0.25 - p.x0) * U);
   const Y = (y: number) => f2((p.ny - (y / 0.25 - p.y0)) * U);
-  const xy = (q: Pt) => `${X(q[0])},${Y(q[1])}`;
   const layers: Layer[] = [];
-  const add = (l: Layer) => {
-    if (l.body !== "") layers.push(l);
+  const c: Draw = {
+    p,
+    W,
+    H,
+    ms,
+    X,
+    Y,
+    xy: (q) => `${X(q[0])},${Y(q[1])}`,
+    r: (v) => f2(v * ms),
+    add: (l) => {
+      if (l.body !== "") layers.push(l);
+    },
   };
+  // Bottom to top: rasters, edges and segments, no-go and links, routes, the gap and endpoints.
+  rasterLayers(c);
+  edgeLayers(c);
+  noGoAndLinkLayers(c);
+  routeLayers(c, routes);
+  gapAndEndpointLayers(c);
+  return assemble(p, title, layers, W, H);
+}
+
+/** What the layer builders share: the picture, the map size and the px → map transforms. */
+interface Draw {
+  p: LegPicture;
+  /** Map width, units. */
+  W: number;
+  /** Map height, units. */
+  H: number;
+  /** Mark scale (panelScale). */
+  ms: number;
+  /** px x → map units. */
+  X: (x: number) => string;
+  /** px y → map units (flipped). */
+  Y: (y: number) => string;
+  /** A point as `x,y` in map units. */
+  xy: (q: Pt) => string;
+  /** A mark size scaled by ms. */
+  r: (v: number) => string;
+  /** Adds a layer when it draws something. */
+  add: (l: Layer) => void;
+}
+
+/** Cell classes, other regions, height shading and the two floods (embedded PNGs). */
+function rasterLayers(c: Draw): void {
+  const { p, W, H, add } = c;
   // Cells.
   const labels: Record<number, [string, string]> = {
     2: ["cells-walk", "Walkable core cells"],
@@ -160,6 +202,11 @@ export function legSvg(
       body: img ? image(img, W, H) : "",
     });
   }
+}
+
+/** Refused steps on cell edges, walls and facades. */
+function edgeLayers(c: Draw): void {
+  const { p, X, Y, add } = c;
   // Blocked steps: RiseOk refusals and step bans on the cell edges.
   const rise = edgePaths(p, 3), ban = edgePaths(p, 12);
   add({
@@ -198,6 +245,11 @@ export function legSvg(
     attrs: `stroke="#8d5a2b" stroke-width="1.5" fill="none"`,
     body: segs(p.facades),
   });
+}
+
+/** No-go polygons and discs, landed and unlanded links, drops. */
+function noGoAndLinkLayers(c: Draw): void {
+  const { p, X, Y, xy, add } = c;
   // No-go.
   add({
     id: "nogo",
@@ -212,7 +264,9 @@ export function legSvg(
     swatch: `<circle cx="12" cy="6" r="5" fill="#f0a" fill-opacity="0.2" stroke="#a0a"/>`,
     attrs: `fill="#f0a" fill-opacity="0.2" stroke="#a0a"`,
     body: p.discs.map((d) =>
-      `<circle class="nogo" cx="${X(d.x)}" cy="${Y(d.y)}" r="${f2(d.r * kCellsPerPx * U)}"/>`
+      `<circle class="nogo" cx="${X(d.x)}" cy="${Y(d.y)}" r="${
+        f2(d.r * kCellsPerPx * kCellUnits)
+      }"/>`
     ).join(""),
   });
   // Links and drops, with direction.
@@ -252,6 +306,11 @@ export function legSvg(
     attrs: `stroke="#0055cc" fill="#0055cc" stroke-width="2.5"`,
     body: dropBody,
   });
+}
+
+/** Every stage's polyline, extra routes and the waypoints. */
+function routeLayers(c: Draw, routes: readonly ExtraRoute[]): void {
+  const { p, X, Y, xy, r, add } = c;
   // Stage polylines.
   const stages: [string, string, readonly Pt[], string, string][] = [
     [
@@ -303,6 +362,11 @@ export function legSvg(
       `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="${r(4)}" fill="none" stroke="#d22"/>`
     ).join(""),
   });
+}
+
+/** The gap pair with its label, and the endpoints. */
+function gapAndEndpointLayers(c: Draw): void {
+  const { p, W, X, Y, r, ms, add } = c;
   // The gap; its label turns to the left near the map's right edge (the map is clipped).
   const gapLabel = (x: number, y: number, t: string) => {
     const size = 12 * ms, w = 9 * ms + t.length * size * 0.56;
@@ -342,7 +406,6 @@ export function legSvg(
     body: `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="${r(6)}" fill="#2a2"/>` +
       `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="${r(6)}" fill="#a22"/>`,
   });
-  return assemble(p, title, layers, W, H);
 }
 
 /** Lays out the map, the panel (title, crop note, legend, scales, overview) and the root. */
