@@ -450,7 +450,7 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
   }
   y += 6;
   const legend: string[] = [];
-  for (const l of [...layers, ...panelLayers(p, s)]) {
+  for (const l of [...layers, ...panelLayers(p)]) {
     legend.push(
       `<g class="legend-entry" data-legend-for="${l.id}" transform="translate(0,${y})">` +
         `<g transform="translate(0,-9)"${l.attrs ? " " + l.attrs : ""}>${l.swatch}</g>` +
@@ -503,7 +503,7 @@ function panelScale(W: number, H: number): number {
 }
 
 /** Legend entries of the layers drawn in the panel (scale bars, overview). */
-function panelLayers(p: LegPicture, _s: number): Layer[] {
+function panelLayers(p: LegPicture): Layer[] {
   const out: Layer[] = [{
     id: "scale",
     label: "Scale bar (px) and north arrow (+y)",
