@@ -480,7 +480,11 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
       f2(+VH * zoom)
     }" viewBox="0 0 ${VW} ${VH}" ` +
     `data-x0="${p.x0}" data-y0="${p.y0}" data-cell="${kCellUnits}" data-nx="${p.nx}" data-ny="${p.ny}" ` +
-    `data-map-width="${W}" data-map-height="${H}" data-crop="${c.kind}" font-family="sans-serif">`,
+    `data-map-width="${W}" data-map-height="${H}" data-crop="${c.kind}" ` +
+    // The endpoints and the gap pair in px, so a client can check what its viewport shows.
+    `data-start="${p.start.join(",")}" data-goal="${p.goal.join(",")}"` +
+    (p.gap ? ` data-gap="${[...p.gap.start, ...p.gap.goal].join(",")}"` : "") +
+    ` font-family="sans-serif">`,
     `<title>${esc(title)}</title>`,
     // A nested <svg> clips the map's segments and arrows to the crop (no clipPath id needed).
     `<svg class="map" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" overflow="hidden">`,
