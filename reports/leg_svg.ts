@@ -375,8 +375,34 @@ function gapAndEndpointLayers(c: Draw): void {
       f2(size)
     }"${
       left ? ' text-anchor="end"' : ""
-    } fill="#c0c" stroke="#fff" stroke-width="3" paint-order="stroke">${esc(t)}</text>`;
+    } fill="#c0c" stroke="#fff" stroke-width="3" stroke-dasharray="none" paint-order="stroke">${
+      esc(t)
+    }</text>`;
   };
+  // The final judgement's distances: an endpoint more than 8 px from its anchor (where the
+  // reach ends) is outside the reach domain (goal_outside_reach).
+  const anchors: [Pt, Pt | undefined, number | null, string][] = [
+    [p.start, p.topology[0], p.snap[0], "start"],
+    [p.goal, p.topology.at(-1), p.snap[1], "goal"],
+  ];
+  let reachBody = "";
+  for (const [q, a, d, what] of anchors) {
+    if (!a || d === null || !(d > 0.5)) continue;
+    reachBody += `<line x1="${X(q[0])}" y1="${Y(q[1])}" x2="${X(a[0])}" y2="${Y(a[1])}"/>` +
+      `<circle cx="${X(a[0])}" cy="${Y(a[1])}" r="${r(4)}" fill="#fff"/>` +
+      gapLabel(
+        (+X(q[0]) + +X(a[0])) / 2,
+        (+Y(q[1]) + +Y(a[1])) / 2,
+        `${what} ${d.toFixed(1)} px from the reach${d > 8 ? " (> 8 px gate)" : ""}`,
+      );
+  }
+  add({
+    id: "reach-distance",
+    label: "Endpoint → its anchor (reach-domain distance, gate 8 px)",
+    swatch: `<path d="M0 6h24" stroke="#c0c" stroke-dasharray="3 2"/>`,
+    attrs: `stroke="#c0c" stroke-width="1.5" stroke-dasharray="5 3"`,
+    body: reachBody,
+  });
   if (p.gap) {
     const g = p.gap;
     const dh = p.gapHeights

@@ -169,6 +169,28 @@ Deno.test("a picture never changes the route; hover spans agree with the cell la
   }
 });
 
+Deno.test("picture of a goal outside the reach: the goal's distance to its anchor is labelled", async () => {
+  const engine = await openEngine(PACK);
+  try {
+    // legs.json mesa_up: the mesa top is another region, more than 8 px from the yard's reach.
+    const r = await engine.plan({ zone: "map01base", start: [110, 305], goal: [140, 305] }, {
+      picture: true,
+    });
+    assertEquals(r.error, "goal_outside_reach");
+    const p = r.picture!;
+    assert(p.snap[1]! > 8, `goal snap ${p.snap[1]}`);
+    const svg = legSvg(p, "mesa_up");
+    const layers = layersOf(svg);
+    for (const id of ["reach-distance", "cells-other", "flood-fwd", "topology"]) {
+      assert(layers.includes(id), id);
+    }
+    assert(svg.includes(`goal ${p.snap[1]!.toFixed(1)} px from the reach (&gt; 8 px gate)`));
+    assertEquals(legendOf(svg).sort(), [...new Set(layers)].sort());
+  } finally {
+    engine.close();
+  }
+});
+
 Deno.test("picture over the pixel budget: focus crop around the gap, overview with the crop", async () => {
   const engine = await openEngine(PACK);
   try {

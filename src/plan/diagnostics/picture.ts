@@ -330,6 +330,7 @@ export function legPicture(
     facades,
     links,
     unlandedLinks,
+    snap: [d.snapStart, d.snapGoal],
     gapHeights: reach.gapHeights,
     crop,
     overview: reach.overview,

@@ -196,6 +196,7 @@ export function recordsPicture(
     facades: [],
     links: [],
     unlandedLinks: [],
+    snap: [d.snapStart, d.snapGoal],
     gapHeights: null,
     crop: {
       kind: crop.kind,
