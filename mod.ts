@@ -344,3 +344,4 @@ export { type AbStageRow, type AbVerdict, compareStage } from "./src/analyze/ab_
 
 // ── Pictures ─────────────────────────────────────────────────────────────────────────────────
 export { rasterizeZone, worldPng, worldSvg, type ZoneRaster } from "./reports/render_world.ts";
+export { type ExtraRoute, kCellUnits, legSvg } from "./reports/leg_svg.ts";

@@ -7,10 +7,13 @@
  *
  * The crop rule (pixel budget): when the area of interest — endpoints, gap pair, route, with a
  * margin — fits in {@link kPictureBudget} cells it is drawn whole ("full"); otherwise the crop is
- * a window of at most the budget around what explains the failure (the gap pair; the goal and
- * where the reach ends; the endpoints), at full cell resolution, and the whole area of interest
- * comes downsampled as the overview ("focus"). The floods and refused steps are computed here,
- * from the window, only when a picture is asked for: they never change a route.
+ * a window of at most the budget around what explains the failure (the gap pair; the goal of a
+ * goal-outside-reach leg; the endpoints), at full cell resolution, and the whole window comes
+ * downsampled as the overview ("focus"). The floods and refused steps are computed here, from the
+ * window, only when a picture is asked for: they never change a route. A plan that built no
+ * window gets the records picture (records_picture.ts): the pack's records around the endpoint
+ * that failed.
+ * docs/pictures.md describes every layer.
  * @module
  */
 
@@ -43,7 +46,7 @@ const kMargin = 48;
 /** Extra context grown around a focus crop while the budget allows, cells per side. */
 const kFocusGrow = 160;
 /** Longest side of the overview, pixels. */
-const kOverviewSide = 320;
+export const kOverviewSide = 320;
 
 /** Flood bits. */
 export const Flood = { Forward: 1, Reverse: 2 } as const;
@@ -65,10 +68,14 @@ export interface PictureAnchors {
 }
 
 /** Inclusive box of global cells. */
-interface Box {
+export interface Box {
+  /** Left column. */
   x0: number;
+  /** Bottom row. */
   y0: number;
+  /** Right column (inclusive). */
   x1: number;
+  /** Top row (inclusive). */
   y1: number;
 }
 
@@ -120,25 +127,39 @@ export function chooseCrop(
   const route = res.points.length ? res.points : d.topologyPoints;
   const gap = d.gap ? [d.gap.start, d.gap.goal] as Pt[] : [];
   const all: Pt[] = [req.start, req.goal, ...gap, ...route, ...d.topologyPoints];
+  // What explains the failure, in the order of the spec's diagnostics (断开处 first).
+  let focus: Pt[], around: string;
+  const routeEnd = d.topologyPoints.at(-1);
+  // The goal of a goal-outside-reach leg: what keeps it out of reach is around it (the ledge,
+  // the risers, the no-go); where the route ends comes next when it fits.
+  if (gap.length) (focus = gap), (around = "the gap pair");
+  else if (res.error === "goal_outside_reach") (focus = [req.goal]), (around = "the goal");
+  else if (res.ok) (focus = [req.start]), (around = "the start");
+  else (focus = [req.start, req.goal]), (around = "the endpoints");
+  const extra: [Pt, string][] = [[req.start, "the start"], [req.goal, "the goal"]];
+  for (const p of gap) extra.push([p, "the gap pair"]);
+  if (routeEnd) extra.push([routeEnd, "where the route ends"]);
+  return cropAround(win, all, focus, around, extra, budget);
+}
+
+/** The crop rule over given points: `all` of interest, `focus` first, then `extra` points. */
+export function cropAround(
+  win: Box,
+  all: readonly Pt[],
+  focus: readonly Pt[],
+  around: string,
+  extra: readonly [Pt, string][],
+  budget: number,
+): { crop: Box; interest: Box; kind: "full" | "focus"; around: string } {
   const interest = clip(grow(boxOf(all)!, kMargin), win);
   if (area(interest) <= budget) {
     return { crop: interest, interest, kind: "full", around: "everything of interest" };
   }
-  // What explains the failure, in the order of the spec's diagnostics (断开处 first).
-  let focus: Pt[], around: string;
-  const routeEnd = d.topologyPoints.at(-1);
-  if (gap.length) (focus = gap), (around = "the gap pair");
-  else if (res.error === "goal_outside_reach" && routeEnd) {
-    (focus = [req.goal, routeEnd]), (around = "the goal and where the route ends");
-  } else if (res.ok) (focus = [req.start]), (around = "the start");
-  else (focus = [req.start, req.goal]), (around = "the endpoints");
   let box = clip(grow(boxOf(focus)!, kMargin), win);
   if (area(box) > budget) {
     (box = squareAt(focus[0], budget, win)), (around = `${around} (its first point)`);
   }
   // Add the other points of interest while the crop stays within the budget.
-  const extra: [Pt, string][] = [[req.start, "the start"], [req.goal, "the goal"]];
-  for (const p of gap) extra.push([p, "the gap pair"]);
   const added = new Set<string>();
   for (const [p, what] of extra) {
     const b = clip(grow(boxOf([p])!, kMargin), win);
@@ -176,16 +197,51 @@ function classOf(w: WindowGrid, c: number): number {
 }
 
 /** Overview ranking of the classes: the most walkable class of a block wins. */
-const CLASS_RANK = [0, 2, 3, 1];
+export const CLASS_RANK = [0, 2, 3, 1];
+
+/** One off-mesh link of the zone (FLNK), end cells in global cells. */
+export interface PictureZoneLink {
+  /** Source end cell x, global cells. */
+  ax: number;
+  /** Source end cell y. */
+  ay: number;
+  /** Target end cell x. */
+  bx: number;
+  /** Target end cell y. */
+  by: number;
+  /** Walkable both ways. */
+  twoWay: boolean;
+}
+
+/** What legPicture reads of the request. */
+export interface PictureRequest {
+  /** Zone. */
+  zone: string;
+  /** Raw start, px. */
+  start: Pt;
+  /** Raw goal, px. */
+  goal: Pt;
+  /** Runtime discs. */
+  noGoDiscs?: NoGoDiscSpec[];
+  /** Declared start deck, m. */
+  startDeckY?: number | null;
+  /** Declared goal deck, m. */
+  goalDeckY?: number | null;
+  /** Snap floor of the start, m. */
+  startFloorY?: number | null;
+  /** Snap floor of the goal, m. */
+  goalFloorY?: number | null;
+}
 
 /** Builds the picture of a plan from its final window. */
 export function legPicture(
   w: WindowGrid,
   res: PlanResult,
-  req: { start: Pt; goal: Pt; zone: string; noGoDiscs?: NoGoDiscSpec[] },
+  req: PictureRequest,
   noGo: NoGoTable,
   anchors: PictureAnchors | null = null,
   budget: number = kPictureBudget,
+  zoneLinks: readonly PictureZoneLink[] = [],
 ): LegPicture {
   const d = res.debug;
   const win: Box = { x0: w.x0, y0: w.y0, x1: w.x0 + w.nx - 1, y1: w.y0 + w.ny - 1 };
@@ -195,23 +251,14 @@ export function legPicture(
   const ox = x0 - w.x0, oy = y0 - w.y0;
   const sp = w.spans;
   const cells = new Uint8Array(nx * ny), clearance = new Uint8Array(nx * ny);
-  const heights = new Float32Array(nx * ny).fill(NaN);
   for (let y = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++) {
       const c = (oy + y) * w.nx + (ox + x), k = y * nx + x;
       cells[k] = classOf(w, c);
       clearance[k] = Math.min(255, Math.round(w.dist[c] * 16));
-      const j = occIndex(sp, c);
-      if (j < 0) continue;
-      for (let s = sp.cs[j + 1] - 1; s >= sp.cs[j]; s--) {
-        if (w.vis3[s]) {
-          heights[k] = sp.h[s];
-          break;
-        }
-      }
     }
   }
-  const reach = reachFloods(w, anchors, choice.crop, d.gap);
+  const reach = cropLayers(w, anchors, req, choice.crop, d.gap, choice.kind === "focus");
   const bx0 = x0 * kCS, by0 = y0 * kCS, bx1 = (x0 + nx) * kCS, by1 = (y0 + ny) * kCS;
   const meets = (ax: number, ay: number, bx: number, by: number) =>
     !(Math.max(ax, bx) < bx0 || Math.min(ax, bx) > bx1 || Math.max(ay, by) < by0 ||
@@ -223,25 +270,26 @@ export function legPicture(
     blockers.push(s[i], s[i + 1], s[i + 2], s[i + 3]);
     (i / 4 < w.keptWalls ? walls : facades).push(s[i], s[i + 1], s[i + 2], s[i + 3]);
   }
-  const links: number[] = [];
+  const links: number[] = [], landed = new Set<string>();
   const centre = (
     c: number,
   ): Pt => [(w.x0 + (c % w.nx) + 0.5) * kCS, (w.y0 + ((c / w.nx) | 0) + 0.5) * kCS];
   for (let i = 0; i < w.links.n; i++) {
     const a = centre(sp.cell[w.links.fromSpan[i]]), b = centre(sp.cell[w.links.toSpan[i]]);
     if (meets(a[0], a[1], b[0], b[1])) links.push(a[0], a[1], b[0], b[1]);
+    landed.add(`${sp.cell[w.links.fromSpan[i]]},${sp.cell[w.links.toSpan[i]]}`);
   }
-  const rings: Pt[][] = [];
-  const z = noGo.zones.get(req.zone);
-  if (z) {
-    for (let r = 0; r + 1 < z.ringPointStart.length; r++) {
-      const ring: Pt[] = [];
-      for (let k = z.ringPointStart[r]; k < z.ringPointStart[r + 1]; k++) {
-        ring.push([z.points[2 * k], z.points[2 * k + 1]]);
-      }
-      rings.push(ring);
-    }
+  // The zone's links that did not land (a link lands on its end cells: build_window landing).
+  const unlandedLinks: number[] = [];
+  const wcell = (gx: number, gy: number) => (gy - w.y0) * w.nx + (gx - w.x0);
+  for (const l of zoneLinks) {
+    const a: Pt = [(l.ax + 0.5) * kCS, (l.ay + 0.5) * kCS];
+    const b: Pt = [(l.bx + 0.5) * kCS, (l.by + 0.5) * kCS];
+    if (!meets(a[0], a[1], b[0], b[1])) continue;
+    if (landed.has(`${wcell(l.ax, l.ay)},${wcell(l.bx, l.by)}`)) continue;
+    unlandedLinks.push(a[0], a[1], b[0], b[1], l.twoWay ? 1 : 0);
   }
+  const rings = ringsOf(noGo, req.zone);
   const crop: PictureCrop = {
     kind: choice.kind,
     around: choice.around,
@@ -275,33 +323,45 @@ export function legPicture(
     start: req.start,
     goal: req.goal,
     cellSpans: reach.cellSpans,
-    heights,
+    heights: reach.heights,
     flood: reach.flood,
-    blockedSteps: blockedSteps(w, choice.crop, anchors?.gate ?? null),
+    blockedSteps: reach.blockedSteps,
     walls,
     facades,
     links,
+    unlandedLinks,
+    snap: [d.snapStart, d.snapGoal],
     gapHeights: reach.gapHeights,
     crop,
-    overview: choice.kind === "focus" ? reach.overview : null,
+    overview: reach.overview,
   };
 }
 
+/** Height band of the storeys a leg is about, m (spans outside it are other storeys). */
+export const kBandPad = 0.5;
+
 /**
- * The reach floods (the gap location's, src/plan/diagnostics/gap.ts) from the start span and,
- * reversed, from the goal spans over the core mask; their bits per crop cell, per crop span and
- * per overview pixel, the crop's span list, and the heights of the gap pair's spans.
+ * The layers read from the whole window: the reach floods (the gap location's,
+ * src/plan/diagnostics/gap.ts) from the start span and, reversed, from the goal spans over the
+ * core mask; the spans the leg is about (flooded, or within the band of the endpoints' heights ±
+ * kBandPad: a multi-storey building shows the leg's storeys, not its roof); and from those, per
+ * crop cell the height and flood bits, the crop's span list, the refused steps, the heights of the
+ * gap pair's spans, and (focus crops) the overview.
  */
-function reachFloods(
+function cropLayers(
   w: WindowGrid,
   anchors: PictureAnchors | null,
+  req: PictureRequest,
   crop: Box,
   gap: { start: Pt; goal: Pt } | null,
+  withOverview: boolean,
 ): {
   flood: Uint8Array;
+  heights: Float32Array;
   cellSpans: LegPicture["cellSpans"];
+  blockedSteps: LegPicture["blockedSteps"];
   gapHeights: [number, number] | null;
-  overview: PictureOverview;
+  overview: PictureOverview | null;
 } {
   return scratch.frame(() => {
     const sp = w.spans, nsp = sp.h.length;
@@ -315,9 +375,21 @@ function reachFloods(
     }
     const bits = (s: number) =>
       (ra && ra[s] ? Flood.Forward : 0) | (rb && rb[s] ? Flood.Reverse : 0);
+    // The band: the anchor spans' heights, else the declared decks; no band: every span.
+    const hs: number[] = [];
+    if (anchors && anchors.startSpan >= 0) hs.push(sp.h[anchors.startSpan]);
+    for (const s of anchors?.goalSpans ?? []) hs.push(sp.h[s]);
+    if (!hs.length) {
+      for (const v of [req.startDeckY, req.goalDeckY]) if (typeof v === "number") hs.push(v);
+    }
+    const lo = hs.length ? Math.min(...hs) - kBandPad : -Infinity;
+    const hi = hs.length ? Math.max(...hs) + kBandPad : Infinity;
+    const about = (s: number) =>
+      w.vis3[s] === 1 && (bits(s) !== 0 || (sp.h[s] >= lo && sp.h[s] <= hi));
     const nx = crop.x1 - crop.x0 + 1, ny = crop.y1 - crop.y0 + 1;
     const ox = crop.x0 - w.x0, oy = crop.y0 - w.y0;
     const cellFlood = new Uint8Array(nx * ny);
+    const heights = new Float32Array(nx * ny).fill(NaN);
     const start = new Int32Array(nx * ny + 1);
     let n = 0;
     for (let y = 0; y < ny; y++) {
@@ -342,6 +414,8 @@ function reachFloods(
           clearance[i] = w.vis3[s] ? w.dist[c] : -1;
           spanFlood[i] = bits(s);
           cellFlood[k] |= spanFlood[i];
+          // Heights ascend in a cell: the last span the leg is about is the highest.
+          if (about(s)) heights[k] = sp.h[s];
         }
       }
     }
@@ -359,9 +433,11 @@ function reachFloods(
     }
     return {
       flood: cellFlood,
+      heights,
       cellSpans: { start, h, region, flags, clearance, flood: spanFlood },
+      blockedSteps: blockedSteps(w, crop, anchors?.gate ?? null, about),
       gapHeights,
-      overview: overviewOf(w, ra, rb),
+      overview: withOverview ? overviewOf(w, ra, rb) : null,
     };
   });
 }
@@ -406,8 +482,8 @@ function overviewOf(
 
 /**
  * Refused steps on the crop's cell edges (spec 垂直可达判据 and 台阶禁行): for each pair of
- * orthogonal neighbours in the core mask, each region span of the cell against the neighbour's
- * region span of nearest height within kClimb (the same surface, not another storey), the step is
+ * orthogonal neighbours in the core mask, each span of the cell the leg is about against the
+ * neighbour's region span of nearest height within kClimb (the same surface, not another storey), the step is
  * judged both ways by RiseOk with the search's FallGate and by the step-ban bits. A too-steep
  * ramp shows as a fence across it; a ledge as a one-way line.
  */
@@ -415,6 +491,7 @@ function blockedSteps(
   w: WindowGrid,
   crop: Box,
   gate: FallGate | null,
+  about: (s: number) => boolean,
 ): LegPicture["blockedSteps"] {
   const sp = w.spans, nx = crop.x1 - crop.x0 + 1, ny = crop.y1 - crop.y0 + 1;
   const ox = crop.x0 - w.x0, oy = crop.y0 - w.y0;
@@ -434,7 +511,7 @@ function blockedSteps(
         if (jb < 0) continue;
         let bitsK = 0;
         for (let u = sp.cs[j]; u < sp.cs[j + 1]; u++) {
-          if (!w.vis3[u]) continue;
+          if (!about(u)) continue;
           let v = -1, best = Infinity;
           for (let t = sp.cs[jb]; t < sp.cs[jb + 1]; t++) {
             const dh = Math.abs(sp.h[t] - sp.h[u]);
@@ -453,4 +530,20 @@ function blockedSteps(
     }
   }
   return { cell: Int32Array.from(cell), dir: Uint8Array.from(dir), kind: Uint8Array.from(kind) };
+}
+
+/** The author no-go rings of a zone, px. */
+export function ringsOf(noGo: NoGoTable, zone: string): Pt[][] {
+  const rings: Pt[][] = [];
+  const z = noGo.zones.get(zone);
+  if (z) {
+    for (let r = 0; r + 1 < z.ringPointStart.length; r++) {
+      const ring: Pt[] = [];
+      for (let k = z.ringPointStart[r]; k < z.ringPointStart[r + 1]; k++) {
+        ring.push([z.points[2 * k], z.points[2 * k + 1]]);
+      }
+      rings.push(ring);
+    }
+  }
+  return rings;
 }
