@@ -49,8 +49,8 @@ export async function examplesReadme(
 Each folder is one world: \`world.json\` (the [world manifest](../docs/world_manifest.md)),
 the source meshes (\`*.obj\`), the baked packs \`base.nav.gz\` (main pack), \`base.fields.nav.gz\` (fields sidecar),
 \`base.occluder.gz\` (occluder pack) and \`base.nogo.json\` (author no-go table), and
-\`legs.json\`, its leg battery. \`navscope demo\` plans the batteries of \`city_small\`,
-\`dungeon\` and \`proto_level\`; \`deno task nightly\` plans all five. \`baseline/\` holds the
+\`legs.json\`, its leg battery. \`deno task nightly\` plans all five batteries, and
+\`navscope demo\` those its \`--help\` names. \`baseline/\` holds the
 nightly gate's baseline, and \`library_use.ts\` is the README's library example.
 
 Regenerate everything (byte-identical; \`tests/world_examples_test.ts\` checks it):
