@@ -53,9 +53,11 @@ Both:
   --log FILE          append one navscope plan line per plan to FILE
   --workers N         tile-decode workers, 1..4 (default: min(4, cores)); results never
                       depend on it
-  --svg FILE          (one leg) draw the window: core / non-core cells, clearance, blocker
-                      segments, no-go, topology path, taut chain, pulled, assembled and final
-                      points, waypoints, drops and the gap
+  --svg FILE          (one leg) the leg's picture as a standalone SVG with a legend: cells,
+                      heights, reach floods from the start and to the goal, blocked steps,
+                      walls, facades, links, drops, no-go, every stage's points, waypoints,
+                      the gap; windows over 400 000 cells as a focus crop plus an overview
+                      (docs/pictures.md)
 
 Planner:
   --planner P         voxel (default), mesh (the triangle-mesh baseline: polygon A* + corner-

@@ -27,6 +27,8 @@ const kCellsPerPx = 4;
 const CLASS_RGBA = [0, 0x9a9a9aff, 0xffffffff, 0xd9d4c7ff];
 /** Flood colours: forward (from the start), reverse (to the goal). */
 const FLOOD_FWD = 0x1f6fe0, FLOOD_REV = 0xef7d00;
+/** Overview tints by flood bits: forward only, reverse only, both. */
+const OVERVIEW_FLOOD = [0, 0x8fb8f5ff, 0xf9c48aff, 0xc2a8e6ff];
 /** Height ramp stops (viridis-like), low → high. */
 const RAMP: [number, number, number][] = [
   [68, 1, 84],
@@ -56,6 +58,8 @@ const f2 = (v: number) => (Math.round(v * 100) / 100).toString();
 /** Renders the picture; `title` goes into the SVG's <title> and the panel. */
 export function legSvg(p: LegPicture, title = "navscope plan"): string {
   const U = kCellUnits, W = p.nx * U, H = p.ny * U;
+  // Marks and labels on the map grow with it, like the panel (see assemble).
+  const ms = panelScale(W, H), r = (v: number) => f2(v * ms);
   const X = (x: number) => f2((x / 0.25 - p.x0) * U);
   const Y = (y: number) => f2((p.ny - (y / 0.25 - p.y0)) * U);
   const xy = (q: Pt) => `${X(q[0])},${Y(q[1])}`;
@@ -79,6 +83,19 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
       body: img ? image(img, W, H) : "",
     });
   }
+  // Cells holding only spans of other regions (the goal's region, a plateau behind a link).
+  const cs = p.cellSpans;
+  const other = cellImage(p, (k) => {
+    if (p.cells[k] !== 0) return 0;
+    for (let i = cs.start[k]; i < cs.start[k + 1]; i++) if (cs.region[i] < 0) return 0xc3cfdfff;
+    return 0;
+  });
+  add({
+    id: "cells-other",
+    label: "Cells of other regions only (not searched)",
+    swatch: `<rect width="24" height="12" fill="#c3cfdf" stroke="#777"/>`,
+    body: other ? image(other, W, H) : "",
+  });
   // Height shading with its metre scale.
   const hr = heightRange(p);
   if (hr) {
@@ -86,7 +103,7 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     const img = cellImage(p, (k) => {
       if (p.cells[k] !== 2 || !Number.isFinite(p.heights[k])) return 0;
       const [r, g, b] = ramp(hi > lo ? (p.heights[k] - lo) / (hi - lo) : 0.5);
-      return ((r << 24) | (g << 16) | (b << 8) | 0x8c) >>> 0;
+      return ((r << 24) | (g << 16) | (b << 8) | 0x80) >>> 0;
     });
     const stops = RAMP.map((c, i) =>
       `<rect x="${i * 40}" width="40" height="10" fill="${
@@ -188,6 +205,19 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     attrs: `stroke="#00897b" fill="#00897b" stroke-width="1.5"`,
     body: linkBody,
   });
+  let unlanded = "";
+  for (let i = 0; i < p.unlandedLinks.length; i += 5) {
+    const u = p.unlandedLinks;
+    const [ax, ay, bx, by] = [+X(u[i]), +Y(u[i + 1]), +X(u[i + 2]), +Y(u[i + 3])];
+    unlanded += arrow(ax, ay, bx, by) + (u[i + 4] ? arrow(bx, by, ax, ay) : "");
+  }
+  add({
+    id: "links-unlanded",
+    label: "Off-mesh links not landed (an end off the region)",
+    swatch: arrow(0, 6, 24, 6),
+    attrs: `stroke="#7a7a7a" fill="#7a7a7a" stroke-width="1.5" stroke-dasharray="4 3"`,
+    body: unlanded,
+  });
   let dropBody = "";
   for (const i of p.drops) {
     const a = p.points[i - 1], b = p.points[i];
@@ -234,7 +264,7 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     label: "Waypoints",
     swatch: `<circle cx="12" cy="6" r="4" stroke="#d22" fill="none"/>`,
     body: p.waypoints.map((i) => p.points[i]).filter((q) => q).map((q) =>
-      `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="4" fill="none" stroke="#d22"/>`
+      `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="${r(4)}" fill="none" stroke="#d22"/>`
     ).join(""),
   });
   // The gap.
@@ -251,14 +281,14 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
       swatch: `<circle cx="6" cy="6" r="4" stroke="#c0c" stroke-width="2" fill="none"/>` +
         `<circle cx="18" cy="6" r="4" stroke="#c0c" stroke-width="2" fill="none"/>`,
       attrs: `stroke="#c0c" stroke-width="2" fill="none"`,
-      body: `<circle class="gap" cx="${X(g.start[0])}" cy="${Y(g.start[1])}" r="6"/>` +
-        `<circle class="gap" cx="${X(g.goal[0])}" cy="${Y(g.goal[1])}" r="6"/>` +
+      body: `<circle class="gap" cx="${X(g.start[0])}" cy="${Y(g.start[1])}" r="${r(6)}"/>` +
+        `<circle class="gap" cx="${X(g.goal[0])}" cy="${Y(g.goal[1])}" r="${r(6)}"/>` +
         `<line class="gap" x1="${X(g.start[0])}" y1="${Y(g.start[1])}" x2="${X(g.goal[0])}" y2="${
           Y(g.goal[1])
         }"/>` +
-        `<text x="${f2(+X(g.start[0]) + 9)}" y="${
-          f2(+Y(g.start[1]) - 9)
-        }" font-size="12" fill="#c0c" stroke="#fff" stroke-width="3" paint-order="stroke">gap ${
+        `<text x="${f2(+X(g.start[0]) + 9 * ms)}" y="${f2(+Y(g.start[1]) - 9 * ms)}" font-size="${
+          r(12)
+        }" fill="#c0c" stroke="#fff" stroke-width="3" paint-order="stroke">gap ${
           g.distance.toFixed(2)
         } px${dh}</text>`,
     });
@@ -268,8 +298,8 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     label: "Start (green) and goal (red)",
     swatch: `<circle cx="6" cy="6" r="4" fill="#2a2"/><circle cx="18" cy="6" r="4" fill="#a22"/>`,
     attrs: `stroke="#fff" stroke-width="1.5"`,
-    body: `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="5" fill="#2a2"/>` +
-      `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="5" fill="#a22"/>`,
+    body: `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="${r(6)}" fill="#2a2"/>` +
+      `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="${r(6)}" fill="#a22"/>`,
   });
   return assemble(p, title, layers, W, H);
 }
@@ -277,7 +307,7 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
 /** Lays out the map, the panel (title, crop note, legend, scales, overview) and the root. */
 function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: number): string {
   // The panel is drawn in its own units and scaled so that it stays readable next to a big map.
-  const s = Math.max(1, Math.max(W, H) / 640), PW = 340;
+  const s = panelScale(W, H), PW = 340;
   const panel: string[] = [];
   let y = 16;
   const text = (t: string, size = 11, weight = "normal") => {
@@ -291,8 +321,19 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
   text(title, 12, "bold");
   y += 4;
   const c = p.crop;
-  const [, , wnx, wny] = c.window;
-  if (c.kind === "full") {
+  const [, , wnx, wny] = c.window ?? c.interest;
+  if (c.note) text(`${c.note}.`);
+  if (c.window === null) {
+    text(
+      c.kind === "full"
+        ? `Both endpoints: ${p.nx} × ${p.ny} cells at full resolution.`
+        : `Crop ${p.nx} × ${p.ny} cells around ${c.around} (the endpoints, ${c.interest[2]} × ${
+          c.interest[3]
+        } cells, are over the ${c.budget}-cell picture budget).${
+          p.overview ? " Overview below: the endpoints' area, downsampled." : ""
+        }`,
+    );
+  } else if (c.kind === "full") {
     text(
       `Full picture: ${p.nx} × ${p.ny} cells at full resolution (window ${wnx} × ${wny} cells; budget ${c.budget} cells).`,
     );
@@ -333,8 +374,11 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
     `data-x0="${p.x0}" data-y0="${p.y0}" data-cell="${kCellUnits}" data-nx="${p.nx}" data-ny="${p.ny}" ` +
     `data-map-width="${W}" data-map-height="${H}" data-crop="${c.kind}" font-family="sans-serif">`,
     `<title>${esc(title)}</title>`,
+    // A nested <svg> clips the map's segments and arrows to the crop (no clipPath id needed).
+    `<svg class="map" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" overflow="hidden">`,
     `<rect class="map-bg" width="${W}" height="${H}" fill="#eeeeee"/>`,
     ...map,
+    `</svg>`,
     `<rect class="map-frame" width="${W}" height="${H}" fill="none" stroke="#555"/>`,
     `<g class="panel" transform="translate(${f2(PX)},0) scale(${f2(s)})">`,
     ...panel,
@@ -343,6 +387,11 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
     `</g>`,
     "</svg>",
   ].filter((x) => x !== "").join("\n") + "\n";
+}
+
+/** Panel units per SVG unit: the panel stays readable next to a big map. */
+function panelScale(W: number, H: number): number {
+  return Math.max(1, Math.max(W, H) / 640);
 }
 
 /** Legend entries of the layers drawn in the panel (scale bars, overview). */
@@ -356,8 +405,7 @@ function panelLayers(p: LegPicture, _s: number): Layer[] {
   if (p.overview) {
     out.push({
       id: "overview",
-      label:
-        `Overview (1 pixel = ${p.overview.factor} × ${p.overview.factor} cells; box: the crop)`,
+      label: `Overview (1 pixel = ${p.overview.factor}² cells; red box: the crop; tints: floods)`,
       swatch: `<rect width="24" height="12" fill="#ddd" stroke="#e00" stroke-width="2"/>`,
       body: "x",
     });
@@ -390,11 +438,10 @@ function overviewLayer(p: LegPicture, y: number): { svg: string; height: number 
   const cv = new Canvas(o.nx, o.ny, 0xeeeeeeff);
   for (let yy = 0; yy < o.ny; yy++) {
     for (let x = 0; x < o.nx; x++) {
-      const k = yy * o.nx + x, cls = o.cells[k];
-      if (cls) cv.set(x, o.ny - 1 - yy, CLASS_RGBA[cls]);
-      const f = o.flood[k];
-      if (f & 1) cv.set(x, o.ny - 1 - yy, ((FLOOD_FWD << 8) | 0x70) >>> 0);
-      if (f & 2) cv.set(x, o.ny - 1 - yy, ((FLOOD_REV << 8) | 0x70) >>> 0);
+      const k = yy * o.nx + x, cls = o.cells[k], f = o.flood[k];
+      // Flat tints: forward only, reverse only, both (blending them would read as a new class).
+      const rgba = f ? OVERVIEW_FLOOD[f] : CLASS_RGBA[cls];
+      if (rgba) cv.set(x, o.ny - 1 - yy, rgba);
     }
   }
   const scale = 250 / Math.max(o.nx, o.ny);
@@ -450,7 +497,7 @@ function cellImage(p: LegPicture, rgba: (k: number) => number): string | null {
   return any ? png(cv) : null;
 }
 
-/** A flood as a translucent fill with an opaque rim (cells with an outside 4-neighbour). */
+/** A flood as a hatched translucent fill with an opaque rim (cells with an outside 4-neighbour). */
 function floodImage(p: LegPicture, bit: number, rgb: number): string | null {
   const inF = (x: number, y: number) =>
     x >= 0 && y >= 0 && x < p.nx && y < p.ny && (p.flood[y * p.nx + x] & bit) !== 0;
@@ -458,7 +505,9 @@ function floodImage(p: LegPicture, bit: number, rgb: number): string | null {
     if (!(p.flood[k] & bit)) return 0;
     const x = k % p.nx, y = (k / p.nx) | 0;
     const rim = !inF(x + 1, y) || !inF(x - 1, y) || !inF(x, y + 1) || !inF(x, y - 1);
-    return ((rgb << 8) | (rim ? 0xe0 : 0x30)) >>> 0;
+    // Hatched inside (forward ↗, reverse ↘: both readable where they overlap), solid rim.
+    const hatch = (bit === 1 ? x + y : x - y + 4 * p.ny) % 4 === 0;
+    return ((rgb << 8) | (rim ? 0xe0 : hatch ? 0x9c : 0x1c)) >>> 0;
   });
 }
 

@@ -14,9 +14,10 @@
  *   request), and a difference with none of them is called what it is: the planner changed.
  *
  * Which legs: one leg of every failure class first (the one with the most failures), then the
- * rest by failures, `maxLegs` in all. Bounded so that the page stays small: at most `maxBytes`
- * of SVG and `maxHoverBytes` of packed spans in all (each picture's crop is bounded by the
- * picture's own pixel budget, src/plan/diagnostics/picture.ts).
+ * rest by failures, `maxLegs` in all. Bounded so that the page stays small: pictures of at most
+ * `maxCells` cells (a bigger window is drawn as a focus crop around what explains the failure
+ * plus an overview, src/plan/diagnostics/picture.ts), at most `maxBytes` of SVG and
+ * `maxHoverBytes` of packed spans in all.
  * @module
  */
 import { batteryMatch, recordClass, requestFromRecord } from "../src/analyze/replay.ts";
@@ -40,6 +41,8 @@ import {
 export interface DrillOptions {
   /** Legs replayed at most (default 25). */
   maxLegs?: number;
+  /** Pixel budget of a picture, cells (default 400 000; larger windows get a focus crop). */
+  maxCells?: number;
   /** SVG bytes embedded at most (default 4 MB). */
   maxBytes?: number;
   /** Packed hover-span bytes embedded at most (default 2 MB). */
@@ -138,6 +141,7 @@ export async function addDrilldowns(
   opts: DrillOptions = {},
 ): Promise<number> {
   const maxLegs = opts.maxLegs ?? 25, maxBytes = opts.maxBytes ?? 4_000_000;
+  const maxCells = opts.maxCells ?? 400_000;
   const maxHover = opts.maxHoverBytes ?? 2_000_000;
   const batteries = opts.batteries ?? [];
   const paths = typeof packs === "string" ? [packs] : [...packs];
@@ -182,7 +186,8 @@ export async function addDrilldowns(
       if (r.version && r.version !== planner) {
         r.caveats.push(`planner changed: the log says ${r.version}, the replay runs ${planner}`);
       }
-      const res = await pack.engine.plan(r.req, { picture: true });
+      // A window over the budget is drawn as a focus crop plus an overview (picture.ts).
+      const res = await pack.engine.plan(r.req, { picture: true, pictureBudget: maxCells });
       const cls = recordClass(planRecordFromResult(r.req, res, { packHash: hash }));
       const d: Drilldown = {
         outcome: res.ok ? "ok" : res.error,
@@ -203,7 +208,7 @@ export async function addDrilldowns(
         }
       }
       const p = res.picture;
-      if (!p) d.why = "no window was built (the plan failed before the tier loop)";
+      if (!p) d.why = "no picture (the request could not be planned)";
       else {
         const svg = legSvg(p, `${leg.class} · ${leg.leg || leg.key} · ${leg.zone}`);
         if (bytes + svg.length > maxBytes) {
@@ -230,11 +235,11 @@ export async function addDrilldowns(
   data.notes.push(
     `Drill-downs: ${tried} failing legs (one of every class first, then by failures) were replayed on ${
       paths.join(", ")
-    }; ${drawn} drew (${(bytes / 1e6).toFixed(2)} MB of pictures, budget ${
-      (maxBytes / 1e6).toFixed(1)
-    } MB; ${(hoverBytes / 1e6).toFixed(2)} MB of hover spans, budget ${
-      (maxHover / 1e6).toFixed(1)
-    } MB)` +
+    }; ${drawn} drew (pictures ≤ ${maxCells} cells, bigger windows as a focus crop plus an overview; ${
+      (bytes / 1e6).toFixed(2)
+    } MB of pictures, budget ${(maxBytes / 1e6).toFixed(1)} MB; ${
+      (hoverBytes / 1e6).toFixed(2)
+    } MB of hover spans, budget ${(maxHover / 1e6).toFixed(1)} MB)` +
       (differ
         ? `; ${differ} replayed to another outcome than the log (each drill-down says why).`
         : "."),

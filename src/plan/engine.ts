@@ -26,7 +26,14 @@ import { runPrechecks } from "./prechecks/prechecks.ts";
 import { polylineLength, runTiers } from "./tier_loop.ts";
 import { PlanFailure, type PlanRequest, type PlanResult, type Pt } from "./types.ts";
 import { ZoneState } from "./window/zone_state.ts";
-import { legPicture } from "./diagnostics/picture.ts";
+import {
+  kPictureBudget,
+  type LegPicture,
+  legPicture,
+  type PictureZoneLink,
+  recordsCrop,
+  recordsPicture,
+} from "./diagnostics/picture.ts";
 import { type HopCandidate, hopCandidates } from "./region_hop.ts";
 import { fallGateCaches, windowFallGate } from "./window/fall_gate_setup.ts";
 import type { PlanSetup } from "./prechecks/prechecks.ts";
@@ -36,6 +43,7 @@ import { cellOf, kPickRadius, pickStartRec } from "./prechecks/region_pick.ts";
 import { loadOccluderScene } from "../pack/ocls/pack.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./window/tile_decode.ts";
 import { PlanTiles } from "./window/plan_tiles.ts";
+import { zoneRange } from "../pack/bnvf/tables.ts";
 
 /** Options of {@link openEngine}. */
 export interface EngineOptions {
@@ -171,11 +179,78 @@ export class Engine {
     return this.serial(async () => {
       const ctx = new PlanContext(opts.signal);
       const res = await this.planLocked(req, ctx);
-      if (opts.picture && ctx.window) {
-        res.picture = legPicture(ctx.window, res, req, this.noGo, ctx.anchors, opts.pictureBudget);
+      if (opts.picture) {
+        const budget = opts.pictureBudget ?? kPictureBudget;
+        res.picture = ctx.window
+          ? legPicture(ctx.window, res, req, this.noGo, ctx.anchors, budget, this.zoneLinks(req))
+          : this.recordsPicture(req, res, budget);
       }
       return res;
     });
+  }
+
+  /** The zone's off-mesh links (sidecar FLNK) for the picture; empty when unknown. */
+  private zoneLinks(req: PlanRequest): PictureZoneLink[] {
+    let zs: ZoneState;
+    try {
+      zs = this.zone(req.zone);
+    } catch {
+      return [];
+    }
+    const t = zs.sidecar.links;
+    if (!t) return [];
+    const [first, end] = zoneRange(t.index, zs.zoneId), out: PictureZoneLink[] = [];
+    for (let i = first; i < end; i++) {
+      out.push({
+        ax: t.gx[2 * i],
+        ay: t.gy[2 * i],
+        bx: t.gx[2 * i + 1],
+        by: t.gy[2 * i + 1],
+        twoWay: t.bidirectional[i] !== 0,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The picture of a plan that built no window (pre-check or window-building failures): the
+   * pack's records around the failing endpoint (src/plan/diagnostics/picture.ts recordsPicture).
+   */
+  private recordsPicture(req: PlanRequest, res: PlanResult, budget: number): LegPicture {
+    const crop = recordsCrop(res, req, this.noGo, budget);
+    const box = (r: [number, number, number, number]) => ({
+      x0: r[0],
+      y0: r[1],
+      nx: r[2],
+      ny: r[3],
+    });
+    let patch = null, overview = null;
+    try {
+      if (!this.error) {
+        const zs = this.zone(req.zone);
+        patch = decodePatch(zs, box(crop.rect));
+        // The overview decodes the whole area of interest: only when it stays moderate.
+        const [, , inx, iny] = crop.interest;
+        if (crop.kind === "focus" && inx * iny <= 4 * kPictureBudget * 4) {
+          // The overview holds the crop too (a crop squared on one endpoint may reach past it).
+          const [cx, cy, cnx, cny] = crop.rect, [ix, iy] = crop.interest;
+          const x0 = Math.min(cx, ix), y0 = Math.min(cy, iy);
+          const rect: [number, number, number, number] = [
+            x0,
+            y0,
+            Math.max(cx + cnx, ix + inx) - x0,
+            Math.max(cy + cny, iy + iny) - y0,
+          ];
+          overview = { patch: decodePatch(zs, box(rect)), rect };
+        }
+      }
+    } catch {
+      // Unknown zone or unreadable tiles: the picture shows the endpoints and says so.
+    }
+    const why = this.error
+      ? `No window: the pack did not load (${this.error.message}), no records to draw`
+      : null;
+    return recordsPicture(patch, crop, overview, res, req, this.noGo, budget, why);
   }
 
   /** Loads and cleans a zone ahead of its first plan. */

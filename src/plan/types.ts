@@ -330,7 +330,10 @@ export interface LegPicture {
   goal: Pt;
   /** Spans of each crop cell (columnar), for hover read-outs. */
   cellSpans: PictureCellSpans;
-  /** Height per crop cell, m: the top span of the searched region (NaN where it has none). */
+  /**
+   * Height per crop cell, m: the highest region span the leg is about — flooded, or within the
+   * endpoints' heights ± 0.5 m (NaN where there is none).
+   */
   heights: Float32Array;
   /** Reach floods per crop cell: bit 1 forward from the start, bit 2 reverse from the goal. */
   flood: Uint8Array;
@@ -347,11 +350,19 @@ export interface LegPicture {
   facades: number[];
   /** Off-mesh links meeting the crop, px, directed: ax, ay, bx, by per link. */
   links: number[];
+  /**
+   * The zone's off-mesh links meeting the crop that did not land in the window (an end in
+   * another region or outside the window), px: ax, ay, bx, by, two-way (1/0) per link.
+   */
+  unlandedLinks: number[];
   /** Heights of the gap pair's spans (start side, goal side), m; null without a gap. */
   gapHeights: [number, number] | null;
   /** How the crop was chosen (the pixel budget rule). */
   crop: PictureCrop;
-  /** The whole final window downsampled, when the crop is a focus crop; null otherwise. */
+  /**
+   * The whole final window (or, without a window, the area of interest) downsampled, when the
+   * crop is a focus crop; null otherwise.
+   */
   overview: PictureOverview | null;
 }
 
@@ -379,8 +390,10 @@ export interface PictureCrop {
   around: string;
   /** Pixel budget, cells. */
   budget: number;
-  /** The final window, global cells `[x0, y0, nx, ny]`. */
-  window: [number, number, number, number];
+  /** The final window, global cells `[x0, y0, nx, ny]`; null when no window was built. */
+  window: [number, number, number, number] | null;
+  /** Why the picture has no window (a pre-check failure: drawn from the pack's records). */
+  note?: string;
   /** The area of interest (all points with margin, inside the window), global cells. */
   interest: [number, number, number, number];
 }

@@ -120,25 +120,39 @@ export function chooseCrop(
   const route = res.points.length ? res.points : d.topologyPoints;
   const gap = d.gap ? [d.gap.start, d.gap.goal] as Pt[] : [];
   const all: Pt[] = [req.start, req.goal, ...gap, ...route, ...d.topologyPoints];
+  // What explains the failure, in the order of the spec's diagnostics (断开处 first).
+  let focus: Pt[], around: string;
+  const routeEnd = d.topologyPoints.at(-1);
+  // The goal of a goal-outside-reach leg: what keeps it out of reach is around it (the ledge,
+  // the risers, the no-go); where the route ends comes next when it fits.
+  if (gap.length) (focus = gap), (around = "the gap pair");
+  else if (res.error === "goal_outside_reach") (focus = [req.goal]), (around = "the goal");
+  else if (res.ok) (focus = [req.start]), (around = "the start");
+  else (focus = [req.start, req.goal]), (around = "the endpoints");
+  const extra: [Pt, string][] = [[req.start, "the start"], [req.goal, "the goal"]];
+  for (const p of gap) extra.push([p, "the gap pair"]);
+  if (routeEnd) extra.push([routeEnd, "where the route ends"]);
+  return cropAround(win, all, focus, around, extra, budget);
+}
+
+/** The crop rule over given points: `all` of interest, `focus` first, then `extra` points. */
+function cropAround(
+  win: Box,
+  all: readonly Pt[],
+  focus: readonly Pt[],
+  around: string,
+  extra: readonly [Pt, string][],
+  budget: number,
+): { crop: Box; interest: Box; kind: "full" | "focus"; around: string } {
   const interest = clip(grow(boxOf(all)!, kMargin), win);
   if (area(interest) <= budget) {
     return { crop: interest, interest, kind: "full", around: "everything of interest" };
   }
-  // What explains the failure, in the order of the spec's diagnostics (断开处 first).
-  let focus: Pt[], around: string;
-  const routeEnd = d.topologyPoints.at(-1);
-  if (gap.length) (focus = gap), (around = "the gap pair");
-  else if (res.error === "goal_outside_reach" && routeEnd) {
-    (focus = [req.goal, routeEnd]), (around = "the goal and where the route ends");
-  } else if (res.ok) (focus = [req.start]), (around = "the start");
-  else (focus = [req.start, req.goal]), (around = "the endpoints");
   let box = clip(grow(boxOf(focus)!, kMargin), win);
   if (area(box) > budget) {
     (box = squareAt(focus[0], budget, win)), (around = `${around} (its first point)`);
   }
   // Add the other points of interest while the crop stays within the budget.
-  const extra: [Pt, string][] = [[req.start, "the start"], [req.goal, "the goal"]];
-  for (const p of gap) extra.push([p, "the gap pair"]);
   const added = new Set<string>();
   for (const [p, what] of extra) {
     const b = clip(grow(boxOf([p])!, kMargin), win);
@@ -178,14 +192,49 @@ function classOf(w: WindowGrid, c: number): number {
 /** Overview ranking of the classes: the most walkable class of a block wins. */
 const CLASS_RANK = [0, 2, 3, 1];
 
+/** One off-mesh link of the zone (FLNK), end cells in global cells. */
+export interface PictureZoneLink {
+  /** Source end cell x, global cells. */
+  ax: number;
+  /** Source end cell y. */
+  ay: number;
+  /** Target end cell x. */
+  bx: number;
+  /** Target end cell y. */
+  by: number;
+  /** Walkable both ways. */
+  twoWay: boolean;
+}
+
+/** What legPicture reads of the request. */
+export interface PictureRequest {
+  /** Zone. */
+  zone: string;
+  /** Raw start, px. */
+  start: Pt;
+  /** Raw goal, px. */
+  goal: Pt;
+  /** Runtime discs. */
+  noGoDiscs?: NoGoDiscSpec[];
+  /** Declared start deck, m. */
+  startDeckY?: number | null;
+  /** Declared goal deck, m. */
+  goalDeckY?: number | null;
+  /** Snap floor of the start, m. */
+  startFloorY?: number | null;
+  /** Snap floor of the goal, m. */
+  goalFloorY?: number | null;
+}
+
 /** Builds the picture of a plan from its final window. */
 export function legPicture(
   w: WindowGrid,
   res: PlanResult,
-  req: { start: Pt; goal: Pt; zone: string; noGoDiscs?: NoGoDiscSpec[] },
+  req: PictureRequest,
   noGo: NoGoTable,
   anchors: PictureAnchors | null = null,
   budget: number = kPictureBudget,
+  zoneLinks: readonly PictureZoneLink[] = [],
 ): LegPicture {
   const d = res.debug;
   const win: Box = { x0: w.x0, y0: w.y0, x1: w.x0 + w.nx - 1, y1: w.y0 + w.ny - 1 };
@@ -195,23 +244,14 @@ export function legPicture(
   const ox = x0 - w.x0, oy = y0 - w.y0;
   const sp = w.spans;
   const cells = new Uint8Array(nx * ny), clearance = new Uint8Array(nx * ny);
-  const heights = new Float32Array(nx * ny).fill(NaN);
   for (let y = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++) {
       const c = (oy + y) * w.nx + (ox + x), k = y * nx + x;
       cells[k] = classOf(w, c);
       clearance[k] = Math.min(255, Math.round(w.dist[c] * 16));
-      const j = occIndex(sp, c);
-      if (j < 0) continue;
-      for (let s = sp.cs[j + 1] - 1; s >= sp.cs[j]; s--) {
-        if (w.vis3[s]) {
-          heights[k] = sp.h[s];
-          break;
-        }
-      }
     }
   }
-  const reach = reachFloods(w, anchors, choice.crop, d.gap);
+  const reach = cropLayers(w, anchors, req, choice.crop, d.gap, choice.kind === "focus");
   const bx0 = x0 * kCS, by0 = y0 * kCS, bx1 = (x0 + nx) * kCS, by1 = (y0 + ny) * kCS;
   const meets = (ax: number, ay: number, bx: number, by: number) =>
     !(Math.max(ax, bx) < bx0 || Math.min(ax, bx) > bx1 || Math.max(ay, by) < by0 ||
@@ -223,25 +263,26 @@ export function legPicture(
     blockers.push(s[i], s[i + 1], s[i + 2], s[i + 3]);
     (i / 4 < w.keptWalls ? walls : facades).push(s[i], s[i + 1], s[i + 2], s[i + 3]);
   }
-  const links: number[] = [];
+  const links: number[] = [], landed = new Set<string>();
   const centre = (
     c: number,
   ): Pt => [(w.x0 + (c % w.nx) + 0.5) * kCS, (w.y0 + ((c / w.nx) | 0) + 0.5) * kCS];
   for (let i = 0; i < w.links.n; i++) {
     const a = centre(sp.cell[w.links.fromSpan[i]]), b = centre(sp.cell[w.links.toSpan[i]]);
     if (meets(a[0], a[1], b[0], b[1])) links.push(a[0], a[1], b[0], b[1]);
+    landed.add(`${sp.cell[w.links.fromSpan[i]]},${sp.cell[w.links.toSpan[i]]}`);
   }
-  const rings: Pt[][] = [];
-  const z = noGo.zones.get(req.zone);
-  if (z) {
-    for (let r = 0; r + 1 < z.ringPointStart.length; r++) {
-      const ring: Pt[] = [];
-      for (let k = z.ringPointStart[r]; k < z.ringPointStart[r + 1]; k++) {
-        ring.push([z.points[2 * k], z.points[2 * k + 1]]);
-      }
-      rings.push(ring);
-    }
+  // The zone's links that did not land (a link lands on its end cells: build_window landing).
+  const unlandedLinks: number[] = [];
+  const wcell = (gx: number, gy: number) => (gy - w.y0) * w.nx + (gx - w.x0);
+  for (const l of zoneLinks) {
+    const a: Pt = [(l.ax + 0.5) * kCS, (l.ay + 0.5) * kCS];
+    const b: Pt = [(l.bx + 0.5) * kCS, (l.by + 0.5) * kCS];
+    if (!meets(a[0], a[1], b[0], b[1])) continue;
+    if (landed.has(`${wcell(l.ax, l.ay)},${wcell(l.bx, l.by)}`)) continue;
+    unlandedLinks.push(a[0], a[1], b[0], b[1], l.twoWay ? 1 : 0);
   }
+  const rings = ringsOf(noGo, req.zone);
   const crop: PictureCrop = {
     kind: choice.kind,
     around: choice.around,
@@ -275,33 +316,44 @@ export function legPicture(
     start: req.start,
     goal: req.goal,
     cellSpans: reach.cellSpans,
-    heights,
+    heights: reach.heights,
     flood: reach.flood,
-    blockedSteps: blockedSteps(w, choice.crop, anchors?.gate ?? null),
+    blockedSteps: reach.blockedSteps,
     walls,
     facades,
     links,
+    unlandedLinks,
     gapHeights: reach.gapHeights,
     crop,
-    overview: choice.kind === "focus" ? reach.overview : null,
+    overview: reach.overview,
   };
 }
 
+/** Height band of the storeys a leg is about, m (spans outside it are other storeys). */
+const kBandPad = 0.5;
+
 /**
- * The reach floods (the gap location's, src/plan/diagnostics/gap.ts) from the start span and,
- * reversed, from the goal spans over the core mask; their bits per crop cell, per crop span and
- * per overview pixel, the crop's span list, and the heights of the gap pair's spans.
+ * The layers read from the whole window: the reach floods (the gap location's,
+ * src/plan/diagnostics/gap.ts) from the start span and, reversed, from the goal spans over the
+ * core mask; the spans the leg is about (flooded, or within the band of the endpoints' heights ±
+ * kBandPad: a multi-storey building shows the leg's storeys, not its roof); and from those, per
+ * crop cell the height and flood bits, the crop's span list, the refused steps, the heights of the
+ * gap pair's spans, and (focus crops) the overview.
  */
-function reachFloods(
+function cropLayers(
   w: WindowGrid,
   anchors: PictureAnchors | null,
+  req: PictureRequest,
   crop: Box,
   gap: { start: Pt; goal: Pt } | null,
+  withOverview: boolean,
 ): {
   flood: Uint8Array;
+  heights: Float32Array;
   cellSpans: LegPicture["cellSpans"];
+  blockedSteps: LegPicture["blockedSteps"];
   gapHeights: [number, number] | null;
-  overview: PictureOverview;
+  overview: PictureOverview | null;
 } {
   return scratch.frame(() => {
     const sp = w.spans, nsp = sp.h.length;
@@ -314,9 +366,21 @@ function reachFloods(
     }
     const bits = (s: number) =>
       (ra && ra[s] ? Flood.Forward : 0) | (rb && rb[s] ? Flood.Reverse : 0);
+    // The band: the anchor spans' heights, else the declared decks; no band: every span.
+    const hs: number[] = [];
+    if (anchors && anchors.startSpan >= 0) hs.push(sp.h[anchors.startSpan]);
+    for (const s of anchors?.goalSpans ?? []) hs.push(sp.h[s]);
+    if (!hs.length) {
+      for (const v of [req.startDeckY, req.goalDeckY]) if (typeof v === "number") hs.push(v);
+    }
+    const lo = hs.length ? Math.min(...hs) - kBandPad : -Infinity;
+    const hi = hs.length ? Math.max(...hs) + kBandPad : Infinity;
+    const about = (s: number) =>
+      w.vis3[s] === 1 && (bits(s) !== 0 || (sp.h[s] >= lo && sp.h[s] <= hi));
     const nx = crop.x1 - crop.x0 + 1, ny = crop.y1 - crop.y0 + 1;
     const ox = crop.x0 - w.x0, oy = crop.y0 - w.y0;
     const cellFlood = new Uint8Array(nx * ny);
+    const heights = new Float32Array(nx * ny).fill(NaN);
     const start = new Int32Array(nx * ny + 1);
     let n = 0;
     for (let y = 0; y < ny; y++) {
@@ -341,6 +405,8 @@ function reachFloods(
           clearance[i] = w.vis3[s] ? w.dist[c] : -1;
           spanFlood[i] = bits(s);
           cellFlood[k] |= spanFlood[i];
+          // Heights ascend in a cell: the last span the leg is about is the highest.
+          if (about(s)) heights[k] = sp.h[s];
         }
       }
     }
@@ -358,9 +424,11 @@ function reachFloods(
     }
     return {
       flood: cellFlood,
+      heights,
       cellSpans: { start, h, region, flags, clearance, flood: spanFlood },
+      blockedSteps: blockedSteps(w, crop, anchors?.gate ?? null, about),
       gapHeights,
-      overview: overviewOf(w, ra, rb),
+      overview: withOverview ? overviewOf(w, ra, rb) : null,
     };
   });
 }
@@ -405,8 +473,8 @@ function overviewOf(
 
 /**
  * Refused steps on the crop's cell edges (spec 垂直可达判据 and 台阶禁行): for each pair of
- * orthogonal neighbours in the core mask, each region span of the cell against the neighbour's
- * region span of nearest height within kClimb (the same surface, not another storey), the step is
+ * orthogonal neighbours in the core mask, each span of the cell the leg is about against the
+ * neighbour's region span of nearest height within kClimb (the same surface, not another storey), the step is
  * judged both ways by RiseOk with the search's FallGate and by the step-ban bits. A too-steep
  * ramp shows as a fence across it; a ledge as a one-way line.
  */
@@ -414,6 +482,7 @@ function blockedSteps(
   w: WindowGrid,
   crop: Box,
   gate: FallGate | null,
+  about: (s: number) => boolean,
 ): LegPicture["blockedSteps"] {
   const sp = w.spans, nx = crop.x1 - crop.x0 + 1, ny = crop.y1 - crop.y0 + 1;
   const ox = crop.x0 - w.x0, oy = crop.y0 - w.y0;
@@ -433,7 +502,7 @@ function blockedSteps(
         if (jb < 0) continue;
         let bitsK = 0;
         for (let u = sp.cs[j]; u < sp.cs[j + 1]; u++) {
-          if (!w.vis3[u]) continue;
+          if (!about(u)) continue;
           let v = -1, best = Infinity;
           for (let t = sp.cs[jb]; t < sp.cs[jb + 1]; t++) {
             const dh = Math.abs(sp.h[t] - sp.h[u]);
@@ -452,4 +521,212 @@ function blockedSteps(
     }
   }
   return { cell: Int32Array.from(cell), dir: Uint8Array.from(dir), kind: Uint8Array.from(kind) };
+}
+
+/** The author no-go rings of a zone, px. */
+function ringsOf(noGo: NoGoTable, zone: string): Pt[][] {
+  const rings: Pt[][] = [];
+  const z = noGo.zones.get(zone);
+  if (z) {
+    for (let r = 0; r + 1 < z.ringPointStart.length; r++) {
+      const ring: Pt[] = [];
+      for (let k = z.ringPointStart[r]; k < z.ringPointStart[r + 1]; k++) {
+        ring.push([z.points[2 * k], z.points[2 * k + 1]]);
+      }
+      rings.push(ring);
+    }
+  }
+  return rings;
+}
+
+/** Even-odd point-in-polygon test. */
+function inRing(r: readonly Pt[], x: number, y: number): boolean {
+  let inside = false;
+  for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
+    const [xi, yi] = r[i], [xj, yj] = r[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** A crop chosen by {@link recordsCrop}. */
+export interface RecordsCrop {
+  /** The crop, global cells `[x0, y0, nx, ny]`. */
+  rect: [number, number, number, number];
+  /** The area of interest, global cells `[x0, y0, nx, ny]`. */
+  interest: [number, number, number, number];
+  /** Full or focus. */
+  kind: "full" | "focus";
+  /** What the crop is drawn around. */
+  around: string;
+}
+
+/**
+ * The crop of a plan that built no window (a pre-check or window-building failure): both
+ * endpoints when they fit the budget, else the endpoint that failed (the one the message names,
+ * the one farther from the mesh or the core, the one inside the no-go).
+ */
+export function recordsCrop(
+  res: PlanResult,
+  req: PictureRequest,
+  noGo: NoGoTable,
+  budget: number = kPictureBudget,
+): RecordsCrop {
+  const d = res.debug;
+  let goalSide = false;
+  if (res.error === "snap_far_from_mesh") goalSide = /终点/.test(res.message);
+  else if (res.error === "endpoint_far_from_core") {
+    goalSide = (d.coreGoal ?? 0) > (d.coreStart ?? 0);
+  } else if (res.error === "no_go") {
+    const inside = (p: Pt) =>
+      ringsOf(noGo, req.zone).some((r) => inRing(r, p[0], p[1])) ||
+      (req.noGoDiscs ?? []).some((c) => (p[0] - c.x) ** 2 + (p[1] - c.y) ** 2 <= c.r * c.r);
+    goalSide = !inside(req.start) && inside(req.goal);
+  }
+  const side = goalSide ? req.goal : req.start;
+  const what = goalSide ? "the goal" : "the start";
+  const win: Box = { x0: -(1 << 29), y0: -(1 << 29), x1: 1 << 29, y1: 1 << 29 };
+  const c = cropAround(
+    win,
+    [req.start, req.goal],
+    [side],
+    res.error ? `${what} (${res.error})` : what,
+    [[req.start, "the start"], [req.goal, "the goal"]],
+    budget,
+  );
+  const r = (
+    b: Box,
+  ): [number, number, number, number] => [b.x0, b.y0, b.x1 - b.x0 + 1, b.y1 - b.y0 + 1];
+  return { rect: r(c.crop), interest: r(c.interest), kind: c.kind, around: c.around };
+}
+
+/** Records of a box as the picture reads them (src/plan/window/grid_patch.ts GridPatch). */
+export interface RecordsPatch {
+  /** `start[k] .. start[k+1]` are the records of box cell k (row-major). */
+  start: Int32Array;
+  /** Region id per record. */
+  rid: Uint32Array;
+  /** Height per record. */
+  h: Float32Array;
+  /** Flags per record. */
+  flags: Uint8Array;
+}
+
+/** Span flag bits the records picture reads (src/pack/grid_types.ts SpanFlag). */
+const F_WALK = 0x02, F_CORE = 0x04, F_FILL = 0x10;
+
+/** Picture class of a record's flags, and the overview rank of the class. */
+function recordClass(f: number): number {
+  return f & F_CORE ? (f & F_WALK ? PictureCell.Walk : PictureCell.Core) : PictureCell.NonCore;
+}
+
+/**
+ * The picture of a plan that built no window: the pack's records of every region around the
+ * crop (cell classes, heights, spans), the no-go rings and discs and the endpoints; no floods,
+ * refused steps, walls or routes (they need a window). `patch` null: the zone is not in the pack.
+ * `overview` is the area of interest's patch for a focus crop (null: none); `why` replaces the
+ * picture's note.
+ */
+export function recordsPicture(
+  patch: RecordsPatch | null,
+  crop: RecordsCrop,
+  overview: { patch: RecordsPatch; rect: [number, number, number, number] } | null,
+  res: PlanResult,
+  req: PictureRequest,
+  noGo: NoGoTable,
+  budget: number = kPictureBudget,
+  why: string | null = null,
+): LegPicture {
+  const [x0, y0, nx, ny] = crop.rect, n = nx * ny;
+  const cells = new Uint8Array(n), clearance = new Uint8Array(n);
+  const heights = new Float32Array(n).fill(NaN);
+  const start = new Int32Array(n + 1);
+  const keep = (i: number) => patch !== null && !(patch.flags[i] & F_FILL);
+  // The heights shown: walkable records in the band of the request's floors and decks (no band:
+  // the top walkable record), as the window picture shows the leg's storeys.
+  const ref = [req.startFloorY, req.goalFloorY, req.startDeckY, req.goalDeckY].filter((
+    v,
+  ): v is number => typeof v === "number");
+  const lo = ref.length ? Math.min(...ref) - kBandPad : -Infinity;
+  const hi = ref.length ? Math.max(...ref) + kBandPad : Infinity;
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    start[k] = m;
+    if (patch) { for (let i = patch.start[k]; i < patch.start[k + 1]; i++) if (keep(i)) m++; }
+  }
+  start[n] = m;
+  const h = new Float32Array(m), region = new Int32Array(m), flags = new Uint8Array(m);
+  const clr = new Float32Array(m).fill(-1);
+  for (let k = 0; k < n && patch; k++) {
+    let j = start[k];
+    for (let i = patch.start[k]; i < patch.start[k + 1]; i++) {
+      if (!keep(i)) continue;
+      (h[j] = patch.h[i]), (region[j] = patch.rid[i]), (flags[j] = patch.flags[i]), j++;
+      const cls = recordClass(patch.flags[i]);
+      if (CLASS_RANK[cls] > CLASS_RANK[cells[k]]) cells[k] = cls;
+      const hv = patch.h[i];
+      if (cls === PictureCell.Walk && hv >= lo && hv <= hi && !(heights[k] >= hv)) heights[k] = hv;
+    }
+  }
+  let ov: PictureOverview | null = null;
+  if (overview) {
+    const [ox0, oy0, onx, ony] = overview.rect;
+    const factor = Math.max(1, Math.ceil(Math.max(onx, ony) / kOverviewSide));
+    const vx = Math.ceil(onx / factor), vy = Math.ceil(ony / factor);
+    const oc = new Uint8Array(vx * vy);
+    for (let y = 0; y < ony; y++) {
+      for (let x = 0; x < onx; x++) {
+        const k = y * onx + x, o = ((y / factor) | 0) * vx + ((x / factor) | 0);
+        for (let i = overview.patch.start[k]; i < overview.patch.start[k + 1]; i++) {
+          if (overview.patch.flags[i] & F_FILL) continue;
+          const cls = recordClass(overview.patch.flags[i]);
+          if (CLASS_RANK[cls] > CLASS_RANK[oc[o]]) oc[o] = cls;
+        }
+      }
+    }
+    ov = { x0: ox0, y0: oy0, nx: vx, ny: vy, factor, cells: oc, flood: new Uint8Array(vx * vy) };
+  }
+  const d = res.debug;
+  return {
+    x0,
+    y0,
+    nx,
+    ny,
+    cells,
+    clearance,
+    blockers: [],
+    rings: ringsOf(noGo, req.zone),
+    discs: req.noGoDiscs ?? [],
+    topology: d.topologyPoints,
+    taut: d.tautPoints,
+    pulled: d.pulledPoints,
+    assembled: d.assembledPoints,
+    points: res.points,
+    waypoints: res.waypoints,
+    drops: res.drops.map((x) => x.index),
+    gap: d.gap,
+    start: req.start,
+    goal: req.goal,
+    cellSpans: { start, h, region, flags, clearance: clr, flood: new Uint8Array(m) },
+    heights,
+    flood: new Uint8Array(n),
+    blockedSteps: { cell: new Int32Array(0), dir: new Uint8Array(0), kind: new Uint8Array(0) },
+    walls: [],
+    facades: [],
+    links: [],
+    unlandedLinks: [],
+    gapHeights: null,
+    crop: {
+      kind: crop.kind,
+      around: crop.around,
+      budget,
+      window: null,
+      interest: crop.interest,
+      note: why ??
+        (patch
+          ? "No window was built (the plan failed before or while building one): the pack's records of every region around the crop"
+          : `No window: zone ${req.zone} is not in the pack, nothing but the endpoints to draw`),
+    },
+    overview: ov,
+  };
 }
