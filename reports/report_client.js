@@ -331,12 +331,11 @@
           '<button type="button" data-act="in">Zoom in</button><button type="button" data-act="out">Zoom out</button>' +
           '<button type="button" data-act="all">All layers</button><span class="zoom muted"></span>' +
           '<span class="muted small">wheel: zoom · drag: pan · legend: hide / show a layer</span></div>' +
-          `<div class="svgbox">${d.svg}</div>` +
           '<div class="hover" aria-live="polite"><span class="muted">' +
           (d.spans
             ? "Hover a cell of the map for its spans."
             : "Hover read-out: the spans of this picture are over the report's hover budget.") +
-          "</span></div>"
+          "</span></div>" + `<div class="svgbox">${d.svg}</div>`
         : `<p class="muted">No picture: ${esc(d.why || "")}</p>`;
     } else {
       h += `<p class="muted">No picture: ${
