@@ -447,6 +447,7 @@
     svg.addEventListener("pointerdown", (e) => {
       const q = toRoot(e);
       if (!inMap(q) || e.button !== 0) return;
+      e.preventDefault(); // no text selection while dragging
       drag = { q, tx, ty, id: e.pointerId };
       svg.setPointerCapture(e.pointerId);
       svg.classList.add("dragging");
