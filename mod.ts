@@ -309,3 +309,4 @@ export {
 
 // ── Pictures ─────────────────────────────────────────────────────────────────────────────────
 export { rasterizeZone, worldPng, worldSvg, type ZoneRaster } from "./reports/render_world.ts";
+export { type ExtraRoute, kCellUnits, legSvg } from "./reports/leg_svg.ts";

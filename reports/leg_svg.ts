@@ -55,18 +55,79 @@ interface Layer {
 
 const f2 = (v: number) => (Math.round(v * 100) / 100).toString();
 
-/** Renders the picture; `title` goes into the SVG's <title> and the panel. */
-export function legSvg(p: LegPicture, title = "navscope plan"): string {
+/** An extra route drawn over the picture (e.g. the triangle-mesh planner's, `plan --planner both`). */
+export interface ExtraRoute {
+  /** Layer id. */
+  id: string;
+  /** Legend label. */
+  label: string;
+  /** Points, px. */
+  points: readonly Pt[];
+  /** Stroke colour. */
+  colour: string;
+}
+
+/**
+ * Renders the picture; `title` goes into the SVG's <title> and the panel; `routes` are drawn as
+ * layers of their own above the final route.
+ */
+export function legSvg(
+  p: LegPicture,
+  title = "navscope plan",
+  routes: readonly ExtraRoute[] = [],
+): string {
   const U = kCellUnits, W = p.nx * U, H = p.ny * U;
   // Marks and labels on the map grow with it, like the panel (see assemble).
-  const ms = panelScale(W, H), r = (v: number) => f2(v * ms);
+  const ms = panelScale(W, H);
   const X = (x: number) => f2((x / 0.25 - p.x0) * U);
   const Y = (y: number) => f2((p.ny - (y / 0.25 - p.y0)) * U);
-  const xy = (q: Pt) => `${X(q[0])},${Y(q[1])}`;
   const layers: Layer[] = [];
-  const add = (l: Layer) => {
-    if (l.body !== "") layers.push(l);
+  const c: Draw = {
+    p,
+    W,
+    H,
+    ms,
+    X,
+    Y,
+    xy: (q) => `${X(q[0])},${Y(q[1])}`,
+    r: (v) => f2(v * ms),
+    add: (l) => {
+      if (l.body !== "") layers.push(l);
+    },
   };
+  // Bottom to top: rasters, edges and segments, no-go and links, routes, the gap and endpoints.
+  rasterLayers(c);
+  edgeLayers(c);
+  noGoAndLinkLayers(c);
+  routeLayers(c, routes);
+  gapAndEndpointLayers(c);
+  return assemble(p, title, layers, W, H);
+}
+
+/** What the layer builders share: the picture, the map size and the px → map transforms. */
+interface Draw {
+  p: LegPicture;
+  /** Map width, units. */
+  W: number;
+  /** Map height, units. */
+  H: number;
+  /** Mark scale (panelScale). */
+  ms: number;
+  /** px x → map units. */
+  X: (x: number) => string;
+  /** px y → map units (flipped). */
+  Y: (y: number) => string;
+  /** A point as `x,y` in map units. */
+  xy: (q: Pt) => string;
+  /** A mark size scaled by ms. */
+  r: (v: number) => string;
+  /** Adds a layer when it draws something. */
+  add: (l: Layer) => void;
+}
+
+/** Cell classes, other regions, height shading and the two floods (embedded PNGs). */
+function rasterLayers(c: Draw): void {
+  const { p, W, H, add } = c;
   // Cells.
   const labels: Record<number, [string, string]> = {
     2: ["cells-walk", "Walkable core cells"],
@@ -132,12 +193,20 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     add({
       id,
       label,
-      swatch: `<rect width="24" height="12" fill="${hex(rgb)}" fill-opacity="0.3" stroke="${
+      // Hatched like the layer: forward ↗, reverse ↘.
+      swatch: `<rect width="24" height="12" fill="${hex(rgb)}" fill-opacity="0.15" stroke="${
         hex(rgb)
-      }" stroke-width="2"/>`,
+      }" stroke-width="2"/><path d="${
+        bit === 1 ? "M0 12L12 0M6 12L18 0M12 12L24 0" : "M0 0L12 12M6 0L18 12M12 0L24 12"
+      }" stroke="${hex(rgb)}" stroke-opacity="0.7"/>`,
       body: img ? image(img, W, H) : "",
     });
   }
+}
+
+/** Refused steps on cell edges, walls and facades. */
+function edgeLayers(c: Draw): void {
+  const { p, X, Y, add } = c;
   // Blocked steps: RiseOk refusals and step bans on the cell edges.
   const rise = edgePaths(p, 3), ban = edgePaths(p, 12);
   add({
@@ -176,6 +245,11 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     attrs: `stroke="#8d5a2b" stroke-width="1.5" fill="none"`,
     body: segs(p.facades),
   });
+}
+
+/** No-go polygons and discs, landed and unlanded links, drops. */
+function noGoAndLinkLayers(c: Draw): void {
+  const { p, X, Y, xy, add } = c;
   // No-go.
   add({
     id: "nogo",
@@ -190,7 +264,9 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     swatch: `<circle cx="12" cy="6" r="5" fill="#f0a" fill-opacity="0.2" stroke="#a0a"/>`,
     attrs: `fill="#f0a" fill-opacity="0.2" stroke="#a0a"`,
     body: p.discs.map((d) =>
-      `<circle class="nogo" cx="${X(d.x)}" cy="${Y(d.y)}" r="${f2(d.r * kCellsPerPx * U)}"/>`
+      `<circle class="nogo" cx="${X(d.x)}" cy="${Y(d.y)}" r="${
+        f2(d.r * kCellsPerPx * kCellUnits)
+      }"/>`
     ).join(""),
   });
   // Links and drops, with direction.
@@ -230,6 +306,11 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     attrs: `stroke="#0055cc" fill="#0055cc" stroke-width="2.5"`,
     body: dropBody,
   });
+}
+
+/** Every stage's polyline, extra routes and the waypoints. */
+function routeLayers(c: Draw, routes: readonly ExtraRoute[]): void {
+  const { p, X, Y, xy, r, add } = c;
   // Stage polylines.
   const stages: [string, string, readonly Pt[], string, string][] = [
     [
@@ -259,6 +340,20 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
       body: pts.length < 2 ? "" : `<polyline class="${cls}" points="${pts.map(xy).join(" ")}"/>`,
     });
   }
+  for (const e of routes) {
+    add({
+      id: e.id,
+      label: `${e.label} (${e.points.length} points)`,
+      swatch: `<path d="M0 6h24" stroke="${e.colour}" stroke-width="2"/>`,
+      attrs: `stroke="${e.colour}" stroke-width="2" fill="none"`,
+      body: e.points.length < 2
+        ? ""
+        : `<polyline class="${e.id}" points="${e.points.map(xy).join(" ")}"/>` +
+          e.points.slice(1, -1).map((q) =>
+            `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="${r(3)}" fill="${e.colour}" stroke="none"/>`
+          ).join(""),
+    });
+  }
   add({
     id: "waypoints",
     label: "Waypoints",
@@ -267,7 +362,47 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
       `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="${r(4)}" fill="none" stroke="#d22"/>`
     ).join(""),
   });
-  // The gap.
+}
+
+/** The gap pair with its label, and the endpoints. */
+function gapAndEndpointLayers(c: Draw): void {
+  const { p, W, X, Y, r, ms, add } = c;
+  // The gap; its label turns to the left near the map's right edge (the map is clipped).
+  const gapLabel = (x: number, y: number, t: string) => {
+    const size = 12 * ms, w = 9 * ms + t.length * size * 0.56;
+    const left = x + w > W && W - x < x; // to the left when the right has less room
+    return `<text x="${f2(left ? x - 9 * ms : x + 9 * ms)}" y="${f2(y - 9 * ms)}" font-size="${
+      f2(size)
+    }"${
+      left ? ' text-anchor="end"' : ""
+    } fill="#c0c" stroke="#fff" stroke-width="3" stroke-dasharray="none" paint-order="stroke">${
+      esc(t)
+    }</text>`;
+  };
+  // The final judgement's distances: an endpoint more than 8 px from its anchor (where the
+  // reach ends) is outside the reach domain (goal_outside_reach).
+  const anchors: [Pt, Pt | undefined, number | null, string][] = [
+    [p.start, p.topology[0], p.snap[0], "start"],
+    [p.goal, p.topology.at(-1), p.snap[1], "goal"],
+  ];
+  let reachBody = "";
+  for (const [q, a, d, what] of anchors) {
+    if (!a || d === null || !(d > 0.5)) continue;
+    reachBody += `<line x1="${X(q[0])}" y1="${Y(q[1])}" x2="${X(a[0])}" y2="${Y(a[1])}"/>` +
+      `<circle cx="${X(a[0])}" cy="${Y(a[1])}" r="${r(4)}" fill="#fff"/>` +
+      gapLabel(
+        (+X(q[0]) + +X(a[0])) / 2,
+        (+Y(q[1]) + +Y(a[1])) / 2,
+        `${what} ${d.toFixed(1)} px from the reach${d > 8 ? " (> 8 px gate)" : ""}`,
+      );
+  }
+  add({
+    id: "reach-distance",
+    label: "Endpoint → its anchor (reach-domain distance, gate 8 px)",
+    swatch: `<path d="M0 6h24" stroke="#c0c" stroke-dasharray="3 2"/>`,
+    attrs: `stroke="#c0c" stroke-width="1.5" stroke-dasharray="5 3"`,
+    body: reachBody,
+  });
   if (p.gap) {
     const g = p.gap;
     const dh = p.gapHeights
@@ -286,11 +421,7 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
         `<line class="gap" x1="${X(g.start[0])}" y1="${Y(g.start[1])}" x2="${X(g.goal[0])}" y2="${
           Y(g.goal[1])
         }"/>` +
-        `<text x="${f2(+X(g.start[0]) + 9 * ms)}" y="${f2(+Y(g.start[1]) - 9 * ms)}" font-size="${
-          r(12)
-        }" fill="#c0c" stroke="#fff" stroke-width="3" paint-order="stroke">gap ${
-          g.distance.toFixed(2)
-        } px${dh}</text>`,
+        gapLabel(+X(g.start[0]), +Y(g.start[1]), `gap ${g.distance.toFixed(2)} px${dh}`),
     });
   }
   add({
@@ -301,7 +432,6 @@ export function legSvg(p: LegPicture, title = "navscope plan"): string {
     body: `<circle cx="${X(p.start[0])}" cy="${Y(p.start[1])}" r="${r(6)}" fill="#2a2"/>` +
       `<circle cx="${X(p.goal[0])}" cy="${Y(p.goal[1])}" r="${r(6)}" fill="#a22"/>`,
   });
-  return assemble(p, title, layers, W, H);
 }
 
 /** Lays out the map, the panel (title, crop note, legend, scales, overview) and the root. */
@@ -346,7 +476,7 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
   }
   y += 6;
   const legend: string[] = [];
-  for (const l of [...layers, ...panelLayers(p, s)]) {
+  for (const l of [...layers, ...panelLayers(p)]) {
     legend.push(
       `<g class="legend-entry" data-legend-for="${l.id}" transform="translate(0,${y})">` +
         `<g transform="translate(0,-9)"${l.attrs ? " " + l.attrs : ""}>${l.swatch}</g>` +
@@ -364,15 +494,23 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
   if (ov) y += ov.height + 10;
   const panelH = y * s, PX = W + 12;
   const VW = f2(PX + PW * s), VH = f2(Math.max(H, panelH));
+  // Display size: a small crop opens enlarged (up to 4×, about 1600 px wide); units stay the same.
+  const zoom = Math.max(1, Math.min(4, Math.floor(1600 / +VW)));
   const map = layers.map((l) =>
     `<g data-layer="${l.id}" data-label="${esc(l.label)}"${
       l.attrs ? " " + l.attrs : ""
     }>${l.body}</g>`
   );
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${VW}" height="${VH}" viewBox="0 0 ${VW} ${VH}" ` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${f2(+VW * zoom)}" height="${
+      f2(+VH * zoom)
+    }" viewBox="0 0 ${VW} ${VH}" ` +
     `data-x0="${p.x0}" data-y0="${p.y0}" data-cell="${kCellUnits}" data-nx="${p.nx}" data-ny="${p.ny}" ` +
-    `data-map-width="${W}" data-map-height="${H}" data-crop="${c.kind}" font-family="sans-serif">`,
+    `data-map-width="${W}" data-map-height="${H}" data-crop="${c.kind}" ` +
+    // The endpoints and the gap pair in px, so a client can check what its viewport shows.
+    `data-start="${p.start.join(",")}" data-goal="${p.goal.join(",")}"` +
+    (p.gap ? ` data-gap="${[...p.gap.start, ...p.gap.goal].join(",")}"` : "") +
+    ` font-family="sans-serif">`,
     `<title>${esc(title)}</title>`,
     // A nested <svg> clips the map's segments and arrows to the crop (no clipPath id needed).
     `<svg class="map" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" overflow="hidden">`,
@@ -395,7 +533,7 @@ function panelScale(W: number, H: number): number {
 }
 
 /** Legend entries of the layers drawn in the panel (scale bars, overview). */
-function panelLayers(p: LegPicture, _s: number): Layer[] {
+function panelLayers(p: LegPicture): Layer[] {
   const out: Layer[] = [{
     id: "scale",
     label: "Scale bar (px) and north arrow (+y)",

@@ -78,7 +78,7 @@ Deno.test("picture of a disconnected leg: both floods, the gap pair, a legend en
     assertEquals(legendOf(svg).sort(), [...new Set(layers)].sort(), "legend = drawn layers");
     assert(svg.includes(`gap ${g.distance.toFixed(2)} px`), "gap label");
     assert(svg.includes(`data-x0="${p.x0}" data-y0="${p.y0}" data-cell="${kCellUnits}"`));
-    await assertGolden("plan_svg_disconnected.svg", svg);
+    await assertGolden("plan_svg_disconnected.svg.golden", svg);
   } finally {
     engine.close();
   }
@@ -124,7 +124,68 @@ Deno.test("picture of a too-steep ramp: refused steps fence the ramp", async () 
     assert(xs.length > 0, "fence marks drawn");
     for (const x of xs) assert(x >= rx0 - 1 && x <= rx1 + 2, `mark at cell ${x} (${rx0}..${rx1})`);
     assertEquals(legendOf(svg).sort(), [...new Set(layersOf(svg))].sort());
-    await assertGolden("plan_svg_ramp.svg", svg);
+    await assertGolden("plan_svg_ramp.svg.golden", svg);
+  } finally {
+    engine.close();
+  }
+});
+
+Deno.test("a picture never changes the route; hover spans agree with the cell layers", async () => {
+  const engine = await openEngine(PACK);
+  try {
+    const req: PlanRequest = {
+      zone: "map01base",
+      start: [24, 40],
+      goal: [66, 12],
+      overrides: { window: [40, 0, 260, 220] },
+    };
+    const a = await engine.plan(req, { picture: true });
+    const b = await engine.plan(req);
+    assert(a.ok, a.message);
+    assertEquals(a.points, b.points);
+    assertEquals(a.debug.tautPoints, b.debug.tautPoints);
+    assertEquals(a.waypoints, b.waypoints);
+    const p = a.picture!, cs = p.cellSpans;
+    const svg = legSvg(p, "plaza");
+    for (const id of ["final", "waypoints", "flood-fwd", "flood-rev"]) {
+      assert(layersOf(svg).includes(id), id);
+    }
+    for (let k = 0; k < p.nx * p.ny; k++) {
+      let f = 0;
+      for (let i = cs.start[k]; i < cs.start[k + 1]; i++) {
+        f |= cs.flood[i];
+        assert(cs.region[i] === -1 || cs.region[i] === a.debug.region, "region of a span");
+        assert(cs.region[i] === -1 ? cs.clearance[i] === -1 : cs.clearance[i] >= 0);
+      }
+      assertEquals(f, p.flood[k], `cell ${k}: flood bits = OR of its spans'`);
+      if (Number.isFinite(p.heights[k])) {
+        let found = false;
+        for (let i = cs.start[k]; i < cs.start[k + 1]; i++) found ||= cs.h[i] === p.heights[k];
+        assert(found, "the shown height is one of the cell's spans");
+      }
+    }
+  } finally {
+    engine.close();
+  }
+});
+
+Deno.test("picture of a goal outside the reach: the goal's distance to its anchor is labelled", async () => {
+  const engine = await openEngine(PACK);
+  try {
+    // legs.json mesa_up: the mesa top is another region, more than 8 px from the yard's reach.
+    const r = await engine.plan({ zone: "map01base", start: [110, 305], goal: [140, 305] }, {
+      picture: true,
+    });
+    assertEquals(r.error, "goal_outside_reach");
+    const p = r.picture!;
+    assert(p.snap[1]! > 8, `goal snap ${p.snap[1]}`);
+    const svg = legSvg(p, "mesa_up");
+    const layers = layersOf(svg);
+    for (const id of ["reach-distance", "cells-other", "flood-fwd", "topology"]) {
+      assert(layers.includes(id), id);
+    }
+    assert(svg.includes(`goal ${p.snap[1]!.toFixed(1)} px from the reach (&gt; 8 px gate)`));
+    assertEquals(legendOf(svg).sort(), [...new Set(layers)].sort());
   } finally {
     engine.close();
   }

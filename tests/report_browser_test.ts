@@ -147,9 +147,15 @@ Deno.test({
       await page.waitForSelector("#leg-dialog[open] .svgbox svg", { timeout: 5000 });
       const svg = await page.evaluate(`(() => {
         const s = document.querySelector("#leg-dialog .svgbox svg");
-        return { w: s.getBoundingClientRect().width, image: s.querySelectorAll("image").length };
-      })()`) as { w: number; image: number };
-      assert(svg.w > 50 && svg.image >= 1, JSON.stringify(svg));
+        return {
+          w: s.getBoundingClientRect().width,
+          image: s.querySelectorAll("image").length,
+          layers: s.querySelectorAll("g[data-layer]").length,
+          legend: s.querySelectorAll(".legend [data-legend-for]").length,
+        };
+      })()`) as { w: number; image: number; layers: number; legend: number };
+      // The picture's raster layers are images; every layer has a legend entry (docs/pictures.md).
+      assert(svg.w > 50 && svg.image >= 1 && svg.layers === svg.legend, JSON.stringify(svg));
       await page.screenshot({ path: `${ARTIFACTS}/report_drilldown.png` });
       await page.click("#leg-close");
       await page.selectOption("#class-filter", "");
@@ -191,7 +197,7 @@ interface PictureFacts {
   mapH: number;
   layers: string[];
   legend: string[];
-  /** Bounding box of the gap layer in map units, or null. */
+  /** Box of the gap pair (root `data-gap`) in map units, or null. */
   gap: [number, number, number, number] | null;
   /** `full` or `focus` (a crop over the pixel budget, with an overview). */
   crop: string;
@@ -203,11 +209,14 @@ const PICTURE = `(() => {
   const s = document.querySelector("#leg-dialog .svgbox svg");
   if (!s) return null;
   const A = (k) => +s.getAttribute(k);
-  const gap = s.querySelector('[data-layer="gap"]');
+  // The gap pair, px (root data-gap: start x, y, goal x, y), as a box in map units.
+  const gp = s.getAttribute("data-gap");
   let gb = null;
-  if (gap) {
-    const b = gap.getBBox();
-    gb = [b.x, b.y, b.x + b.width, b.y + b.height];
+  if (gp) {
+    const [ax, ay, bx, by] = gp.split(",").map(Number);
+    const u = (x) => (x / 0.25 - A("data-x0")) * A("data-cell");
+    const v = (y) => (A("data-ny") - (y / 0.25 - A("data-y0"))) * A("data-cell");
+    gb = [Math.min(u(ax), u(bx)), Math.min(v(ay), v(by)), Math.max(u(ax), u(bx)), Math.max(v(ay), v(by))];
   }
   // The overview (focus crops): its frame, then the start and goal marks (reports/leg_svg.ts).
   let overviewEnds = false;

@@ -9,8 +9,7 @@ import type { Engine } from "../../src/plan/engine.ts";
 import { legRequest } from "../../src/plan/battery.ts";
 import { compareLeg, kWallTouchPx, type LegComparison } from "../../src/plan/mesh/compare.ts";
 import { type MeshPlanResult, planMesh } from "../../src/plan/mesh/planner.ts";
-import type { PlanRequest, PlanResult, Pt } from "../../src/plan/types.ts";
-import type { LegPicture } from "../../src/plan/diagnostics/picture.ts";
+import type { PlanRequest, PlanResult } from "../../src/plan/types.ts";
 import { NavscopeError } from "../../src/errors.ts";
 import type { Leg } from "../../src/world/legs.ts";
 import type { PlanRecord } from "../../src/logs/types.ts";
@@ -96,7 +95,8 @@ export async function bothLeg(
     const title = `${req.zone} (${req.start}) → (${req.goal}): voxel ${
       c.voxel.ok ? "ok" : c.voxel.error
     } (red), mesh ${c.mesh.ok ? "ok" : c.mesh.error} (blue)`;
-    await writeFileAtomic(svg, overlayRoute(legSvg(pic, title), pic, c.mesh.points));
+    const mesh = { id: "mesh", label: "Mesh planner route", points: c.mesh.points, colour: "#06f" };
+    await writeFileAtomic(svg, legSvg(pic, title, [mesh]));
   }
   if (json) {
     io.out.write(JSON.stringify(comparisonJson(c), null, 2) + "\n");
@@ -118,22 +118,6 @@ export async function bothLeg(
     ],
     align: ["left", "right", "right"],
   }], null);
-}
-
-/** Adds a route (class `mesh`, blue) to a leg SVG in the picture's coordinates (reports/leg_svg.ts). */
-export function overlayRoute(svg: string, p: LegPicture, pts: readonly Pt[]): string {
-  if (pts.length < 2) return svg;
-  const k = 4; // reports/leg_svg.ts kScale
-  const X = (x: number) => ((x / 0.25 - p.x0) * k).toFixed(2);
-  const Y = (y: number) => ((p.ny - (y / 0.25 - p.y0)) * k).toFixed(2);
-  const line = `<polyline class="mesh" style="stroke:#06f;stroke-width:2;fill:none" points="${
-    pts.map((q) => `${X(q[0])},${Y(q[1])}`).join(" ")
-  }"/>`;
-  const dots = pts.slice(1, -1).map((q) =>
-    `<circle cx="${X(q[0])}" cy="${Y(q[1])}" r="3" fill="#06f"/>`
-  );
-  const at = svg.lastIndexOf("</svg>");
-  return svg.slice(0, at) + [line, ...dots].join("\n") + "\n" + svg.slice(at);
 }
 
 /** A battery row of `--planner mesh` or `both`. */

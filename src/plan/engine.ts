@@ -31,9 +31,8 @@ import {
   type LegPicture,
   legPicture,
   type PictureZoneLink,
-  recordsCrop,
-  recordsPicture,
 } from "./diagnostics/picture.ts";
+import { recordsCrop, recordsPicture } from "./diagnostics/records_picture.ts";
 import { type HopCandidate, hopCandidates } from "./region_hop.ts";
 import { fallGateCaches, windowFallGate } from "./window/fall_gate_setup.ts";
 import type { PlanSetup } from "./prechecks/prechecks.ts";

@@ -33,4 +33,11 @@ export {
 } from "./window/window_tiers.ts";
 export { buildWindow, type BuildWindowInput, type WindowGrid } from "./window/build_window.ts";
 export { PlanContext } from "./context.ts";
+export {
+  Flood,
+  kPictureBudget,
+  legPicture,
+  PictureCell,
+  StepBlock,
+} from "./diagnostics/picture.ts";
 export { FIT_SLACK, MIN_BYTES, scratch, ScratchArena } from "./scratch.ts";

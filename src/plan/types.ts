@@ -355,6 +355,11 @@ export interface LegPicture {
    * another region or outside the window), px: ax, ay, bx, by, two-way (1/0) per link.
    */
   unlandedLinks: number[];
+  /**
+   * Distances raw start → start anchor and raw goal → goal anchor, px (the final judgement's
+   * reach-domain distances, gate 8 px); null before the search.
+   */
+  snap: [number | null, number | null];
   /** Heights of the gap pair's spans (start side, goal side), m; null without a gap. */
   gapHeights: [number, number] | null;
   /** How the crop was chosen (the pixel budget rule). */
