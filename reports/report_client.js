@@ -631,11 +631,15 @@
       `<span class="verdict-gate verdict-${esc(b.verdict)}">navscope diff: ${
         b.verdict === "pass" ? "PASS" : "REGRESSION"
       }</span></div>`;
+    // A stats file carries no legs: new and fixed legs are unknown then, not zero.
+    const legRow = b.metrics.find((m) => m.metric === "new_failing_legs");
+    const legsKnown = !legRow || legRow.current !== null;
+    const cnt = (n) => (legsKnown ? String(n) : "n/a");
     v += '<div class="verdict-counts">' +
-      `<div class="vc ${nNew ? "bad" : ""}" data-count="new"><b>${nNew}</b> new failing leg${
+      `<div class="vc ${nNew ? "bad" : ""}" data-count="new"><b>${cnt(nNew)}</b> new failing leg${
         nNew === 1 ? "" : "s"
       }</div>` +
-      `<div class="vc ${nFixed ? "good" : ""}" data-count="fixed"><b>${nFixed}</b> fixed leg${
+      `<div class="vc ${nFixed ? "good" : ""}" data-count="fixed"><b>${cnt(nFixed)}</b> fixed leg${
         nFixed === 1 ? "" : "s"
       }</div>` +
       `<div class="vc ${over.length ? "bad" : ""}" data-count="over"><b>${over.length}</b> metric${
