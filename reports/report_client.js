@@ -388,6 +388,21 @@
     const cellU = A("data-cell") || 4, nx = A("data-nx"), ny = A("data-ny");
     const x0 = A("data-x0"), y0 = A("data-y0");
     const mapW = A("data-map-width") || nx * cellU, mapH = A("data-map-height") || ny * cellU;
+    // Say plainly when an endpoint is not on the map (root data-start / data-goal, px).
+    const off = [["start", "data-start"], ["goal", "data-goal"]].filter(([, k]) => {
+      const v = svg.getAttribute(k);
+      if (!v) return false;
+      const [x, y] = v.split(",").map(Number);
+      const u = (x / 0.25 - x0) * cellU, w = (ny - (y / 0.25 - y0)) * cellU;
+      return !(u >= 0 && w >= 0 && u <= mapW && w <= mapH);
+    }).map(([name, k]) => `the ${name} (${svg.getAttribute(k).replace(",", ", ")} px)`);
+    if (off.length) {
+      const note = document.createElement("p");
+      note.className = "off-map muted";
+      note.textContent = `Not on the map: ${off.join(" and ")} — outside the drawn crop` +
+        (svg.getAttribute("data-crop") === "focus" ? " (see the overview)." : ".");
+      box.parentNode.insertBefore(note, box);
+    }
     svg.setAttribute("width", "100%");
     svg.removeAttribute("height");
     svg.style.height = "auto";
