@@ -34,7 +34,8 @@ their wording and carry an English gloss.
                      cell shows its spans); repeatable: a leg goes to the pack that has its
                      zone, the one with the logged build hash first
   --battery FILE     a legs.json whose legs' test overrides apply to the plan lines that name
-                     them ([leg=…]), as in navscope replay (repeatable)
+                     them ([leg=…]), as in navscope replay (repeatable); default: the
+                     legs.json beside each --pack, when there is one
   --drill N          legs replayed for drill-downs at most (default 25; one of every failure
                      class first, then by failures)
   --baseline BASE    compare with BASE (logs, a replay dir or a stats --json file) exactly as
@@ -53,6 +54,20 @@ they are written together (temp files, then renamed) or not at all.
 
 Exit status: 0 written; 1 no input could be read, bad PACK/BASE/thresholds/battery or an
 output that cannot be written; 2 usage error.`;
+
+/** The legs.json files beside the packs (when they exist). */
+async function besidePacks(packs: readonly string[] | undefined): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of packs ?? []) {
+    const f = p.replace(/[^/]*$/, "") + "legs.json";
+    try {
+      if ((await Deno.stat(f)).isFile && !out.includes(f)) out.push(f);
+    } catch {
+      // No battery beside this pack.
+    }
+  }
+  return out;
+}
 
 function int(flag: string, v: string | undefined, dflt: number): number {
   if (v === undefined) return dflt;
@@ -109,8 +124,11 @@ export async function run(args: string[]): Promise<number> {
     const { loadThresholds } = await import("../src/analyze/diff.ts");
     await loadThresholds(values.thresholds);
   }
-  const batteries = values.battery?.length
-    ? await (await import("./replay.ts")).readBatteries(values.battery)
+  // Without --battery, a legs.json beside a --pack is the battery of its plan lines (the
+  // examples' layout): their [leg=…] then replay with that leg's test overrides.
+  const batteryFiles = values.battery?.length ? values.battery : await besidePacks(values.pack);
+  const batteries = batteryFiles.length
+    ? await (await import("./replay.ts")).readBatteries(batteryFiles)
     : [];
   for (const p of values.pack ?? []) await requireUsablePack(p);
   const opts: ReportFromLogsOptions = {
@@ -136,6 +154,11 @@ export async function run(args: string[]): Promise<number> {
   if (values.pack?.length) {
     const { addDrilldowns } = await import("../reports/report_drill.ts");
     await addDrilldowns(data, acc, values.pack, { maxLegs: drill, batteries });
+    if (batteryFiles.length && !values.battery?.length) {
+      data.notes.push(
+        `Battery overrides from the legs.json beside the packs: ${batteryFiles.join(", ")}.`,
+      );
+    }
   }
   if (values.baseline !== undefined) {
     // The same comparison as navscope diff and nightly (commands/diff.ts diffPaths →

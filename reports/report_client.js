@@ -331,12 +331,11 @@
           '<button type="button" data-act="in">Zoom in</button><button type="button" data-act="out">Zoom out</button>' +
           '<button type="button" data-act="all">All layers</button><span class="zoom muted"></span>' +
           '<span class="muted small">wheel: zoom · drag: pan · legend: hide / show a layer</span></div>' +
-          `<div class="svgbox">${d.svg}</div>` +
           '<div class="hover" aria-live="polite"><span class="muted">' +
           (d.spans
             ? "Hover a cell of the map for its spans."
             : "Hover read-out: the spans of this picture are over the report's hover budget.") +
-          "</span></div>"
+          "</span></div>" + `<div class="svgbox">${d.svg}</div>`
         : `<p class="muted">No picture: ${esc(d.why || "")}</p>`;
     } else {
       h += `<p class="muted">No picture: ${
@@ -389,6 +388,21 @@
     const cellU = A("data-cell") || 4, nx = A("data-nx"), ny = A("data-ny");
     const x0 = A("data-x0"), y0 = A("data-y0");
     const mapW = A("data-map-width") || nx * cellU, mapH = A("data-map-height") || ny * cellU;
+    // Say plainly when an endpoint is not on the map (root data-start / data-goal, px).
+    const off = [["start", "data-start"], ["goal", "data-goal"]].filter(([, k]) => {
+      const v = svg.getAttribute(k);
+      if (!v) return false;
+      const [x, y] = v.split(",").map(Number);
+      const u = (x / 0.25 - x0) * cellU, w = (ny - (y / 0.25 - y0)) * cellU;
+      return !(u >= 0 && w >= 0 && u <= mapW && w <= mapH);
+    }).map(([name, k]) => `the ${name} (${svg.getAttribute(k).replace(",", ", ")} px)`);
+    if (off.length) {
+      const note = document.createElement("p");
+      note.className = "off-map muted";
+      note.textContent = `Not on the map: ${off.join(" and ")} — outside the drawn crop` +
+        (svg.getAttribute("data-crop") === "focus" ? " (see the overview)." : ".");
+      box.parentNode.insertBefore(note, box);
+    }
     svg.setAttribute("width", "100%");
     svg.removeAttribute("height");
     svg.style.height = "auto";
@@ -448,6 +462,7 @@
     svg.addEventListener("pointerdown", (e) => {
       const q = toRoot(e);
       if (!inMap(q) || e.button !== 0) return;
+      e.preventDefault(); // no text selection while dragging
       drag = { q, tx, ty, id: e.pointerId };
       svg.setPointerCapture(e.pointerId);
       svg.classList.add("dragging");
@@ -631,11 +646,15 @@
       `<span class="verdict-gate verdict-${esc(b.verdict)}">navscope diff: ${
         b.verdict === "pass" ? "PASS" : "REGRESSION"
       }</span></div>`;
+    // A stats file carries no legs: new and fixed legs are unknown then, not zero.
+    const legRow = b.metrics.find((m) => m.metric === "new_failing_legs");
+    const legsKnown = !legRow || legRow.current !== null;
+    const cnt = (n) => (legsKnown ? String(n) : "n/a");
     v += '<div class="verdict-counts">' +
-      `<div class="vc ${nNew ? "bad" : ""}" data-count="new"><b>${nNew}</b> new failing leg${
+      `<div class="vc ${nNew ? "bad" : ""}" data-count="new"><b>${cnt(nNew)}</b> new failing leg${
         nNew === 1 ? "" : "s"
       }</div>` +
-      `<div class="vc ${nFixed ? "good" : ""}" data-count="fixed"><b>${nFixed}</b> fixed leg${
+      `<div class="vc ${nFixed ? "good" : ""}" data-count="fixed"><b>${cnt(nFixed)}</b> fixed leg${
         nFixed === 1 ? "" : "s"
       }</div>` +
       `<div class="vc ${over.length ? "bad" : ""}" data-count="over"><b>${over.length}</b> metric${
