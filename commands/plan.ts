@@ -316,7 +316,26 @@ function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
       d.timing.total,
     ]],
   };
-  return d.tiers.length ? [outcome, tiers, times] : [outcome, times];
+  return [...(d.tiers.length ? [outcome, tiers, times] : [outcome, times]), ...costTables(d)];
+}
+
+/** The "other" breakdown and the work counters of one plan, nonzero rows (docs/counters.md). */
+function costTables(d: PlanResult["debug"]): TableModel[] {
+  const t = d.timing;
+  const other = t.total - t.window - t.topology - t.geometry - t.pull - t.assemble - t.lift;
+  const subs = Object.entries(d.otherTiming).filter(([, v]) => v > 0);
+  const rest = other - subs.reduce((a, [, v]) => a + v, 0);
+  const counters = Object.entries(d.counters).filter(([, v]) => v !== 0);
+  return [
+    {
+      title: "other broken down (ms)",
+      head: ["sub-stage", "ms"],
+      rows: [...subs, ["unattributed", rest]],
+    },
+    ...(counters.length
+      ? [{ title: "work counters", head: ["counter", "count"], rows: counters }]
+      : []),
+  ];
 }
 
 /** A battery with `--planner mesh|both` (commands/support/mesh_legs.ts); `check` judges the voxel rows. */

@@ -6,7 +6,8 @@ import { assert, assertEquals, assertRejects } from "./assert.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/stats.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { formatPlanLine } from "../src/logs/plan_line.ts";
+import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
+import { emptyCounters, emptyOtherTimings } from "../src/plan/counters.ts";
 import { gzip } from "../src/codec/gzip.ts";
 import { assertGolden, inFixtureDir } from "./fixtures/analyze/golden.ts";
 import { specTierCorpus } from "./fixtures/analyze/spec_corpus.ts";
@@ -116,4 +117,46 @@ Deno.test("stats: unreadable file skipped with a warning; --strict fails", async
   assertEquals(JSON.parse(r.out).plans, 10);
   const e = (await assertRejects(stats("plans.log", "nope.log", "--strict"))) as NavscopeError;
   assertEquals(e.code, "io");
+});
+
+Deno.test("stats: plan lines with work counters and the other breakdown get their tables and JSON", async () => {
+  const lines = [10, 30, 20].map((pops, i) => {
+    const r = emptyPlanRecord("map01base", [1, 2], [3, 4]);
+    r.ok = true;
+    r.tier = i === 2 ? 1 : 0;
+    r.timing = { window: 5, topology: 5, geometry: 5, pull: 1, assemble: 1, lift: 1, total: 40 };
+    r.counters = emptyCounters();
+    r.counters["topology.pops"] = pops;
+    r.otherTiming = emptyOtherTimings();
+    r.otherTiming.region_pick = 20;
+    return formatPlanLine(r, { time: Date.UTC(2026, 9, 1, 8, i) });
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/c.log`, lines.join("\n") + "\n");
+    const text = await captureOutput(() => run([`${dir}/c.log`]));
+    assertEquals(text.value, 0);
+    for (const title of ["Other broken down", "Work counters (", "Work counters by final tier"]) {
+      assert(text.out.includes(title), title);
+    }
+    // other = 40 − 18 = 22; region_pick 20; unattributed 2 of 40 per plan.
+    assert(text.out.includes("unattributed = other − Σ sub-stages: 5.00% of the total time"));
+    const j = JSON.parse((await captureOutput(() => run([`${dir}/c.log`, "--json"]))).out);
+    assertEquals(j.counter_plans, 3);
+    assertEquals(
+      j.counters.find((c: { counter: string }) => c.counter === "topology.pops"),
+      { counter: "topology.pops", sum: 60, p50: 20, p90: 30, max: 30 },
+    );
+    assertEquals(j.counters_by_tier.map((t: { tier: number }) => t.tier), [0, 1]);
+    assertEquals(j.other_stages.at(-1), {
+      stage: "unattributed",
+      sum_ms: 6,
+      p50_ms: 2,
+      p90_ms: 2,
+      max_ms: 2,
+    });
+    assertEquals(j.other_unattributed_share, 0.05);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -66,6 +66,7 @@ export class PlanContext {
     }
   }
 
+  /** Closes the innermost sub-stage frame: its exclusive time to `name`, its whole to the parent. */
   private closeSub(name: OtherStageName, dt: number): void {
     this.debug.otherTiming[name] += dt - this.inner.pop()!;
     if (this.inner.length) this.inner[this.inner.length - 1] += dt;

@@ -11,6 +11,7 @@ export {
   type PlanCallOptions,
 } from "./engine.ts";
 export * from "./types.ts";
+export * from "./counters.ts";
 export { legRequest } from "./battery.ts";
 export {
   allowedCost,
