@@ -79,6 +79,22 @@ Deno.test("diff: more work counted is a regression, whatever the machines", asyn
   const row = j.metrics.find((m: { metric: string }) => m.metric === "counters.window.cells.sum");
   assertEquals(row.verdict, "pass");
   assertEquals(row.unit, "count");
+  // Per-tier counters only when a thresholds entry names them.
+  const tierRow = (d: { metrics: Array<{ metric: string; verdict: string }> }) =>
+    d.metrics.find((m) => m.metric === "tier_counters.0.topology.pops.p50");
+  assertEquals(tierRow(j), undefined);
+  const th = join(tmp, "t.json");
+  await Deno.writeTextFile(
+    th,
+    JSON.stringify({
+      format: "navscope-thresholds",
+      version: 1,
+      metrics: { "tier_counters.*.topology.pops.p50": { max_increase_pct: 1 } },
+    }),
+  );
+  await captureOutput(() => run([b, c, "--thresholds", th, "--json", join(tmp, "d2.json")]));
+  const j2 = JSON.parse(await Deno.readTextFile(join(tmp, "d2.json")));
+  assertEquals(tierRow(j2)?.verdict, "regression");
   await Deno.remove(tmp, { recursive: true });
 });
 
