@@ -15,6 +15,7 @@ import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
+import { machineFingerprint } from "../src/analyze/machine.ts";
 import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./support/mesh_legs.ts";
 import {
   fmtNum,
@@ -386,8 +387,11 @@ export async function battery(
   }
   if (log) await appendLines(log, lines);
   const s = summarizeBattery(rows);
-  if (format === "json") io.out.write(JSON.stringify({ legs: rows, summary: s }, null, 2) + "\n");
-  else printTables(format, batteryTables(path, rows, s), null);
+  if (format === "json") {
+    // The machine the timings were measured on (docs/gate.md).
+    const machine = machineFingerprint();
+    io.out.write(JSON.stringify({ legs: rows, summary: s, machine }, null, 2) + "\n");
+  } else printTables(format, batteryTables(path, rows, s), null);
   return check && s.mismatched > 0 ? 3 : 0;
 }
 
