@@ -10,12 +10,12 @@ import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../src/errors.ts";
 import { writeFileAtomic } from "../src/codec/file.ts";
 import { type BatteryRow, planLeg, summarizeBattery } from "../src/analyze/battery.ts";
+import { machineFingerprint } from "../src/analyze/machine.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
-import { machineFingerprint } from "../src/analyze/machine.ts";
 import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./support/mesh_legs.ts";
 import {
   fmtNum,
