@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/diff.ts";
 import { NIGHTLY_THRESHOLDS } from "../commands/nightly.ts";
-import { checkMetricName, parseThresholds } from "../src/analyze/diff.ts";
+import { checkMetricName, diffRuns, parseThresholds, readRun } from "../src/analyze/diff.ts";
+import { statsLogs } from "../src/analyze/run.ts";
 import { makeFingerprint, writeMachineFile } from "../src/analyze/machine.ts";
 import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
 import { emptyCounters } from "../src/plan/counters.ts";
@@ -146,4 +147,20 @@ Deno.test("diff: counter, tier-counter and sub-stage metric names are validated"
     ]
   ) assert(checkMetricName(bad).includes(why), `${bad}: ${checkMetricName(bad)}`);
   parseThresholds(JSON.stringify(NIGHTLY_THRESHOLDS), "nightly");
+});
+
+Deno.test("diff: a stats --json file's counters are compared too", async () => {
+  const { tmp, b } = await runs(plans(1000, 20), plans(1000, 20));
+  const { report } = await statsLogs([b]);
+  const s = join(tmp, "stats.json");
+  await Deno.writeTextFile(s, JSON.stringify({ ...report, machine: A }));
+  const fromStats = await readRun(s);
+  assertEquals(fromStats.cost.get("counters.topology.pops.sum")?.value, 10045);
+  assertEquals(fromStats.machine?.id, A.id);
+  const fromLogs = await readRun(b);
+  const d = diffRuns(fromLogs, fromStats);
+  const row = d.metrics.find((m) => m.metric === "counters.topology.pops.p90")!;
+  assertEquals([row.base, row.current, row.verdict], [1008, 1008, "pass"]);
+  assertEquals(d.machines.same, true);
+  await Deno.remove(tmp, { recursive: true });
 });
