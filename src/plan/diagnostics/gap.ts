@@ -53,7 +53,8 @@ function flood(
   const L = w.links;
   const links = linkCsr(reverse ? L.toSpan : L.fromSpan, L.n, nsp);
   const other = reverse ? L.fromSpan : L.toSpan;
-  pops[0] += top;
+  // Every span is pushed once and popped once: the pushes are the flood's steps.
+  let flooded = top;
   while (top > 0) {
     const u = stack[--top];
     const cu = sp.cell[u], x = cu % nx, y = (cu / nx) | 0;
@@ -75,14 +76,15 @@ function flood(
         if (!ok) continue;
         seen[v] = 1;
         stack[top++] = v;
-        pops[0]++;
+        flooded++;
       }
     }
     for (let q = links.start[u]; q < links.start[u + 1]; q++) {
       const v = other[links.order[q]];
-      if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), (stack[top++] = v), pops[0]++;
+      if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), (stack[top++] = v), flooded++;
     }
   }
+  pops[0] += flooded;
   return seen;
 }
 

@@ -60,11 +60,12 @@ function search(
   while (heap.size > 0) {
     const f = heap.topKey(), id = heap.topId();
     heap.pop();
-    popsOut[0] = ++pops;
+    pops++;
     const x = Math.floor(id / ny), y = id - x * ny, c = y * nx + x;
     if (closed[c]) continue;
     if (f > g[c] + hOf(x, y) + 1e-9) continue;
     if (c === goal) {
+      popsOut[0] = pops;
       const out: number[] = [];
       for (let k = c; k >= 0; k = parent[k]) out.push(k);
       return { cells: Int32Array.from(out.reverse()), cost: g[c] };
@@ -95,5 +96,6 @@ function search(
       }
     }
   }
+  popsOut[0] = pops;
   return null;
 }
