@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/diff.ts";
 import { NIGHTLY_THRESHOLDS } from "../commands/nightly.ts";
-import { checkMetricName, parseThresholds } from "../src/analyze/diff.ts";
+import { checkMetricName, diffRuns, parseThresholds, readRun } from "../src/analyze/diff.ts";
+import { statsLogs } from "../src/analyze/run.ts";
 import { makeFingerprint, writeMachineFile } from "../src/analyze/machine.ts";
 import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
 import { emptyCounters } from "../src/plan/counters.ts";
@@ -79,6 +80,22 @@ Deno.test("diff: more work counted is a regression, whatever the machines", asyn
   const row = j.metrics.find((m: { metric: string }) => m.metric === "counters.window.cells.sum");
   assertEquals(row.verdict, "pass");
   assertEquals(row.unit, "count");
+  // Per-tier counters only when a thresholds entry names them.
+  const tierRow = (d: { metrics: Array<{ metric: string; verdict: string }> }) =>
+    d.metrics.find((m) => m.metric === "tier_counters.0.topology.pops.p50");
+  assertEquals(tierRow(j), undefined);
+  const th = join(tmp, "t.json");
+  await Deno.writeTextFile(
+    th,
+    JSON.stringify({
+      format: "navscope-thresholds",
+      version: 1,
+      metrics: { "tier_counters.*.topology.pops.p50": { max_increase_pct: 1 } },
+    }),
+  );
+  await captureOutput(() => run([b, c, "--thresholds", th, "--json", join(tmp, "d2.json")]));
+  const j2 = JSON.parse(await Deno.readTextFile(join(tmp, "d2.json")));
+  assertEquals(tierRow(j2)?.verdict, "regression");
   await Deno.remove(tmp, { recursive: true });
 });
 
@@ -130,4 +147,20 @@ Deno.test("diff: counter, tier-counter and sub-stage metric names are validated"
     ]
   ) assert(checkMetricName(bad).includes(why), `${bad}: ${checkMetricName(bad)}`);
   parseThresholds(JSON.stringify(NIGHTLY_THRESHOLDS), "nightly");
+});
+
+Deno.test("diff: a stats --json file's counters are compared too", async () => {
+  const { tmp, b } = await runs(plans(1000, 20), plans(1000, 20));
+  const { report } = await statsLogs([b]);
+  const s = join(tmp, "stats.json");
+  await Deno.writeTextFile(s, JSON.stringify({ ...report, machine: A }));
+  const fromStats = await readRun(s);
+  assertEquals(fromStats.cost.get("counters.topology.pops.sum")?.value, 10045);
+  assertEquals(fromStats.machine?.id, A.id);
+  const fromLogs = await readRun(b);
+  const d = diffRuns(fromLogs, fromStats);
+  const row = d.metrics.find((m) => m.metric === "counters.topology.pops.p90")!;
+  assertEquals([row.base, row.current, row.verdict], [1008, 1008, "pass"]);
+  assertEquals(d.machines.same, true);
+  await Deno.remove(tmp, { recursive: true });
 });

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/diff.ts";
+import { run as planRun } from "../commands/plan.ts";
 import { diffRuns, parseThresholds, readRun } from "../src/analyze/diff.ts";
 import {
   machineFingerprint,
@@ -170,5 +171,22 @@ Deno.test("diff: a stats file's machine field is its fingerprint; timing_gate is
     msg = (e as Error).message;
   }
   assert(msg.includes("$.timing_gate"), msg);
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("plan --legs --json records the machine its timings were measured on", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "diff_machines_" });
+  const nav = new URL("../examples/nav_test/", import.meta.url).pathname;
+  const doc = JSON.parse(await Deno.readTextFile(join(nav, "legs.json")));
+  doc.legs = doc.legs.slice(0, 1);
+  const legs = join(tmp, "legs.json");
+  await Deno.writeTextFile(legs, JSON.stringify(doc));
+  const c = await captureOutput(() =>
+    planRun([join(nav, "base.nav.gz"), "--legs", legs, "--json"])
+  );
+  assertEquals(c.value, 0, c.err);
+  const j = JSON.parse(c.out);
+  assertEquals(j.machine.id, machineFingerprint().id);
+  assertEquals(j.legs.length, 1);
   await Deno.remove(tmp, { recursive: true });
 });

@@ -14,6 +14,7 @@
  */
 import { type BatteryRow, type BatterySummary, planLeg } from "../../src/analyze/battery.ts";
 import { percentileSorted } from "../../src/analyze/percentile.ts";
+import { machineFingerprint } from "../../src/analyze/machine.ts";
 import { formatPlanLine } from "../../src/logs/plan_line.ts";
 import type { Engine } from "../../src/plan/engine.ts";
 import { countLegs, streamLegs } from "../../src/world/legs_stream.ts";
@@ -154,8 +155,15 @@ export async function runBattery(
   progress.done();
   await flushLog();
   const s = summaryOf(totals.subarray(0, k), matched);
-  if (format === "json") out(`  "summary": ${indented(s, 1).trimStart()}\n}\n`);
-  else if (format === "jsonl") out(JSON.stringify({ summary: s }) + "\n");
+  // The machine the timings were measured on (docs/gate.md).
+  const machine = machineFingerprint();
+  if (format === "json") {
+    out(
+      `  "summary": ${indented(s, 1).trimStart()},\n  "machine": ${
+        indented(machine, 1).trimStart()
+      }\n}\n`,
+    );
+  } else if (format === "jsonl") out(JSON.stringify({ summary: s, machine }) + "\n");
   else if (bufferTable) {
     const rows: TableModel = {
       title: `battery ${path}`,

@@ -725,7 +725,10 @@ export function diffRuns(
   // Cost metrics (work counters, sub-stages of other) in statsMetrics order.
   const costNames = [...base.cost.keys()];
   for (const k of cur.cost.keys()) if (!base.cost.has(k)) costNames.push(k);
+  // Per-tier counters (5 tiers × 96 rows) only when a thresholds entry asks for them.
+  const tierCounters = Object.keys(doc.metrics).some((k) => k.startsWith("tier_counters."));
   for (const k of costNames) {
+    if (!tierCounters && k.startsWith("tier_counters.")) continue;
     const b = base.cost.get(k), c = cur.cost.get(k);
     const unit = k.startsWith("timing.")
       ? "ms"
