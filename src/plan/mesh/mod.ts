@@ -10,3 +10,5 @@ export * from "./funnel.ts";
 export * from "./clearance.ts";
 export * from "./planner.ts";
 export * from "./compare.ts";
+export * from "./poly_graph.ts";
+export * from "./poly_astar.ts";
