@@ -12,3 +12,4 @@ export * from "./planner.ts";
 export * from "./compare.ts";
 export * from "./poly_graph.ts";
 export * from "./poly_astar.ts";
+export * from "./snap_index.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 import { closestOnTriangle } from "../../mesh/geom.ts";
-import { snapPoint } from "../../mesh/snap.ts";
+import { type SnapHit, type SnapOptions, snapPoint } from "../../mesh/snap.ts";
 import type { ZoneClean } from "../../mesh/zone_clean.ts";
 import type { OffMeshLink } from "../../pack/bnav/types.ts";
 import type { Engine } from "../engine.ts";
@@ -24,6 +24,7 @@ import { funnel, type Portal, type XY } from "./funnel.ts";
 import { buildMeshGraph, type MeshGraph } from "./graph.ts";
 import { PolySearch } from "./poly_astar.ts";
 import { buildPolyGraph, type MeshMode, type PolyGraph } from "./poly_graph.ts";
+import { snapFast } from "./snap_index.ts";
 
 /** The mesh planner's own debug record. */
 export interface MeshPlanDebug {
@@ -113,7 +114,7 @@ export function polyGraphOf(
 ): { graph: PolyGraph; search: PolySearch; built: boolean } {
   const hit = POLY_GRAPHS.get(zs.mesh);
   if (hit) return { ...hit, built: false };
-  const graph = buildPolyGraph(zs.mesh, { offMeshLinks: links, buckets: zs.buckets });
+  const graph = buildPolyGraph(zs.mesh, { offMeshLinks: links });
   const p = { graph, search: new PolySearch(graph) };
   POLY_GRAPHS.set(zs.mesh, p);
   return { ...p, built: true };
@@ -333,7 +334,8 @@ export function meshRoute(
   debug = emptyDebug(),
 ): MeshRouteResult {
   md.mode = "triangles";
-  return routeOn(zc, graph.buckets, req, md, debug, {
+  return routeOn(zc, req, md, debug, {
+    snap: (x, y, o) => snapPoint(zc, graph.buckets, x, y, o),
     find: (s, g) => search.find(s, g),
     node: (t) => t,
     route: (c, a, b, h0, h1) => corridorRoute(graph, c, a, b, h0, h1),
@@ -352,7 +354,8 @@ export function polyMeshRoute(
   debug = emptyDebug(),
 ): MeshRouteResult {
   md.mode = "polygons";
-  return routeOn(zc, graph.buckets, req, md, debug, {
+  return routeOn(zc, req, md, debug, {
+    snap: (x, y, o) => snapFast(zc, graph.snap, x, y, o),
     find: (s, g) => search.find(s, g),
     node: (t) => graph.triPoly[t],
     route: (c, a, b, h0, h1) => polyCorridorRoute(graph, c, a, b, h0, h1),
@@ -371,6 +374,7 @@ export function polyMeshRoute(
 }
 
 interface ModeOps {
+  snap(x: number, y: number, o: SnapOptions): SnapHit | null;
   find(start: number, goal: number): Corridor | null;
   node(tri: number): number;
   route(
@@ -386,7 +390,6 @@ interface ModeOps {
 
 function routeOn(
   zc: ZoneClean,
-  b: MeshGraph["buckets"],
   req: RouteReq,
   md: MeshPlanDebug,
   debug: ReturnType<typeof emptyDebug>,
@@ -396,12 +399,12 @@ function routeOn(
   const sOpt = req.startDeckY !== null && req.startDeckY !== undefined
     ? { deckY: req.startDeckY }
     : floorOpt(req.startFloorY);
-  let ss = snapPoint(zc, b, req.start[0], req.start[1], sOpt);
+  let ss = ops.snap(req.start[0], req.start[1], sOpt);
   if (!ss && "deckY" in sOpt) {
-    ss = snapPoint(zc, b, req.start[0], req.start[1], floorOpt(req.startFloorY));
+    ss = ops.snap(req.start[0], req.start[1], floorOpt(req.startFloorY));
   }
   if (!ss) throw new PlanFailure("snap_far_from_mesh", "起点不在网格附近");
-  const gs = snapPoint(zc, b, req.goal[0], req.goal[1], floorOpt(req.goalFloorY));
+  const gs = ops.snap(req.goal[0], req.goal[1], floorOpt(req.goalFloorY));
   if (!gs) throw new PlanFailure("snap_far_from_mesh", "终点不在网格附近");
   debug.meshSnapStart = ss.dist;
   debug.meshSnapGoal = gs.dist;

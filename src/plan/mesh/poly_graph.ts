@@ -23,10 +23,10 @@
  * `max(c, 1)·|span|` + landing → centre.
  * @module
  */
-import { buildTriangleBuckets, type TriangleBuckets } from "../../mesh/snap.ts";
 import type { ZoneClean } from "../../mesh/zone_clean.ts";
 import type { OffMeshLink } from "../../pack/bnav/types.ts";
 import { cleanedAdjacency, linkEdges, type MeshLinkEdge } from "./graph.ts";
+import { buildSnapIndex, type SnapIndex } from "./snap_index.ts";
 
 /** The planner's mesh mode: search the cleaned triangles, or the merged convex polygons. */
 export type MeshMode = "triangles" | "polygons";
@@ -61,8 +61,8 @@ export interface PolyGraph {
   linkOut: Uint32Array;
   /** Directed link edges between polygons (`from`/`to` are polygons). */
   links: MeshLinkEdge[];
-  /** Snap buckets over the walkable triangles. */
-  buckets: TriangleBuckets;
+  /** The fast snap index (snap_index.ts; same snap results as the spec's buckets). */
+  snap: SnapIndex;
   /** Setup time, ms: merge, polygon graph (centres, costs, links), spatial index. */
   setupMs: { merge: number; graph: number; index: number };
 }
@@ -71,8 +71,8 @@ export interface PolyGraph {
 export interface PolyGraphOptions {
   /** The pack's BOML links (pack-global end triangles); links of other zones are skipped. */
   offMeshLinks?: readonly OffMeshLink[] | null;
-  /** Reuse these snap buckets instead of building new ones. */
-  buckets?: TriangleBuckets;
+  /** Reuse this snap index instead of building a new one. */
+  snap?: SnapIndex;
 }
 
 /** The result of {@link mergeConvex}: polygons in CSR plus the triangle maps. */
@@ -230,7 +230,7 @@ export function buildPolyGraph(zc: ZoneClean, opts: PolyGraphOptions = {}): Poly
   const linkOut = new Uint32Array(links.length);
   links.forEach((e, i) => linkOut[fill[e.from]++] = i);
   const t2 = performance.now();
-  const buckets = opts.buckets ?? buildTriangleBuckets(zc);
+  const snap = opts.snap ?? buildSnapIndex(zc);
   const t3 = performance.now();
   return {
     zone: zc,
@@ -247,7 +247,7 @@ export function buildPolyGraph(zc: ZoneClean, opts: PolyGraphOptions = {}): Poly
     linkStart,
     linkOut,
     links,
-    buckets,
+    snap,
     setupMs: { merge: t1 - t0, graph: t2 - t1, index: t3 - t2 },
   };
 }
