@@ -244,6 +244,8 @@ export async function planMesh(
   const t0 = performance.now();
   const debug = emptyDebug();
   const md = emptyMeshDebug();
+  const mode = opts.mode ?? kDefaultMeshMode;
+  md.mode = mode;
   const done = (r: Omit<MeshPlanResult, "debug" | "mesh" | "warnings" | "noGo">) => {
     md.timing.total = performance.now() - t0;
     debug.timing.total = md.timing.total;
@@ -252,7 +254,7 @@ export async function planMesh(
   try {
     const zs = await engine.zoneState(req.zone);
     let r: ReturnType<typeof meshRoute>;
-    if ((opts.mode ?? kDefaultMeshMode) === "polygons") {
+    if (mode === "polygons") {
       const { graph, search, built } = polyGraphOf(zs, engine.offMeshLinks());
       if (built) md.timing.setup = graph.setupMs.merge + graph.setupMs.graph + graph.setupMs.index;
       r = polyMeshRoute(zs.mesh, graph, search, req, md, debug);
