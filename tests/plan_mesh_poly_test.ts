@@ -315,9 +315,12 @@ Deno.test("polygon funnel length equals the visibility shortest path in random c
     const poly = starPolygon(R, 6 + Math.floor(R() * 40));
     const g = buildPolyGraph(meshOf(poly, earClip(poly)));
     const s = Math.floor(R() * g.polyCount), e = Math.floor(R() * g.polyCount);
-    const cor = new PolySearch(g).find(s, e);
-    assert(cor, `trial ${trial}: a merged simple polygon is connected`);
     const start = randomInPolygon(R, g, s), goal = randomInPolygon(R, g, e);
+    // Both searches: the portal-midpoint one (the default) and the centre model.
+    const cor = trial % 2
+      ? new PolySearch(g).find(s, e)
+      : new PolySearch(g).findFrom(s, e, start[0], start[1], goal[0], goal[1]);
+    assert(cor, `trial ${trial}: a merged simple polygon is connected`);
     const { points } = polyCorridorRoute(g, cor, start, goal, 0, 0);
     let len = 0;
     for (let i = 1; i < points.length; i++) {
@@ -464,5 +467,87 @@ Deno.test("polygon A* is optimal against brute-force Dijkstra; routes stay in th
   assert(
     routed > 150 && linked > 3 && none > 0,
     `routed ${routed}, via links ${linked}, none ${none}`,
+  );
+});
+
+/** Lower bound for the portal-midpoint search: Dijkstra over (polygon, entry portal) states. */
+function stateDijkstra(g: PolyGraph, s: number, e: number, S: XY, G: XY): number {
+  // State: an edge index (entered through it; its polygon is polyNb of it) or −1 − p for the
+  // start; link landings are states too (−1 − polyCount − link).
+  const pos = new Map<number, { p: number; x: number; y: number }>();
+  const dist = new Map<number, number>(), done = new Set<number>();
+  const startKey = -1 - s;
+  pos.set(startKey, { p: s, x: S[0], y: S[1] });
+  dist.set(startKey, 0);
+  let best = Infinity;
+  for (;;) {
+    let u: number | null = null;
+    for (const [k, d] of dist) if (!done.has(k) && (u === null || d < dist.get(u)!)) u = k;
+    if (u === null || dist.get(u)! >= best) return best;
+    done.add(u);
+    const { p, x, y } = pos.get(u)!, du = dist.get(u)!;
+    if (p === e) best = Math.min(best, du + Math.hypot(G[0] - x, G[1] - y));
+    const relax = (k: number, q: number, nx: number, ny: number, c: number) => {
+      if (!pos.has(k)) pos.set(k, { p: q, x: nx, y: ny });
+      if (du + c < (dist.get(k) ?? Infinity)) dist.set(k, du + c);
+    };
+    for (let i = g.polyStart[p]; i < g.polyStart[p + 1]; i++) {
+      const q = g.polyNb[i];
+      if (q < 0) continue;
+      relax(i, q, g.midX[i], g.midY[i], Math.hypot(g.midX[i] - x, g.midY[i] - y));
+    }
+    g.links.forEach((l, li) => {
+      if (l.from !== p) return;
+      relax(
+        -1 - g.polyCount - li,
+        l.to,
+        l.b[0],
+        l.b[1],
+        Math.hypot(l.a[0] - x, l.a[1] - y) + l.span,
+      );
+    });
+  }
+}
+
+Deno.test("portal-midpoint polygon search: cost matches its corridor, never below the state-space optimum", () => {
+  const R = rng(32);
+  let routed = 0, none = 0, exact = 0;
+  for (let trial = 0; trial < 8; trial++) {
+    const { pts, tris, flags } = gridWorld(R, 10, 2.5);
+    const zc = meshOf(pts, tris, flags);
+    const g = buildPolyGraph(zc);
+    const search = new PolySearch(g);
+    for (let q = 0; q < 30; q++) {
+      const s = Math.floor(R() * g.polyCount), e = Math.floor(R() * g.polyCount);
+      const S = randomInPolygon(R, g, s), G = randomInPolygon(R, g, e);
+      const c = search.findFrom(s, e, S[0], S[1], G[0], G[1]);
+      const reach = dijkstra(g, s, e) < Infinity;
+      if (!reach) {
+        assertEquals(c, null);
+        none++;
+        continue;
+      }
+      assert(c, `corridor ${s} → ${e}`);
+      // Recompute the cost from the corridor: start → midpoints → goal.
+      let x = S[0], y = S[1], cost = 0;
+      c.steps.forEach((st, i) => {
+        assert(st.link < 0, "no links in this world");
+        assert(st.slot >= g.polyStart[c.tris[i]] && st.slot < g.polyStart[c.tris[i] + 1]);
+        assertEquals(g.polyNb[st.slot], c.tris[i + 1]);
+        cost += Math.hypot(g.midX[st.slot] - x, g.midY[st.slot] - y);
+        x = g.midX[st.slot], y = g.midY[st.slot];
+      });
+      cost += Math.hypot(G[0] - x, G[1] - y);
+      assertAlmostEquals(c.cost, cost, 1e-9, "cost = its corridor's midpoint polyline");
+      const lb = stateDijkstra(g, s, e, S, G);
+      assert(c.cost >= lb - 1e-9, `A* ${c.cost} below the optimum ${lb}`);
+      if (c.cost <= lb + 1e-9) exact++;
+      assertEquals(new PolySearch(g).findFrom(s, e, S[0], S[1], G[0], G[1]), c, "deterministic");
+      routed++;
+    }
+  }
+  assert(
+    routed > 100 && none > 0 && exact > 0.5 * routed,
+    `routed ${routed}, none ${none}, exact ${exact}`,
   );
 });

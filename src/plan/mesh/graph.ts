@@ -32,6 +32,8 @@ export interface MeshLinkEdge {
   costModifier: number;
   /** Graph cost of the edge, px. */
   cost: number;
+  /** The link's own part of the cost: `max(c, 1)·|end − start|` (planar), px. */
+  span: number;
 }
 
 /** The polygon graph over one cleaned zone. Flat columns, 3 entries per triangle. */
@@ -170,6 +172,7 @@ export function linkEdges(
       b,
       costModifier: l.costModifier,
       cost: cost(s, e, a, b),
+      span,
     });
     if (l.bidirectional !== 0) {
       out.push({
@@ -180,6 +183,7 @@ export function linkEdges(
         b: a,
         costModifier: l.costModifier,
         cost: cost(e, s, b, a),
+        span,
       });
     }
   });

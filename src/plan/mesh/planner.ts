@@ -346,7 +346,13 @@ export function meshRoute(
   });
 }
 
-/** Snap, search and funnel on a prepared convex-polygon graph (issue 30). */
+/** The polygon search's cost model: portal midpoints (default) or the triangle mode's centres. */
+export type PolyCostModel = "midpoint" | "centre";
+
+/**
+ * Snap, search and funnel on a prepared convex-polygon graph (issue 30). `cost` picks the
+ * search ({@link PolySearch.findFrom}, the default, or the centre model {@link PolySearch.find}).
+ */
 export function polyMeshRoute(
   zc: ZoneClean,
   graph: PolyGraph,
@@ -354,11 +360,14 @@ export function polyMeshRoute(
   req: RouteReq,
   md: MeshPlanDebug = emptyMeshDebug(),
   debug = emptyDebug(),
+  cost: PolyCostModel = "midpoint",
 ): MeshRouteResult {
   md.mode = "polygons";
   return routeOn(zc, req, md, debug, {
     snap: (x, y, o) => snapFast(zc, graph.snap, x, y, o),
-    find: (s, g) => search.find(s, g),
+    find: cost === "midpoint"
+      ? (s, g, sx, sy, gx, gy) => search.findFrom(s, g, sx, sy, gx, gy)
+      : (s, g) => search.find(s, g),
     node: (t) => graph.triPoly[t],
     route: (c, a, b, h0, h1) => polyCorridorRoute(graph, c, a, b, h0, h1),
     linkOf: (l) => graph.links[l].link,
@@ -377,7 +386,14 @@ export function polyMeshRoute(
 
 interface ModeOps {
   snap(x: number, y: number, o: SnapOptions): SnapHit | null;
-  find(start: number, goal: number): Corridor | null;
+  find(
+    start: number,
+    goal: number,
+    sx: number,
+    sy: number,
+    gx: number,
+    gy: number,
+  ): Corridor | null;
   node(tri: number): number;
   route(
     c: Corridor,
@@ -413,7 +429,7 @@ function routeOn(
   md.startTri = ss.tri;
   md.goalTri = gs.tri;
   const t1 = performance.now();
-  const corridor = ops.find(ops.node(ss.tri), ops.node(gs.tri));
+  const corridor = ops.find(ops.node(ss.tri), ops.node(gs.tri), ss.x, ss.y, gs.x, gs.y);
   const t2 = performance.now();
   if (!corridor) {
     md.expanded = 0;

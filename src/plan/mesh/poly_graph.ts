@@ -45,6 +45,12 @@ export interface PolyGraph {
   polyNb: Int32Array;
   /** Cost of crossing edge i: centre → edge midpoint → neighbour centre, px (0 on a boundary). */
   edgeCost: Float64Array;
+  /** Portal midpoint x per polygon edge, px (the portal-midpoint search's positions). */
+  midX: Float64Array;
+  /** Portal midpoint y per polygon edge, px. */
+  midY: Float64Array;
+  /** `max(c, 1)·|span|` per link edge, px (the link's own part of its cost). */
+  linkSpan: Float64Array;
   /** Centre (vertex mean) x per polygon, px. */
   cx: Float64Array;
   /** Centre y per polygon, px. */
@@ -200,6 +206,7 @@ export function buildPolyGraph(zc: ZoneClean, opts: PolyGraphOptions = {}): Poly
     cy[p] = sy / (e - a);
   }
   const polyNb = new Int32Array(polyVerts.length), edgeCost = new Float64Array(polyVerts.length);
+  const midX = new Float64Array(polyVerts.length), midY = new Float64Array(polyVerts.length);
   for (let p = 0; p < P; p++) {
     const a = polyStart[p], e = polyStart[p + 1];
     for (let i = a; i < e; i++) {
@@ -212,6 +219,8 @@ export function buildPolyGraph(zc: ZoneClean, opts: PolyGraphOptions = {}): Poly
       polyNb[i] = q;
       const u = 3 * polyVerts[i], w = 3 * polyVerts[i + 1 === e ? a : i + 1];
       const mx = (V[u] + V[w]) / 2, my = (V[u + 1] + V[w + 1]) / 2;
+      midX[i] = mx;
+      midY[i] = my;
       const dx0 = mx - cx[p], dy0 = my - cy[p], dx1 = cx[q] - mx, dy1 = cy[q] - my;
       edgeCost[i] = Math.sqrt(dx0 * dx0 + dy0 * dy0) + Math.sqrt(dx1 * dx1 + dy1 * dy1);
     }
@@ -239,6 +248,9 @@ export function buildPolyGraph(zc: ZoneClean, opts: PolyGraphOptions = {}): Poly
     polyVerts,
     polyNb,
     edgeCost,
+    midX,
+    midY,
+    linkSpan: Float64Array.from(links, (e) => e.span),
     cx,
     cy,
     triPoly,
