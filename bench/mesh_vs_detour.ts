@@ -27,7 +27,7 @@ function median(a: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-const rows: string[] = [];
+const rows: string[] = [], stages: string[] = [];
 
 for (const world of ["nav_test", "dungeon"]) {
   const { query, navMesh, zone: zoneName, s, ox, oy } = await detourWorld(world);
@@ -65,16 +65,24 @@ for (const world of ["nav_test", "dungeon"]) {
   const lenRatio: number[] = [];
   let nsOk = 0, dtOk = 0, bothOk = 0, pgOk = 0;
   let lenT = 0, lenP = 0;
+  const stage = { tri: [[], [], []], poly: [[], [], []] } as Record<string, number[][]>;
+  const keep = (k: string, r: { snapMs: number; searchMs: number; funnelMs: number }) => {
+    stage[k][0].push(r.snapMs), stage[k][1].push(r.searchMs), stage[k][2].push(r.funnelMs);
+  };
   const tri = (a: number[], b: number[]) => {
     try {
-      return meshRoute(zc, graph, search, { start: [a[0], a[1]], goal: [b[0], b[1]] }).length;
+      const r = meshRoute(zc, graph, search, { start: [a[0], a[1]], goal: [b[0], b[1]] });
+      keep("tri", r);
+      return r.length;
     } catch {
       return -1;
     }
   };
   const poly = (a: number[], b: number[]) => {
     try {
-      return polyMeshRoute(zc, pg, psearch, { start: [a[0], a[1]], goal: [b[0], b[1]] }).length;
+      const r = polyMeshRoute(zc, pg, psearch, { start: [a[0], a[1]], goal: [b[0], b[1]] });
+      keep("poly", r);
+      return r.length;
     } catch {
       return -1;
     }
@@ -119,6 +127,9 @@ for (const world of ["nav_test", "dungeon"]) {
     }
   }
   const us = (a: number[]) => (1000 * median(a)).toFixed(1);
+  stages.push(
+    `| ${world} | ${stage.tri.map(us).join(" / ")} | ${stage.poly.map(us).join(" / ")} |`,
+  );
   rows.push(
     `| ${world} | ${zc.triCount} → ${pg.polyCount} | ${navMesh.getMaxTiles()} tile(s) | ${PAIRS} | ` +
       `${nsOk} / ${pgOk} / ${dtOk} / ${bothOk} | ${us(nsMs)} | ${us(pgMs)} | ${us(dtMs)} | ` +
@@ -138,6 +149,10 @@ console.log(
 );
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) console.log(r);
+console.log(
+  "\n| mesh | triangles snap / search / funnel µs (median, routed pairs) | polygons snap / search / funnel µs |\n|---|---|---|",
+);
+for (const r of stages) console.log(r);
 
 // Setup on the other example worlds and on a 100 k-triangle grid.
 console.log(

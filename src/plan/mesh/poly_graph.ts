@@ -138,7 +138,7 @@ export function mergeConvex(zc: ZoneClean, nb: Int32Array = cleanedAdjacency(zc)
       let s2 = -1;
       for (let q = 0; q < 3; q++) {
         const h = 3 * j + q;
-        if (T[h] === b && dest(h) === a && nb[h] === t) s2 = h;
+        if (nb[h] === t && T[h] === b && dest(h) === a) s2 = h;
       }
       if (s2 < 0) continue;
       const rp = find(uf, t), rq = find(uf, j);
@@ -155,18 +155,19 @@ export function mergeConvex(zc: ZoneClean, nb: Int32Array = cleanedAdjacency(zc)
   }
   // Number polygons by their lowest kept slot; count corners.
   const idOfRoot = new Int32Array(n).fill(-1);
-  const first: number[] = [];
-  let corners = 0;
-  for (let s = 0; s < m; s++) {
-    if (removed[s]) continue;
-    corners++;
-    const r = find(uf, (s / 3) | 0);
-    if (idOfRoot[r] < 0) {
-      idOfRoot[r] = first.length;
-      first.push(s);
+  const first = new Int32Array(n);
+  let corners = 0, P = 0;
+  for (let t = 0; t < n; t++) {
+    const r = find(uf, t);
+    for (let s = 3 * t; s < 3 * t + 3; s++) {
+      if (removed[s]) continue;
+      corners++;
+      if (idOfRoot[r] < 0) {
+        idOfRoot[r] = P;
+        first[P++] = s;
+      }
     }
   }
-  const P = first.length;
   const polyStart = new Uint32Array(P + 1);
   const polyVerts = new Uint32Array(corners), polySlot = new Uint32Array(corners);
   let o = 0;

@@ -6,7 +6,7 @@
  * Why: on Recast's demo meshes the zone is a few 24-px buckets wide, so the spec's bucket grid
  * hands the snap hundreds of triangles and snapping, not the search, was most of a mesh query
  * (nav_test ≈ 19 of 35 µs, dungeon ≈ 105 of 115 µs). Here the buckets are sized to the
- * triangles (about twice their mean bounding-box side), and a candidate whose bounding box is
+ * triangles (about three times their mean bounding-box side), and a candidate whose bounding box is
  * already farther than the best key's distance is skipped before the exact distance. The keys
  * end with the triangle index, so they order all candidates totally: the minimum does not
  * depend on the visiting order, and skipping only candidates that cannot win leaves it unchanged.
@@ -61,12 +61,52 @@ export function buildSnapIndex(zc: ZoneClean): SnapIndex {
   }
   let cell = K_SNAP_BUCKET_PX;
   if (walk > 0) {
-    cell = Math.min(K_SNAP_BUCKET_PX, Math.max(0.25, 2 * ext / walk));
+    cell = Math.min(K_SNAP_BUCKET_PX, Math.max(0.25, 3 * ext / walk));
     // At most about four buckets per walkable triangle (memory on sparse, wide zones).
     const area = Math.max(maxX - minX, cell) * Math.max(maxY - minY, cell);
     cell = Math.min(K_SNAP_BUCKET_PX, Math.max(cell, Math.sqrt(area / (4 * walk))));
+  } else {minX =
+      minY =
+      maxX =
+      maxY =
+        0;}
+  return { buckets: bucketBoxes(zc, box, cell, minX, minY, maxX, maxY), box, h };
+}
+
+/**
+ * The walkable triangles bucketed by their boxes (the layout of `buildTriangleBuckets`: origin on
+ * the cell lattice, counting sort, ascending triangle order per bucket), from the boxes at hand.
+ */
+function bucketBoxes(
+  zc: ZoneClean,
+  box: Float64Array,
+  cell: number,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+): TriangleBuckets {
+  const n = zc.triCount, walkable = zc.walkable;
+  const x0 = Math.floor(minX / cell) * cell, y0 = Math.floor(minY / cell) * cell;
+  const nx = Math.floor((maxX - x0) / cell) + 1, ny = Math.floor((maxY - y0) / cell) + 1;
+  const start = new Uint32Array(nx * ny + 1);
+  const rng = new Int32Array(4 * n);
+  for (let t = 0; t < n; t++) {
+    if (!walkable[t]) continue;
+    const a = Math.floor((box[4 * t] - x0) / cell), b = Math.floor((box[4 * t + 1] - y0) / cell);
+    const c = Math.min(nx - 1, Math.floor((box[4 * t + 2] - x0) / cell));
+    const d = Math.min(ny - 1, Math.floor((box[4 * t + 3] - y0) / cell));
+    rng[4 * t] = a, rng[4 * t + 1] = b, rng[4 * t + 2] = c, rng[4 * t + 3] = d;
+    for (let by = b; by <= d; by++) for (let bx = a; bx <= c; bx++) start[by * nx + bx + 1]++;
   }
-  return { buckets: buildTriangleBuckets(zc, cell), box, h };
+  for (let i = 1; i < start.length; i++) start[i] += start[i - 1];
+  const fill = start.slice(0, nx * ny), items = new Uint32Array(start[nx * ny]);
+  for (let t = 0; t < n; t++) {
+    if (!walkable[t]) continue;
+    const a = rng[4 * t], b = rng[4 * t + 1], c = rng[4 * t + 2], d = rng[4 * t + 3];
+    for (let by = b; by <= d; by++) for (let bx = a; bx <= c; bx++) items[fill[by * nx + bx]++] = t;
+  }
+  return { cell, x0, y0, nx, ny, start, items, seen: new Uint32Array(n), stamp: 0 };
 }
 
 /** {@link snapPoint}'s result (same triangle, point, distance), via the fast index. */
