@@ -20,12 +20,7 @@ import {
   K_SNAP_RADIUS_WIDE_PX,
 } from "../../mesh/constants.ts";
 import { closestOnTriangle } from "../../mesh/geom.ts";
-import {
-  buildTriangleBuckets,
-  type SnapHit,
-  type SnapOptions,
-  type TriangleBuckets,
-} from "../../mesh/snap.ts";
+import type { SnapHit, SnapOptions, TriangleBuckets } from "../../mesh/snap.ts";
 import type { ZoneClean } from "../../mesh/zone_clean.ts";
 
 /** Fine buckets plus per-triangle bounding boxes and heights. */
