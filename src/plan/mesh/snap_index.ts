@@ -6,7 +6,7 @@
  * Why: on Recast's demo meshes the zone is a few 24-px buckets wide, so the spec's bucket grid
  * hands the snap hundreds of triangles and snapping, not the search, was most of a mesh query
  * (nav_test ≈ 19 of 35 µs, dungeon ≈ 105 of 115 µs). Here the buckets are sized to the
- * triangles (about three times their mean bounding-box side), and a candidate whose bounding box is
+ * triangles (about twice the geometric mean of their bounding-box sides), and a candidate whose bounding box is
  * already farther than the best key's distance is skipped before the exact distance. The keys
  * end with the triangle index, so they order all candidates totally: the minimum does not
  * depend on the visiting order, and skipping only candidates that cannot win leaves it unchanged.
@@ -50,13 +50,13 @@ export function buildSnapIndex(zc: ZoneClean): SnapIndex {
     h[t] = (V[a + 2] + V[b + 2] + V[c + 2]) / 3;
     if (!walkable[t]) continue;
     walk++;
-    ext += Math.max(x1 - x0, y1 - y0);
+    ext += Math.log(Math.max(x1 - x0, y1 - y0, 1e-3));
     minX = Math.min(minX, x0), minY = Math.min(minY, y0);
     maxX = Math.max(maxX, x1), maxY = Math.max(maxY, y1);
   }
   let cell = K_SNAP_BUCKET_PX;
   if (walk > 0) {
-    cell = Math.min(K_SNAP_BUCKET_PX, Math.max(0.25, 3 * ext / walk));
+    cell = Math.min(K_SNAP_BUCKET_PX, Math.max(0.25, 2 * Math.exp(ext / walk)));
     // At most about four buckets per walkable triangle (memory on sparse, wide zones).
     const area = Math.max(maxX - minX, cell) * Math.max(maxY - minY, cell);
     cell = Math.min(K_SNAP_BUCKET_PX, Math.max(cell, Math.sqrt(area / (4 * walk))));
@@ -190,17 +190,23 @@ function round(
     }
   };
   // The point's own bucket first (its best candidate tightens the bound), then the rest, a
-  // whole bucket skipped when its rectangle is beyond the bound (a tie at the bound is kept).
+  // whole bucket skipped when it lies beyond the bound (a tie at the bound is kept). The bound
+  // for buckets: the best distance in mode 0; in modes 1–2 only once the best is in the band
+  // (band bit 0), since a nearer candidate of a worse band bit cannot win.
   const cx = Math.floor((x - b.x0) / b.cell), cy = Math.floor((y - b.y0) / b.cell);
   const inside = cx >= bx0 && cx <= bx1 && cy >= by0 && cy <= by1;
   if (inside) visit(cy * b.nx + cx);
   for (let by = by0; by <= by1; by++) {
     const ry0 = b.y0 + by * b.cell, dy = Math.max(ry0 - y, 0, y - (ry0 + b.cell));
-    for (let bx = bx0; bx <= bx1; bx++) {
+    // Only the buckets of this row within the bound: |dx| ≤ √(B² − dy²). The bound only
+    // shrinks while scanning, so a bucket skipped under it holds no winner.
+    const B = (!found ? r : mode === 0 ? bk0 : bk0 === 0 ? bk1 : r) + kSlack;
+    if (dy > B) continue;
+    const half = Math.sqrt(B * B - dy * dy);
+    const ax = Math.max(bx0, Math.floor((x - half - b.x0) / b.cell));
+    const ex = Math.min(bx1, Math.floor((x + half - b.x0) / b.cell));
+    for (let bx = ax; bx <= ex; bx++) {
       if (inside && bx === cx && by === cy) continue;
-      const rx0 = b.x0 + bx * b.cell, dx = Math.max(rx0 - x, 0, x - (rx0 + b.cell));
-      if (found && mode === 0 && Math.sqrt(dx * dx + dy * dy) - kSlack > bk0) continue;
-      if (Math.sqrt(dx * dx + dy * dy) - kSlack > r) continue;
       visit(by * b.nx + bx);
     }
   }
