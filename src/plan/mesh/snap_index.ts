@@ -121,6 +121,29 @@ export function snapFast(
 
 const OUT = new Float64Array(2);
 
+/** One round's state (module scratch: the scan is not reentrant, like the buckets' stamp). */
+class Scan {
+  found = false;
+  bk0 = 0;
+  bk1 = 0;
+  bk2 = 0;
+  bk3 = 0;
+  bt = 0;
+  hx = 0;
+  hy = 0;
+  hd = 0;
+  hh = 0;
+  x = 0;
+  y = 0;
+  r = 0;
+  mode = 0;
+  ref = 0;
+  band = 0;
+  stamp = 0;
+}
+
+const S = new Scan();
+
 function round(
   zc: ZoneClean,
   ix: SnapIndex,
@@ -130,9 +153,7 @@ function round(
   opts: SnapOptions,
 ): SnapHit | null {
   const mode = opts.deckY !== undefined ? 2 : opts.floorY !== undefined ? 1 : 0;
-  const ref = mode === 2 ? opts.deckY! : mode === 1 ? opts.floorY! : 0;
-  const band = mode === 2 ? (opts.deckBand ?? K_DECK_BAND_M) : K_FLOOR_BAND_M;
-  const b = ix.buckets, box = ix.box, H = ix.h;
+  const b = ix.buckets;
   const bx0 = Math.max(0, Math.floor((x - r - b.x0) / b.cell));
   const bx1 = Math.min(b.nx - 1, Math.floor((x + r - b.x0) / b.cell));
   const by0 = Math.max(0, Math.floor((y - r - b.y0) / b.cell));
@@ -142,73 +163,90 @@ function round(
     b.seen.fill(0);
     b.stamp = 1;
   }
-  const stamp = b.stamp;
-  let found = false, bk0 = 0, bk1 = 0, bk2 = 0, bk3 = 0, bt = 0;
-  let hx = 0, hy = 0, hd = 0, hh = 0;
-  // The distance bound a candidate must not exceed to stay in the race (mode 0: the best
-  // distance; modes 1–2: the best distance among candidates of the best band bit).
-  const bound = () => (!found ? r : mode === 0 ? bk0 : bk1);
-  const visit = (cellIx: number) => {
-    for (let q = b.start[cellIx], e = b.start[cellIx + 1]; q < e; q++) {
-      const t = b.items[q];
-      if (b.seen[t] === stamp) continue;
-      b.seen[t] = stamp;
-      if (!zc.walkable[t]) continue;
-      const h = H[t];
-      const dh = mode === 0 ? 0 : Math.abs(h - ref);
-      const k0b = mode === 0 ? 0 : dh > band ? 1 : 0;
-      if (found && mode !== 0 && k0b > bk0) continue;
-      const dx = Math.max(box[4 * t] - x, 0, x - box[4 * t + 2]);
-      const dy = Math.max(box[4 * t + 1] - y, 0, y - box[4 * t + 3]);
-      const lb = Math.sqrt(dx * dx + dy * dy) - kSlack;
-      if (lb > r) continue;
-      if (found && (mode === 0 || k0b === bk0) && lb > bound()) continue;
-      if (opts.accept && !opts.accept(t)) continue;
-      const dist = closestOnTriangle(zc.vertices, zc.tris, t, x, y, OUT);
-      if (dist > r) continue;
-      // The keys of src/mesh/snap.ts snapRound (formulas.md #64), compared the same way.
-      let k0: number, k1: number, k2: number, k3: number;
-      if (mode === 0) {
-        k0 = dist;
-        k1 = -h;
-        k2 = zc.island[t];
-        k3 = 0;
-      } else {
-        k0 = k0b;
-        k1 = dist;
-        k2 = dh;
-        k3 = mode === 1 ? zc.island[t] : 0;
-      }
-      if (
-        !found || k0 < bk0 || (k0 === bk0 && (k1 < bk1 || (k1 === bk1 &&
-          (k2 < bk2 || (k2 === bk2 && (k3 < bk3 || (k3 === bk3 && t < bt)))))))
-      ) {
-        found = true;
-        bk0 = k0, bk1 = k1, bk2 = k2, bk3 = k3, bt = t;
-        hx = OUT[0], hy = OUT[1], hd = dist, hh = h;
-      }
-    }
-  };
+  S.found = false;
+  S.bk0 =
+    S.bk1 =
+    S.bk2 =
+    S.bk3 =
+    S.bt =
+      0;
+  S.x = x, S.y = y, S.r = r, S.mode = mode, S.stamp = b.stamp;
+  S.ref = mode === 2 ? opts.deckY! : mode === 1 ? opts.floorY! : 0;
+  S.band = mode === 2 ? (opts.deckBand ?? K_DECK_BAND_M) : K_FLOOR_BAND_M;
+  const accept = opts.accept ?? null;
   // The point's own bucket first (its best candidate tightens the bound), then the rest, a
   // whole bucket skipped when it lies beyond the bound (a tie at the bound is kept). The bound
   // for buckets: the best distance in mode 0; in modes 1–2 only once the best is in the band
   // (band bit 0), since a nearer candidate of a worse band bit cannot win.
   const cx = Math.floor((x - b.x0) / b.cell), cy = Math.floor((y - b.y0) / b.cell);
   const inside = cx >= bx0 && cx <= bx1 && cy >= by0 && cy <= by1;
-  if (inside) visit(cy * b.nx + cx);
+  if (inside) visit(zc, ix, cy * b.nx + cx, accept);
   for (let by = by0; by <= by1; by++) {
     const ry0 = b.y0 + by * b.cell, dy = Math.max(ry0 - y, 0, y - (ry0 + b.cell));
     // Only the buckets of this row within the bound: |dx| ≤ √(B² − dy²). The bound only
     // shrinks while scanning, so a bucket skipped under it holds no winner.
-    const B = (!found ? r : mode === 0 ? bk0 : bk0 === 0 ? bk1 : r) + kSlack;
+    const B = (!S.found ? r : mode === 0 ? S.bk0 : S.bk0 === 0 ? S.bk1 : r) + kSlack;
     if (dy > B) continue;
     const half = Math.sqrt(B * B - dy * dy);
     const ax = Math.max(bx0, Math.floor((x - half - b.x0) / b.cell));
     const ex = Math.min(bx1, Math.floor((x + half - b.x0) / b.cell));
     for (let bx = ax; bx <= ex; bx++) {
       if (inside && bx === cx && by === cy) continue;
-      visit(by * b.nx + bx);
+      visit(zc, ix, by * b.nx + bx, accept);
     }
   }
-  return found ? { tri: bt, x: hx, y: hy, dist: hd, h: hh, radius: r } : null;
+  return S.found ? { tri: S.bt, x: S.hx, y: S.hy, dist: S.hd, h: S.hh, radius: r } : null;
+}
+
+/** Scores the triangles of one bucket against the best so far (in {@link S}). */
+function visit(
+  zc: ZoneClean,
+  ix: SnapIndex,
+  cellIx: number,
+  accept: ((tri: number) => boolean) | null,
+): void {
+  const b = ix.buckets, box = ix.box, H = ix.h, seen = b.seen, items = b.items;
+  const x = S.x, y = S.y, r = S.r, mode = S.mode, stamp = S.stamp;
+  for (let q = b.start[cellIx], e = b.start[cellIx + 1]; q < e; q++) {
+    const t = items[q];
+    if (seen[t] === stamp) continue;
+    seen[t] = stamp;
+    if (!zc.walkable[t]) continue;
+    const h = H[t];
+    const dh = mode === 0 ? 0 : Math.abs(h - S.ref);
+    const k0b = mode === 0 ? 0 : dh > S.band ? 1 : 0;
+    if (S.found && mode !== 0 && k0b > S.bk0) continue;
+    const dx = Math.max(box[4 * t] - x, 0, x - box[4 * t + 2]);
+    const dy = Math.max(box[4 * t + 1] - y, 0, y - box[4 * t + 3]);
+    const lb = Math.sqrt(dx * dx + dy * dy) - kSlack;
+    if (lb > r) continue;
+    // The distance bound a candidate must not exceed to stay in the race (mode 0: the best
+    // distance; modes 1–2: the best distance among candidates of the best band bit).
+    if (S.found && (mode === 0 ? lb > S.bk0 : k0b === S.bk0 && lb > S.bk1)) continue;
+    if (accept && !accept(t)) continue;
+    const dist = closestOnTriangle(zc.vertices, zc.tris, t, x, y, OUT);
+    if (dist > r) continue;
+    // The keys of src/mesh/snap.ts snapRound (formulas.md #64), compared the same way.
+    let k0: number, k1: number, k2: number, k3: number;
+    if (mode === 0) {
+      k0 = dist;
+      k1 = -h;
+      k2 = zc.island[t];
+      k3 = 0;
+    } else {
+      k0 = k0b;
+      k1 = dist;
+      k2 = dh;
+      k3 = mode === 1 ? zc.island[t] : 0;
+    }
+    const { bk0, bk1, bk2, bk3, bt } = S;
+    if (
+      !S.found || k0 < bk0 || (k0 === bk0 && (k1 < bk1 || (k1 === bk1 &&
+        (k2 < bk2 || (k2 === bk2 && (k3 < bk3 || (k3 === bk3 && t < bt)))))))
+    ) {
+      S.found = true;
+      S.bk0 = k0, S.bk1 = k1, S.bk2 = k2, S.bk3 = k3, S.bt = t;
+      S.hx = OUT[0], S.hy = OUT[1], S.hd = dist, S.hh = h;
+    }
+  }
 }
