@@ -236,6 +236,7 @@ export { planRecordFromResult, type RecordContext } from "./src/logs/from_plan.t
 // ── The triangle-mesh planner (baseline, issue 14): polygon A* + corner-point funnel ─────────
 export {
   buildMeshGraph,
+  buildPolyGraph,
   compareLeg,
   type Corridor,
   findCorridor,
@@ -244,11 +245,14 @@ export {
   type FunnelResult,
   type LegComparison,
   type MeshGraph,
+  type MeshMode,
   type MeshPlanDebug,
   type MeshPlanOptions,
   type MeshPlanResult,
   MeshSearch,
   planMesh,
+  type PolyGraph,
+  PolySearch,
   type Portal,
   type RouteClearance,
   routeClearance,

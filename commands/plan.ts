@@ -24,6 +24,8 @@ import {
 } from "./support/preflight.ts";
 import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./support/mesh_legs.ts";
 import { type BatteryFormat, runBattery } from "./support/battery_stream.ts";
+import { kDefaultMeshMode } from "../src/plan/mesh/planner.ts";
+import type { MeshMode } from "../src/plan/mesh/poly_graph.ts";
 import {
   fmtNum,
   type Format,
@@ -77,6 +79,8 @@ Planner:
                       battery adds ratio and clearance columns and counts the legs where only
                       the mesh route passes < 0.5 px from a wall). --check and --log judge and
                       log the voxel planner only
+  --mesh-mode M       polygons (default: the zone's triangles merged into convex polygons) or
+                      triangles (the raw cleaned triangles), for --planner mesh|both
 
 Exit status: 0 planned (a failed leg is still a result), 3 with --check on a mismatch,
 1 bad input, 2 usage.`;
@@ -100,6 +104,7 @@ function parsePlanFlags(args: string[]) {
     workers: { type: "string" },
     svg: { type: "string" },
     planner: { type: "string" },
+    "mesh-mode": { type: "string" },
   });
 }
 
@@ -149,6 +154,15 @@ async function runWith(
   if (!["voxel", "mesh", "both"].includes(planner)) {
     throw usage(`--planner needs voxel, mesh or both, got ${JSON.stringify(values.planner)}`);
   }
+  const meshMode = (values["mesh-mode"] ?? kDefaultMeshMode) as MeshMode;
+  if (!["triangles", "polygons"].includes(meshMode)) {
+    throw usage(
+      `--mesh-mode needs triangles or polygons, got ${JSON.stringify(values["mesh-mode"])}`,
+    );
+  }
+  if (values["mesh-mode"] !== undefined && planner === "voxel") {
+    throw usage("--mesh-mode needs --planner mesh or both");
+  }
   if (planner === "mesh" && (values.check || values.log || values.svg !== undefined)) {
     throw usage("--check, --log and --svg need the voxel planner: use --planner voxel or both");
   }
@@ -164,7 +178,7 @@ async function runWith(
     const format = values.jsonl ? "jsonl" : values.json ? "json" : "text";
     if (planner !== "voxel" && format === "jsonl") throw usage("--jsonl needs the voxel planner");
     if (planner !== "voxel" && format !== "jsonl") {
-      return await meshBatteryRun(engine, legsPath, planner, format, values.check, values.log);
+      return await meshBatteryRun(engine, legsPath, planner, format, values, meshMode);
     }
     return await battery(engine, legsPath, {
       check: values.check === true,
@@ -190,11 +204,11 @@ async function runWith(
     noGoDiscs: (values.disc ?? []).map((d) => disc(d)),
   };
   if (planner === "mesh") {
-    await meshLeg(engine, req, values.json === true);
+    await meshLeg(engine, req, values.json === true, meshMode);
     return 0;
   }
   if (planner === "both") {
-    await bothLeg(engine, req, values.json === true, values.svg);
+    await bothLeg(engine, req, values.json === true, values.svg, meshMode);
     return 0;
   }
   const res = await engine.plan(req, { picture: values.svg !== undefined });
@@ -378,9 +392,10 @@ async function meshBatteryRun(
   path: string,
   planner: "mesh" | "both",
   format: Format,
-  check: boolean | undefined,
-  log: string | undefined,
+  flags: Pick<PlanFlags, "check" | "log">,
+  mode: MeshMode,
 ): Promise<number> {
+  const { check, log } = flags;
   let text: string;
   try {
     text = await readTextStrict(path);
@@ -393,7 +408,7 @@ async function meshBatteryRun(
   const legs = parseLegs(text, path);
   requireLegs(legs, path);
   requireBatteryZones(legs, engine.info.zones, path, engine.info.mainPack);
-  const { voxelRows, records } = await meshBattery(engine, path, legs, planner, format);
+  const { voxelRows, records } = await meshBattery(engine, path, legs, planner, format, mode);
   if (log) await appendLines(log, records.map((r) => formatPlanLine(r, { time: new Date() })));
   return check && voxelRows.some((r) => !r.matched) ? 3 : 0;
 }

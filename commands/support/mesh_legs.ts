@@ -8,7 +8,8 @@ import { type BatteryRow, planLeg } from "../../src/analyze/battery.ts";
 import type { Engine } from "../../src/plan/engine.ts";
 import { legRequest } from "../../src/plan/battery.ts";
 import { compareLeg, kWallTouchPx, type LegComparison } from "../../src/plan/mesh/compare.ts";
-import { type MeshPlanResult, planMesh } from "../../src/plan/mesh/planner.ts";
+import { kDefaultMeshMode, type MeshPlanResult, planMesh } from "../../src/plan/mesh/planner.ts";
+import type { MeshMode } from "../../src/plan/mesh/poly_graph.ts";
 import type { PlanRequest, PlanResult } from "../../src/plan/types.ts";
 import { NavscopeError } from "../../src/errors.ts";
 import type { Leg } from "../../src/world/legs.ts";
@@ -19,23 +20,28 @@ import { fmtNum, type Format, io, printTables, type TableModel } from "./termina
 /** Which planner(s) `plan` runs. */
 export type PlannerChoice = "voxel" | "mesh" | "both";
 
-/** One leg with the mesh planner: table or JSON. */
-export async function meshLeg(engine: Engine, req: PlanRequest, json: boolean): Promise<void> {
-  const r = await planMesh(engine, req);
+/** One leg with the mesh planner: table or JSON. `mode`: triangles or polygons (issue 30). */
+export async function meshLeg(
+  engine: Engine,
+  req: PlanRequest,
+  json: boolean,
+  mode: MeshMode = kDefaultMeshMode,
+): Promise<void> {
+  const r = await planMesh(engine, req, { mode });
   if (json) {
     io.out.write(JSON.stringify(r, null, 2) + "\n");
     return;
   }
   const m = r.mesh;
   printTables("text", [{
-    title: `plan --planner mesh ${req.zone} (${req.start}) → (${req.goal})`,
+    title: `plan --planner mesh --mesh-mode ${mode} ${req.zone} (${req.start}) → (${req.goal})`,
     head: ["field", "value"],
     rows: [
       ["outcome", r.ok ? "ok" : r.error],
       ...(r.ok ? [] : [["message", r.message] as [string, string]]),
       ["points / length px", `${r.points.length} / ${fmtNum(r.length)}`],
-      ["corridor triangles / cost px", `${m.corridor} / ${fmtNum(m.corridorCost)}`],
-      ["expanded triangles", String(m.expanded)],
+      [`corridor ${mode} / cost px`, `${m.corridor} / ${fmtNum(m.corridorCost)}`],
+      [`expanded ${mode}`, String(m.expanded)],
       ["start / goal triangle", `${m.startTri} / ${m.goalTri}`],
       ["off-mesh links", m.links.join(", ") || "-"],
       ["clearance min / p10 px", `${fmtNum(m.clearanceMin)} / ${fmtNum(m.clearanceP10)}`],
@@ -79,6 +85,7 @@ export async function bothLeg(
   req: PlanRequest,
   json: boolean,
   svg?: string,
+  mode: MeshMode = kDefaultMeshMode,
 ): Promise<void> {
   if (svg === "") throw new NavscopeError("usage", "plan: --svg needs a file name");
   let have: { voxel: PlanResult; ms: number } | undefined;
@@ -87,7 +94,7 @@ export async function bothLeg(
     const voxel = await engine.plan(req, { picture: true });
     have = { voxel, ms: performance.now() - t };
   }
-  const c = await compareLeg(engine, req, have);
+  const c = await compareLeg(engine, req, have, mode);
   if (svg !== undefined) {
     const pic = c.voxel.picture;
     if (!pic) throw new NavscopeError("bad_value", "no window was built: nothing to draw");
@@ -152,19 +159,20 @@ export async function meshBattery(
   legs: readonly Leg[],
   planner: "mesh" | "both",
   format: Format,
+  mode: MeshMode = kDefaultMeshMode,
 ): Promise<{ rows: MeshBatteryRow[]; voxelRows: BatteryRow[]; records: PlanRecord[] }> {
   const rows: MeshBatteryRow[] = [], voxelRows: BatteryRow[] = [], records: PlanRecord[] = [];
   for (const leg of legs) {
     const req = legRequest(leg);
     if (planner === "mesh") {
-      const m = await planMesh(engine, req);
+      const m = await planMesh(engine, req, { mode });
       rows.push(meshRow(leg.id, null, m, null));
       continue;
     }
     const t = performance.now();
     const { row, result, record } = await planLeg(engine, leg);
     records.push(record);
-    const c = await compareLeg(engine, req, { voxel: result, ms: performance.now() - t });
+    const c = await compareLeg(engine, req, { voxel: result, ms: performance.now() - t }, mode);
     voxelRows.push(row);
     rows.push(meshRow(leg.id, row, c.mesh, c));
   }

@@ -8,6 +8,7 @@ import type { Engine } from "../engine.ts";
 import type { PlanRequest, PlanResult } from "../types.ts";
 import { clearanceField, type RouteClearance, routeClearance } from "./clearance.ts";
 import { type MeshPlanResult, planMesh } from "./planner.ts";
+import type { MeshMode } from "./poly_graph.ts";
 
 /** Clearance under which a route is said to touch a wall, px (the spec's 拐点抬升 distance). */
 export const kWallTouchPx = 0.5;
@@ -35,17 +36,19 @@ export interface LegComparison {
 /**
  * Plans `req` with both planners and measures both routes on one clearance field. A voxel result
  * already at hand (e.g. a battery's) can be passed with its wall time instead of re-planning.
+ * `mode` picks the mesh planner's mode (default: planMesh's).
  */
 export async function compareLeg(
   engine: Engine,
   req: PlanRequest,
   have?: { voxel: PlanResult; ms: number },
+  mode?: MeshMode,
 ): Promise<LegComparison> {
   let t = performance.now();
   const voxel = have ? have.voxel : await engine.plan(req);
   const voxelMs = have ? have.ms : performance.now() - t;
   t = performance.now();
-  const mesh = await planMesh(engine, req, { clearance: false });
+  const mesh = await planMesh(engine, req, { clearance: false, mode });
   const meshMs = performance.now() - t;
   const routes = [voxel, mesh].filter((r) => r.ok).map((r) => r.points);
   let vc: RouteClearance | null = null, mc: RouteClearance | null = null, note = "";

@@ -32,6 +32,8 @@ export interface MeshLinkEdge {
   costModifier: number;
   /** Graph cost of the edge, px. */
   cost: number;
+  /** The link's own part of the cost: `max(c, 1)·|end − start|` (planar), px. */
+  span: number;
 }
 
 /** The polygon graph over one cleaned zone. Flat columns, 3 entries per triangle. */
@@ -132,13 +134,15 @@ export function buildMeshGraph(zc: ZoneClean, opts: MeshGraphOptions = {}): Mesh
  * Directed link edges of the zone, in BOML order (start → end first, then end → start for a
  * two-way link). A link counts when its zone id is the zone's and both end triangles are
  * walkable triangles of the zone. Direction follows the voxel planner: one-way links give one
- * edge, `bidirectional ≠ 0` two.
+ * edge, `bidirectional ≠ 0` two. `nodeOf` maps a triangle to a graph node (the polygon graph's
+ * triangle → polygon map); `cx`/`cy` are per node. Without it the nodes are the triangles.
  */
-function linkEdges(
+export function linkEdges(
   zc: ZoneClean,
   cx: Float64Array,
   cy: Float64Array,
   list: readonly OffMeshLink[] | null,
+  nodeOf?: Int32Array,
 ): MeshLinkEdge[] {
   const out: MeshLinkEdge[] = [];
   if (!list) return out;
@@ -149,8 +153,9 @@ function linkEdges(
   };
   list.forEach((l, i) => {
     if (l.zone !== zc.zoneId) return;
-    const s = local(l.startTriangle), e = local(l.endTriangle);
+    let s = local(l.startTriangle), e = local(l.endTriangle);
     if (s < 0 || e < 0) return;
+    if (nodeOf) (s = nodeOf[s], e = nodeOf[e]);
     const p = l.points;
     const a: [number, number, number] = [p[0], p[1], p[2]];
     const b: [number, number, number] = [p[3], p[4], p[5]];
@@ -167,6 +172,7 @@ function linkEdges(
       b,
       costModifier: l.costModifier,
       cost: cost(s, e, a, b),
+      span,
     });
     if (l.bidirectional !== 0) {
       out.push({
@@ -177,6 +183,7 @@ function linkEdges(
         b: a,
         costModifier: l.costModifier,
         cost: cost(e, s, b, a),
+        span,
       });
     }
   });

@@ -10,3 +10,6 @@ export * from "./funnel.ts";
 export * from "./clearance.ts";
 export * from "./planner.ts";
 export * from "./compare.ts";
+export * from "./poly_graph.ts";
+export * from "./poly_astar.ts";
+export * from "./snap_index.ts";

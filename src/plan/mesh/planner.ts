@@ -12,7 +12,7 @@
  * @module
  */
 import { closestOnTriangle } from "../../mesh/geom.ts";
-import { snapPoint } from "../../mesh/snap.ts";
+import { type SnapHit, type SnapOptions, snapPoint } from "../../mesh/snap.ts";
 import type { ZoneClean } from "../../mesh/zone_clean.ts";
 import type { OffMeshLink } from "../../pack/bnav/types.ts";
 import type { Engine } from "../engine.ts";
@@ -22,18 +22,25 @@ import { type Corridor, MeshSearch } from "./astar.ts";
 import { clearanceField, routeClearance } from "./clearance.ts";
 import { funnel, type Portal, type XY } from "./funnel.ts";
 import { buildMeshGraph, type MeshGraph } from "./graph.ts";
+import { PolySearch } from "./poly_astar.ts";
+import { buildPolyGraph, type MeshMode, type PolyGraph } from "./poly_graph.ts";
+import { snapFast } from "./snap_index.ts";
 
 /** The mesh planner's own debug record. */
 export interface MeshPlanDebug {
-  /** Corridor length, triangles (0 when no corridor). */
+  /** Mode searched: triangles or merged convex polygons (issue 30). */
+  mode: MeshMode;
+  /** Corridor length, nodes of the mode (triangles or polygons; 0 when no corridor). */
   corridor: number;
-  /** The corridor's triangles, zone-local. */
+  /** The corridor's triangles, zone-local (in polygon mode: every triangle of its polygons). */
   corridorTris: number[];
+  /** The corridor's polygons (polygon mode; empty in triangle mode). */
+  corridorPolys: number[];
   /** Off-mesh links on the corridor (BOML indices). */
   links: number[];
   /** Generation-1 graph cost of the corridor, px. */
   corridorCost: number;
-  /** Triangles expanded by A*. */
+  /** Nodes (triangles or polygons) expanded by A*. */
   expanded: number;
   /** Start / goal triangle (zone-local; −1 when not snapped). */
   startTri: number;
@@ -66,7 +73,12 @@ export interface MeshPlanResult extends PlanResult {
 export interface MeshPlanOptions {
   /** Measure clearance on the voxel grid (one buildWindow over the route). Default true. */
   clearance?: boolean;
+  /** Search the triangles or the merged convex polygons. Default {@link kDefaultMeshMode}. */
+  mode?: MeshMode;
 }
+
+/** The default mesh mode (polygons: issue 30's checks pass on them; see docs/mesh_planner.md). */
+export const kDefaultMeshMode: MeshMode = "polygons";
 
 interface Prepared {
   graph: MeshGraph;
@@ -88,6 +100,26 @@ export function meshGraphOf(
   return { ...p, built: true };
 }
 
+interface PreparedPoly {
+  graph: PolyGraph;
+  search: PolySearch;
+}
+
+const POLY_GRAPHS = new WeakMap<ZoneClean, PreparedPoly>();
+
+/** The convex-polygon graph of a zone, built once per cleaned mesh (engine's buckets reused). */
+export function polyGraphOf(
+  zs: ZoneState,
+  links: readonly OffMeshLink[] | null,
+): { graph: PolyGraph; search: PolySearch; built: boolean } {
+  const hit = POLY_GRAPHS.get(zs.mesh);
+  if (hit) return { ...hit, built: false };
+  const graph = buildPolyGraph(zs.mesh, { offMeshLinks: links });
+  const p = { graph, search: new PolySearch(graph) };
+  POLY_GRAPHS.set(zs.mesh, p);
+  return { ...p, built: true };
+}
+
 /** The route of a corridor: funnel pieces joined at off-mesh links. Points, vertex ids, heights. */
 export function corridorRoute(
   graph: MeshGraph,
@@ -97,7 +129,43 @@ export function corridorRoute(
   startH: number,
   goalH: number,
 ): { points: Pt[]; heights: number[] } {
-  const zc = graph.zone, V = zc.vertices, T = zc.tris;
+  const T = graph.zone.tris;
+  // Leaving a CCW triangle across a → b: b is the left point, a the right point.
+  return funnelPieces(graph.zone, graph.links, corridor, start, goal, startH, goalH, (_i, st) => {
+    const t = (st.slot / 3) | 0, k = st.slot - 3 * t;
+    return [T[3 * t + (k === 2 ? 0 : k + 1)], T[st.slot]];
+  });
+}
+
+/** {@link corridorRoute} on a polygon corridor: portals are the polygons' shared edges. */
+export function polyCorridorRoute(
+  graph: PolyGraph,
+  corridor: Corridor,
+  start: XY,
+  goal: XY,
+  startH: number,
+  goalH: number,
+): { points: Pt[]; heights: number[] } {
+  const { polyStart, polyVerts } = graph;
+  // Leaving a CCW polygon across corner i → i+1: corner i+1 is the left point, i the right.
+  return funnelPieces(graph.zone, graph.links, corridor, start, goal, startH, goalH, (i, st) => {
+    const p = corridor.tris[i], e = polyStart[p + 1];
+    const nx = st.slot + 1 === e ? polyStart[p] : st.slot + 1;
+    return [polyVerts[nx], polyVerts[st.slot]];
+  });
+}
+
+function funnelPieces(
+  zc: ZoneClean,
+  links: MeshGraph["links"],
+  corridor: Corridor,
+  start: XY,
+  goal: XY,
+  startH: number,
+  goalH: number,
+  portalOf: (i: number, st: Corridor["steps"][number]) => [number, number],
+): { points: Pt[]; heights: number[] } {
+  const V = zc.vertices;
   const points: Pt[] = [], heights: number[] = [];
   const add = (res: ReturnType<typeof funnel>, h0: number, h1: number) => {
     res.points.forEach((p, i) => {
@@ -112,18 +180,17 @@ export function corridorRoute(
   };
   let from: XY = start, fromH = startH;
   let portals: Portal[] = [];
-  for (const st of corridor.steps) {
+  for (let i = 0; i < corridor.steps.length; i++) {
+    const st = corridor.steps[i];
     if (st.link >= 0) {
-      const e = graph.links[st.link];
+      const e = links[st.link];
       add(funnel(from, [e.a[0], e.a[1]], portals), fromH, e.a[2]);
       from = [e.b[0], e.b[1]];
       fromH = e.b[2];
       portals = [];
       continue;
     }
-    const t = (st.slot / 3) | 0, k = st.slot - 3 * t;
-    const a = T[st.slot], b = T[3 * t + (k === 2 ? 0 : k + 1)];
-    // Leaving a CCW triangle across a → b: b is the left point, a the right point.
+    const [b, a] = portalOf(i, st);
     portals.push({
       left: [V[3 * b], V[3 * b + 1]],
       right: [V[3 * a], V[3 * a + 1]],
@@ -148,8 +215,10 @@ export function heightOn(zc: ZoneClean, t: number, x: number, y: number): number
 
 function emptyMeshDebug(): MeshPlanDebug {
   return {
+    mode: "triangles",
     corridor: 0,
     corridorTris: [],
+    corridorPolys: [],
     links: [],
     corridorCost: 0,
     expanded: 0,
@@ -175,6 +244,8 @@ export async function planMesh(
   const t0 = performance.now();
   const debug = emptyDebug();
   const md = emptyMeshDebug();
+  const mode = opts.mode ?? kDefaultMeshMode;
+  md.mode = mode;
   const done = (r: Omit<MeshPlanResult, "debug" | "mesh" | "warnings" | "noGo">) => {
     md.timing.total = performance.now() - t0;
     debug.timing.total = md.timing.total;
@@ -182,9 +253,16 @@ export async function planMesh(
   };
   try {
     const zs = await engine.zoneState(req.zone);
-    const { graph, search, built } = meshGraphOf(zs, engine.offMeshLinks());
-    if (built) md.timing.setup = graph.setupMs.graph + graph.setupMs.index;
-    const r = meshRoute(zs.mesh, graph, search, req, md, debug);
+    let r: ReturnType<typeof meshRoute>;
+    if (mode === "polygons") {
+      const { graph, search, built } = polyGraphOf(zs, engine.offMeshLinks());
+      if (built) md.timing.setup = graph.setupMs.merge + graph.setupMs.graph + graph.setupMs.index;
+      r = polyMeshRoute(zs.mesh, graph, search, req, md, debug);
+    } else {
+      const { graph, search, built } = meshGraphOf(zs, engine.offMeshLinks());
+      if (built) md.timing.setup = graph.setupMs.graph + graph.setupMs.index;
+      r = meshRoute(zs.mesh, graph, search, req, md, debug);
+    }
     md.timing.snap = r.snapMs;
     md.timing.search = r.searchMs;
     md.timing.funnel = r.funnelMs;
@@ -228,41 +306,130 @@ export async function planMesh(
   }
 }
 
-/** Snap, search and funnel on a prepared graph (no engine: tests and benchmarks call it). */
+/** What {@link meshRoute} and {@link polyMeshRoute} return. */
+export interface MeshRouteResult {
+  /** Route points, px (raw endpoints attached). */
+  points: Pt[];
+  /** Height per point, m. */
+  heights: number[];
+  /** Route length, px. */
+  length: number;
+  /** The corridor (triangles or polygons). */
+  corridor: Corridor;
+  /** Stage times, ms. */
+  snapMs: number;
+  /** A* time, ms. */
+  searchMs: number;
+  /** Funnel time, ms. */
+  funnelMs: number;
+}
+
+type RouteReq = Pick<PlanRequest, "start" | "goal" | "startFloorY" | "goalFloorY" | "startDeckY">;
+
+/** Snap, search and funnel on a prepared triangle graph (no engine: tests and benchmarks). */
 export function meshRoute(
   zc: ZoneClean,
   graph: MeshGraph,
   search: MeshSearch,
-  req: Pick<PlanRequest, "start" | "goal" | "startFloorY" | "goalFloorY" | "startDeckY">,
+  req: RouteReq,
   md: MeshPlanDebug = emptyMeshDebug(),
   debug = emptyDebug(),
-): {
-  points: Pt[];
-  heights: number[];
-  length: number;
-  corridor: Corridor;
-  snapMs: number;
-  searchMs: number;
-  funnelMs: number;
-} {
+): MeshRouteResult {
+  md.mode = "triangles";
+  return routeOn(zc, req, md, debug, {
+    snap: (x, y, o) => snapPoint(zc, graph.buckets, x, y, o),
+    find: (s, g) => search.find(s, g),
+    node: (t) => t,
+    route: (c, a, b, h0, h1) => corridorRoute(graph, c, a, b, h0, h1),
+    linkOf: (l) => graph.links[l].link,
+    tris: (c) => c.tris,
+  });
+}
+
+/** The polygon search's cost model: portal midpoints (default) or the triangle mode's centres. */
+export type PolyCostModel = "midpoint" | "centre";
+
+/**
+ * Snap, search and funnel on a prepared convex-polygon graph (issue 30). `cost` picks the
+ * search ({@link PolySearch.findFrom}, the default, or the centre model {@link PolySearch.find}).
+ */
+export function polyMeshRoute(
+  zc: ZoneClean,
+  graph: PolyGraph,
+  search: PolySearch,
+  req: RouteReq,
+  md: MeshPlanDebug = emptyMeshDebug(),
+  debug = emptyDebug(),
+  cost: PolyCostModel = "midpoint",
+): MeshRouteResult {
+  md.mode = "polygons";
+  return routeOn(zc, req, md, debug, {
+    snap: (x, y, o) => snapFast(zc, graph.snap, x, y, o),
+    find: cost === "midpoint"
+      ? (s, g, sx, sy, gx, gy) => search.findFrom(s, g, sx, sy, gx, gy)
+      : (s, g) => search.find(s, g),
+    node: (t) => graph.triPoly[t],
+    route: (c, a, b, h0, h1) => polyCorridorRoute(graph, c, a, b, h0, h1),
+    linkOf: (l) => graph.links[l].link,
+    tris: (c) => {
+      md.corridorPolys = c.tris;
+      const out: number[] = [];
+      for (const p of c.tris) {
+        for (let i = graph.polyTriStart[p]; i < graph.polyTriStart[p + 1]; i++) {
+          out.push(graph.polyTris[i]);
+        }
+      }
+      return out;
+    },
+  });
+}
+
+interface ModeOps {
+  snap(x: number, y: number, o: SnapOptions): SnapHit | null;
+  find(
+    start: number,
+    goal: number,
+    sx: number,
+    sy: number,
+    gx: number,
+    gy: number,
+  ): Corridor | null;
+  node(tri: number): number;
+  route(
+    c: Corridor,
+    start: XY,
+    goal: XY,
+    h0: number,
+    h1: number,
+  ): { points: Pt[]; heights: number[] };
+  linkOf(l: number): number;
+  tris(c: Corridor): number[];
+}
+
+function routeOn(
+  zc: ZoneClean,
+  req: RouteReq,
+  md: MeshPlanDebug,
+  debug: ReturnType<typeof emptyDebug>,
+  ops: ModeOps,
+): MeshRouteResult {
   const t0 = performance.now();
-  const b = graph.buckets;
   const sOpt = req.startDeckY !== null && req.startDeckY !== undefined
     ? { deckY: req.startDeckY }
     : floorOpt(req.startFloorY);
-  let ss = snapPoint(zc, b, req.start[0], req.start[1], sOpt);
+  let ss = ops.snap(req.start[0], req.start[1], sOpt);
   if (!ss && "deckY" in sOpt) {
-    ss = snapPoint(zc, b, req.start[0], req.start[1], floorOpt(req.startFloorY));
+    ss = ops.snap(req.start[0], req.start[1], floorOpt(req.startFloorY));
   }
   if (!ss) throw new PlanFailure("snap_far_from_mesh", "起点不在网格附近");
-  const gs = snapPoint(zc, b, req.goal[0], req.goal[1], floorOpt(req.goalFloorY));
+  const gs = ops.snap(req.goal[0], req.goal[1], floorOpt(req.goalFloorY));
   if (!gs) throw new PlanFailure("snap_far_from_mesh", "终点不在网格附近");
   debug.meshSnapStart = ss.dist;
   debug.meshSnapGoal = gs.dist;
   md.startTri = ss.tri;
   md.goalTri = gs.tri;
   const t1 = performance.now();
-  const corridor = search.find(ss.tri, gs.tri);
+  const corridor = ops.find(ops.node(ss.tri), ops.node(gs.tri), ss.x, ss.y, gs.x, gs.y);
   const t2 = performance.now();
   if (!corridor) {
     md.expanded = 0;
@@ -272,12 +439,11 @@ export function meshRoute(
     );
   }
   md.corridor = corridor.tris.length;
-  md.corridorTris = corridor.tris;
+  md.corridorTris = ops.tris(corridor);
   md.corridorCost = corridor.cost;
   md.expanded = corridor.expanded;
-  md.links = corridor.steps.filter((s) => s.link >= 0).map((s) => graph.links[s.link].link);
-  const r = corridorRoute(
-    graph,
+  md.links = corridor.steps.filter((s) => s.link >= 0).map((s) => ops.linkOf(s.link));
+  const r = ops.route(
     corridor,
     [ss.x, ss.y],
     [gs.x, gs.y],
