@@ -148,7 +148,7 @@ Deno.test("plan: --log and --svg are checked writable before planning; --svg say
       svg,
     ]);
     assertEquals(r.code, 0, r.err);
-    assert(r.err.includes(`written to ${svg}`), r.err);
+    assert(r.err.includes(`wrote the picture to ${svg}`), r.err);
     assert(await exists(svg));
   });
 });

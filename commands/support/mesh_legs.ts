@@ -104,7 +104,7 @@ export async function bothLeg(
     } (red), mesh ${c.mesh.ok ? "ok" : c.mesh.error} (blue)`;
     const mesh = { id: "mesh", label: "Mesh planner route", points: c.mesh.points, colour: "#06f" };
     await writeFileAtomic(svg, legSvg(pic, title, [mesh]));
-    io.err.write(`navscope plan: picture written to ${svg}\n`);
+    io.err.write(`navscope plan: wrote the picture to ${svg}\n`);
   }
   if (json) {
     io.out.write(JSON.stringify(comparisonJson(c), null, 2) + "\n");

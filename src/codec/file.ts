@@ -35,6 +35,7 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
   const dir = slash >= 0 ? path.slice(0, slash + 1) : "";
   const tmp = `${dir}.${path.slice(slash + 1)}.${Deno.pid}.${Date.now()}.tmp`;
   try {
+    if (await isSpecialFile(path)) return void await Deno.writeFile(path, bytes);
     await Deno.writeFile(tmp, bytes);
     await Deno.rename(tmp, path);
   } catch (e) {
@@ -70,11 +71,28 @@ export async function writeFilesAtomic(
     }
     for (const t of temps) {
       at = t.path;
-      await Deno.rename(t.tmp, t.path);
+      if (await isSpecialFile(t.path)) {
+        await Deno.writeFile(t.path, await Deno.readFile(t.tmp));
+        await Deno.remove(t.tmp);
+      } else await Deno.rename(t.tmp, t.path);
     }
   } catch (e) {
     for (const t of temps) await Deno.remove(t.tmp).catch(() => {});
     throw new NavscopeError("io", `cannot write file: ${fsErrorText(e)}`, { file: at });
+  }
+}
+
+/**
+ * An existing output that is neither a regular file nor a folder (`/dev/null`, `/dev/stdout`, a
+ * FIFO): written in place, never replaced by a rename — renaming a temp file onto a device node
+ * would replace the node itself (as root, for the whole machine).
+ */
+export async function isSpecialFile(path: string): Promise<boolean> {
+  try {
+    const st = await Deno.stat(path);
+    return !st.isFile && !st.isDirectory;
+  } catch {
+    return false;
   }
 }
 
@@ -115,6 +133,15 @@ export async function assertWritable(path: string, opts: WritableOptions = {}): 
     return i > 0 ? t.slice(0, i) : i === 0 ? "/" : ".";
   };
   const st = await statOf(path);
+  if (st && !st.isFile && !st.isDirectory && !opts.dir) {
+    // A device or FIFO (`--json /dev/null`): written in place, so it only has to open.
+    try {
+      (await Deno.open(path, { write: true })).close();
+    } catch (e) {
+      throw fail(fsErrorText(e));
+    }
+    return;
+  }
   if (opts.dir) {
     if (st && !st.isDirectory) throw fail("is a file, not a folder");
   } else {
