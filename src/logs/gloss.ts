@@ -97,6 +97,8 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   // Fields sidecar load errors (maaend-runlogs.md §2 "Sidecar").
   "旁包读不到": "the fields sidecar cannot be read",
   "旁包不是配这份主包的": "the fields sidecar does not belong to this main pack",
+  // Occluder pack of another world (issue 27 item 15; navscope's own message, no spec wording).
+  "遮挡包不是这份主包的": "the occluder pack does not belong to this main pack",
   "旁包不是": "the fields sidecar is not",
   "旁包格式版本": "fields sidecar format version",
   "旁包判据版本不符": "fields sidecar rules version mismatch",
