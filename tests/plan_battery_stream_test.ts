@@ -120,15 +120,28 @@ Deno.test("plan --legs: a large battery streams rows (text, --json, --jsonl) and
   }
 });
 
-Deno.test("plan --legs --json on an empty battery is the same document as before", async () => {
+Deno.test("plan --legs --json: an empty battery is refused (bad input, nothing printed); the streamed document is the buffered one", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(`${dir}/legs.json`, encodeLegs([]));
-    const r = await captureOutput(() =>
-      run([`${EX}nav_test/base.nav.gz`, "--legs", `${dir}/legs.json`, "--json"])
+    // bad_value: the dispatcher turns it into exit 1 (docs/exit_codes.md).
+    const empty = await captureOutput(() =>
+      assertRejects(run([`${EX}nav_test/base.nav.gz`, "--legs", `${dir}/legs.json`, "--json"]))
     );
-    const s = { legs: 0, matched: 0, mismatched: 0, p50_total_ms: 0, p90_total_ms: 0 };
-    assertEquals(r.out, JSON.stringify({ legs: [], summary: s }, null, 2) + "\n");
+    assert(empty.value instanceof NavscopeError && empty.value.code === "bad_value", empty.err);
+    assert(empty.value.message.includes("no legs"), empty.value.message);
+    assertEquals(empty.out, "");
+    // The rows are written as legs finish; the whole is still exactly JSON.stringify(…, 2).
+    const path = `${EX}nav_test/legs.json`;
+    const legs = parseLegs(await Deno.readTextFile(path), path).slice(0, 2);
+    await Deno.writeTextFile(`${dir}/two.json`, encodeLegs(legs));
+    const r = await captureOutput(() =>
+      run([`${EX}nav_test/base.nav.gz`, "--legs", `${dir}/two.json`, "--json"])
+    );
+    assertEquals(r.value, 0, r.err);
+    const doc = JSON.parse(r.out);
+    assertEquals(doc.legs.length, 2);
+    assertEquals(r.out, JSON.stringify(doc, null, 2) + "\n");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
