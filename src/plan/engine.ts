@@ -36,6 +36,7 @@ import { cellOf, kPickRadius, pickStartRec } from "./prechecks/region_pick.ts";
 import { loadOccluderScene } from "../pack/ocls/pack.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./window/tile_decode.ts";
 import { PlanTiles } from "./window/plan_tiles.ts";
+import { type PlanProfile, SPEC_PROFILE } from "./profile.ts";
 
 /** Options of {@link openEngine}. */
 export interface EngineOptions {
@@ -49,6 +50,8 @@ export interface EngineOptions {
    * assembled in directory order). Call {@link Engine.close} to stop them.
    */
   workers?: number;
+  /** Profile of plans whose request names none (default `spec`; src/plan/profile.ts). */
+  profile?: PlanProfile;
 }
 
 /** Options of one plan. */
@@ -168,7 +171,10 @@ export class Engine {
   plan(req: PlanRequest, opts: PlanCallOptions = {}): Promise<PlanResult> {
     return this.serial(async () => {
       const ctx = new PlanContext(opts.signal);
-      const res = await this.planLocked(req, ctx);
+      const res = await this.planLocked(
+        withProfile(req, req.profile ?? this.opts.profile ?? SPEC_PROFILE),
+        ctx,
+      );
       if (opts.picture && ctx.window) res.picture = legPicture(ctx.window, res, req, this.noGo);
       return res;
     });
@@ -331,6 +337,8 @@ export class Engine {
           startDeckY: req.startDeckY,
           goalDeckY: c.takeoffH,
           noGoDiscs: req.noGoDiscs,
+          overrides: req.overrides,
+          profile: req.profile,
         },
         new PlanContext(ctx.signal),
         true,
@@ -346,6 +354,8 @@ export class Engine {
           startDeckY: c.landingH,
           goalDeckY: null,
           noGoDiscs: req.noGoDiscs,
+          overrides: req.overrides,
+          profile: req.profile,
         },
         new PlanContext(ctx.signal),
         true,
@@ -367,16 +377,22 @@ export class Engine {
       const zs = this.zone(req.zone);
       // The tiles this plan decodes, shared by the pre-checks and the windows (plan_tiles.ts).
       const tiles = new PlanTiles(zs);
-      const setup = runPrechecks(ctx, zs, req, this.noGo, tiles);
+      const sw = req.profile!.switches;
+      // #5566: the reference build has no author no-go table.
+      const noGo = sw.authorNoGo ? this.noGo : emptyNoGoTable();
+      const setup = runPrechecks(ctx, zs, req, noGo, tiles);
       // Colliders for ledge drops (spec 台沿下落); a missing or unreadable pack lets drops pass.
       const occ = this.info.occluder
         ? (await loadOccluderScene(this.info.occluder, zs.name)).scene
         : null;
       let tr;
       try {
-        tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ, tiles);
+        tr = await runTiers(ctx, zs, setup, req, noGo, this.decodePool(), occ, tiles);
       } catch (e) {
-        const hop = nested ? null : await this.tryRegionHop(e, ctx, zs, setup, req, occ, tiles);
+        // #6227: the region hop (off in the reference profile).
+        const hop = nested || !sw.regionHop
+          ? null
+          : await this.tryRegionHop(e, ctx, zs, setup, req, occ, tiles);
         if (hop) return hop;
         throw e;
       }
@@ -426,6 +442,19 @@ export const kHopWarning = "经台沿下落换类";
 
 function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The request as the profile plans it, with the profile attached (every stage reads its switches
+ * from `req.profile`): without #6205 the start deck is dropped, without #5576 the runtime discs.
+ * The region hop's inner plans keep their decks (they are built after this).
+ */
+function withProfile(req: PlanRequest, profile: PlanProfile): PlanRequest {
+  const sw = profile.switches;
+  const out: PlanRequest = { ...req, profile };
+  if (!sw.startDeck) out.startDeckY = null;
+  if (!sw.runtimeDiscs) out.noGoDiscs = [];
+  return out;
 }
 
 /** A request with a non-finite coordinate or height is refused, never planned. */

@@ -30,6 +30,8 @@ import type { NoGoTable } from "../pack/nogo/table.ts";
 import { kCS } from "../grid/constants.ts";
 import { cFixed } from "./diagnostics/format.ts";
 import type { ZoneState } from "./window/zone_state.ts";
+import { SPEC_PROFILE } from "./profile.ts";
+import type { FallGate } from "../grid/rise_ok.ts";
 
 /** Reach-domain distance gate of the final judgement, px (kSnapRadius). */
 const kReachGate = 8;
@@ -58,6 +60,9 @@ export async function runTiers(
   tiles: PlanTiles = new PlanTiles(zs),
 ): Promise<TierResult> {
   const gateCaches = fallGateCaches();
+  const sw = (req.profile ?? SPEC_PROFILE).switches;
+  // The legs.json `relax_closed` override wins over the profile's #6214 switch for its leg.
+  const relaxClosed = req.overrides?.relaxClosed ?? !sw.skipClosed;
   const leg = {
     sx: setup.start[0],
     sy: setup.start[1],
@@ -162,10 +167,15 @@ export async function runTiers(
         h0: setup.h0,
         startDeckY: req.startDeckY ?? null,
         goalDeckY: req.goalDeckY ?? null,
-        gate: windowFallGate(zs, occluders, win, gateCaches),
+        // Without #6011 (reference profile) RiseOk's rule 1 refuses every drop beyond kClimb:
+        // a gate that blocks every drop gives exactly that verdict at every RiseOk call.
+        gate: sw.ledgeDrops ? windowFallGate(zs, occluders, win, gateCaches) : blockEveryDrop,
         mesh: { mesh: zs.mesh, buckets: zs.buckets },
         scaleX: zs.record.affine.sx,
-        relaxClosed: req.overrides?.relaxClosed === true,
+        relaxClosed,
+        earlyAbandon: sw.earlyAbandon,
+        chordDropExclusion: sw.chordDropExclusion,
+        landingMargin: sw.landingMargin,
       });
     } catch (e) {
       trace.searchMs = performance.now() - t1;
@@ -213,6 +223,9 @@ export async function runTiers(
     return { window: win, choice: tw, route: out };
   }
 }
+
+/** The pre-#6011 RiseOk rule 1 as a FallGate: every drop beyond kClimb is blocked. */
+const blockEveryDrop: FallGate = () => true;
 
 /** The window's tiles: those the pre-checks decoded merged here, the others by the pool. */
 async function poolDecode(

@@ -5,6 +5,7 @@
  */
 
 import type { WindowKind } from "./window/window_tiers.ts";
+import type { PlanProfile } from "./profile.ts";
 
 /** A point in px. */
 export type Pt = [number, number];
@@ -33,7 +34,8 @@ export interface PlanOverrides {
   cancelBeforeTier?: number;
   /**
    * Lazy Theta* relaxes closed spans as the C++ build before #6214 did (the golden routes'
-   * build; formulas.md #112 "Ref differs"). Default false: the specification's #6214 skip.
+   * build; formulas.md #112 "Ref differs"). Default: the profile's `skipClosed` switch (spec:
+   * the #6214 skip); set, it wins over the profile for this leg.
    */
   relaxClosed?: boolean;
 }
@@ -58,6 +60,11 @@ export interface PlanRequest {
   noGoDiscs?: NoGoDiscSpec[];
   /** Test knobs. */
   overrides?: PlanOverrides;
+  /**
+   * Planner profile (src/plan/profile.ts); default: the engine's (`EngineOptions.profile`), else
+   * `spec`.
+   */
+  profile?: PlanProfile;
 }
 
 /**

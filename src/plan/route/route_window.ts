@@ -91,6 +91,12 @@ export interface RouteInput {
   scaleX?: number;
   /** Lazy Theta* relaxes closed spans (pre-#6214; PlanOverrides.relaxClosed). */
   relaxClosed?: boolean;
+  /** #6219 early abandon of the tentative window's searches (default true; profile switch). */
+  earlyAbandon?: boolean;
+  /** formulas.md #111: no chord after a drop (default true; profile `chordDropExclusion`). */
+  chordDropExclusion?: boolean;
+  /** #6147 落点留余量 (default true; profile `landingMargin`). */
+  landingMargin?: boolean;
 }
 
 /** A successful route. */
@@ -259,6 +265,7 @@ class Router {
       accessCells: this.accessCells,
       mesh: inp.mesh ?? null,
       scaleX: inp.scaleX ?? 0,
+      landingMargin: inp.landingMargin !== false,
     });
     const gc = this.gCell[1] * this.nx + this.gCell[0];
     const inWin = this.gCell[0] >= 0 && this.gCell[1] >= 0 && this.gCell[0] < this.nx &&
@@ -350,7 +357,11 @@ class Router {
       }
     }
     const walkLim = and(this.walk, lim, ncell);
-    const abandonAt = this.tentative && early ? this.limit2 - snapSum : Infinity;
+    // #6219: the early abandon; without it (reference profile) the bound check after the search
+    // decides, with the search-edge note.
+    const abandonAt = this.tentative && early && this.inp.earlyAbandon !== false
+      ? this.limit2 - snapSum
+      : Infinity;
     const run = (mask: Uint8Array, abandon: number) =>
       this.startSpan < 0 ? null : this.search.run({
         mask,
@@ -494,7 +505,11 @@ class Router {
     // the golden routes follow this, not the bare channel limw, on every comparable leg.
     const limw = topo.mask;
     const vis = new Visibility(w, null, cor.solidc);
-    const theta = { vis, relaxClosed: this.inp.relaxClosed === true };
+    const theta = {
+      vis,
+      relaxClosed: this.inp.relaxClosed === true,
+      dropChord: this.inp.chordDropExclusion === false,
+    };
     // The band's search reads prices only on its mask, inside the corridor's box; the fallback
     // on limw prices the whole window.
     const bandPrice = priceField(w.dist, kMultLo, kMultHi, {

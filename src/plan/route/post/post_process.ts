@@ -40,6 +40,8 @@ export interface PostInput {
   mesh: DriveMesh | null;
   /** The zone's plane→world x scale (0 skips the drop margin). */
   scaleX: number;
+  /** #6147: move drop landings inward (落点留余量); false = the reference (drops found only). */
+  landingMargin?: boolean;
 }
 
 /** Post-processing output. */
@@ -232,7 +234,7 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     dh = heights.length === points.length
       ? heights.slice()
       : lineHeights(lineView, points, pulledH[0]) ?? [];
-    drops = dropMargin(w, points, dh, inp.scaleX, lineView);
+    drops = dropMargin(w, points, dh, inp.scaleX, lineView, inp.landingMargin !== false);
     if (drops.length && heights.length === points.length) heights = dh;
   }
   const clearance = points.map((p) => pointClearance(w, p));
