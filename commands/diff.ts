@@ -6,6 +6,7 @@
  */
 import {
   DEFAULT_THRESHOLDS,
+  type DiffOptions,
   type DiffReport,
   diffRuns,
   loadThresholds,
@@ -26,7 +27,8 @@ import {
 export const summary = "Compare two runs (logs, replay dir, stats --json): the nightly gate";
 
 /** Usage text. */
-export const help = `navscope diff BASE CURRENT [--thresholds FILE] [--json FILE]
+export const help =
+  `navscope diff BASE CURRENT [--thresholds FILE] [--json FILE] [--across-profiles]
 
 Compares two runs, each given as run logs (file, directory or glob), a replay output directory
 (replay.json + replay.log) or a stats --json file: plans and success rate, failures per class,
@@ -34,6 +36,9 @@ distinct failing legs added and removed, tier distribution, per-stage timing p50
 successful plans. Prints a Markdown summary (verdict, metric table base → current with Δ, the
 new failing legs) for a CI comment.
 
+  --across-profiles   compare runs planned under different planner profiles (refused
+                      otherwise) and list the legs whose outcome, tier, points or length
+                      changed (docs/profiles.md)
   --thresholds FILE   navscope-thresholds JSON (see README "navscope diff"); merged over the
                       defaults: outcomes strict, timings +25/50/100 % over a 2/5/20 ms noise
                       floor for p50/p90/max. A threshold naming an unknown metric is an error.
@@ -60,6 +65,7 @@ async function runDiff(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("diff", args, {
     thresholds: { type: "string" },
     json: { type: "string" },
+    "across-profiles": { type: "boolean" },
   });
   if (positionals.length !== 2) {
     throw new NavscopeError(
@@ -69,7 +75,9 @@ async function runDiff(args: string[]): Promise<number> {
       } (see navscope diff --help)`,
     );
   }
-  const { report, markdown } = await diffPaths(positionals[0], positionals[1], values.thresholds);
+  const { report, markdown } = await diffPaths(positionals[0], positionals[1], values.thresholds, {
+    acrossProfiles: values["across-profiles"] === true,
+  });
   if (values.json) await Deno.writeTextFile(values.json, JSON.stringify(report, null, 2) + "\n");
   io.out.write(markdown);
   return report.verdict === "pass" ? 0 : 3;
@@ -80,12 +88,13 @@ export async function diffPaths(
   base: string,
   current: string,
   thresholds?: string,
+  opts: DiffOptions = {},
 ): Promise<{ report: DiffReport; markdown: string }> {
   const doc = thresholds ? await loadThresholds(thresholds) : DEFAULT_THRESHOLDS;
   const b = await readRun(base);
   const c = await readRun(current);
   warnFileProblems("diff", [...b.fileProblems, ...c.fileProblems]);
-  const report = diffRuns(b, c, doc, thresholds ?? "(defaults)");
+  const report = diffRuns(b, c, doc, thresholds ?? "(defaults)", opts);
   return { report, markdown: diffMarkdown(report) };
 }
 
@@ -121,8 +130,16 @@ export function diffMarkdown(r: DiffReport): string {
     `- current: ${side(r.current)}`,
     `- thresholds: ${r.thresholds}`,
     `- new failing legs: ${r.new_failing_legs.length}; fixed legs: ${r.fixed_legs.length}`,
-    "",
   ];
+  // The profile line only when a run is not plain `spec` (older summaries stay as they were).
+  if ([...r.profiles.base, ...r.profiles.current].some((p) => p !== "spec")) {
+    lines.push(
+      `- planner profiles: base ${r.profiles.base.join(", ") || "?"}, current ${
+        r.profiles.current.join(", ") || "?"
+      }${r.changed_legs ? `; legs changed across profiles: ${r.changed_legs.length}` : ""}`,
+    );
+  }
+  lines.push("");
   if (r.regressions.length) {
     lines.push("Regressed:", "", ...r.regressions.map((m) => `- \`${m}\``), "");
   }
@@ -152,6 +169,13 @@ export function diffMarkdown(r: DiffReport): string {
       title: `Fixed legs (${r.fixed_legs.length})`,
       head: ["leg", "class before"],
       rows: r.fixed_legs.map((l) => [l.leg, l.class]),
+    });
+  }
+  if (r.changed_legs?.length) {
+    tables.push({
+      title: `Legs changed across profiles (${r.changed_legs.length})`,
+      head: ["leg", "base", "current"],
+      rows: r.changed_legs.map((l) => [l.leg, l.base, l.current]),
     });
   }
   return lines.join("\n") + "\n" + renderMarkdown(tables);

@@ -4,6 +4,7 @@
  * (skipped: the HTML report does not exist yet). `--update-baseline` rewrites the baseline.
  * @module
  */
+import { profileFromFlags } from "../src/plan/profile.ts";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
@@ -32,7 +33,7 @@ export const summary = "Nightly gate: plan batteries → replay → stats → di
 /** Usage text. */
 export const help =
   `navscope nightly [--baseline DIR] [--out DIR] [--battery LEGS.json …] [--jobs N]
-                 [--update-baseline]
+                 [--update-baseline] [--profile NAME | --profile-file FILE]
 
 The nightly regression gate, in steps:
   1. plan every leg of the batteries (default: the five examples/*/legs.json, each on the
@@ -49,6 +50,9 @@ The nightly regression gate, in steps:
   --jobs N            parallel planners (default: cores)
   --update-baseline   after step 3, copy OUT/plans.log and OUT/stats.json into the baseline
                       (thresholds.json is kept; written with the defaults when missing)
+  --profile NAME      planner profile of steps 1–2 (default spec; docs/profiles.md); the diff
+                      refuses a baseline planned under another profile
+  --profile-file F    a custom profile (JSON: base + switch overrides)
 
 Exit status: 0 pass; 1 bad input or no baseline (run with --update-baseline once); 3 regression.`;
 
@@ -88,7 +92,10 @@ export async function run(args: string[]): Promise<number> {
     battery: { type: "string", multiple: true },
     jobs: { type: "string" },
     "update-baseline": { type: "boolean" },
+    profile: { type: "string" },
+    "profile-file": { type: "string" },
   });
+  const profile = await profileFromFlags(values.profile, values["profile-file"]);
   const jobs = jobsFlag(values.jobs, "nightly");
   const baseline = values.baseline ?? DEFAULT_BASELINE;
   const out = values.out ?? "nightly-out";
@@ -115,7 +122,11 @@ export async function run(args: string[]): Promise<number> {
     if (!packs.includes(pack)) packs.push(pack);
     for (const leg of parseLegs(text, b)) {
       legs.push({ leg, battery: b });
-      tasks.push({ pack: packs.indexOf(pack), request: legRequest(leg) });
+      const request = legRequest(leg);
+      tasks.push({
+        pack: packs.indexOf(pack),
+        request: profile ? { ...request, profile } : request,
+      });
     }
   }
   const pool = await ReplayPool.open(packs.map((path) => ({ path })), jobs);
@@ -158,6 +169,7 @@ export async function run(args: string[]): Promise<number> {
     packs: packs.map((path) => ({ path })),
     jobs,
     batteries: allLegs,
+    ...(profile ? { profile } : {}),
   });
   await writeReplayDir(join(out, "replay"), rep);
   const c = rep.report.counts;

@@ -13,6 +13,7 @@ import { type BatteryRow, planLeg, summarizeBattery } from "../src/analyze/batte
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
+import { profileFromFlags } from "../src/plan/profile.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./support/mesh_legs.ts";
@@ -53,6 +54,9 @@ Both:
   --log FILE          append one navscope plan line per plan to FILE
   --workers N         tile-decode workers, 1..4 (default: min(4, cores)); results never
                       depend on it
+  --profile NAME      planner profile: spec (default) or reference (the C++ build behind the
+                      golden data); recorded in --json and the plan line (docs/profiles.md)
+  --profile-file F    a custom profile: {"base": "spec"|"reference", "switches": {name: bool}}
   --svg FILE          (one leg) draw the window: core / non-core cells, clearance, blocker
                       segments, no-go, topology path, taut chain, pulled, assembled and final
                       points, waypoints, drops and the gap
@@ -86,6 +90,8 @@ function parsePlanFlags(args: string[]) {
     workers: { type: "string" },
     svg: { type: "string" },
     planner: { type: "string" },
+    profile: { type: "string" },
+    "profile-file": { type: "string" },
   });
 }
 
@@ -107,7 +113,12 @@ export async function run(args: string[]): Promise<number> {
   if (!Number.isInteger(workers) || workers < 1 || workers > 4) {
     throw usage(`--workers needs an integer 1..4, got ${JSON.stringify(values.workers)}`);
   }
-  const engine = await openEngine(pack, { noGoTable: values.nogo, workers });
+  const profile = await profileFromFlags(values.profile, values["profile-file"]);
+  const engine = await openEngine(pack, {
+    noGoTable: values.nogo,
+    workers,
+    ...(profile ? { profile } : {}),
+  });
   try {
     return await runWith(engine, values, legsPath);
   } finally {
@@ -241,6 +252,7 @@ function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
     head: ["field", "value"],
     rows: [
       ["outcome", r.ok ? "ok" : r.error],
+      ["profile", r.profile ?? "spec"],
       ...(r.ok ? [] : [["message", r.message] as [string, string]]),
       ["final tier", `${d.tier} (${d.kind || "-"}, level ${d.level})`],
       ["window (px, cells)", d.nx ? `${d.x0}, ${d.y0}, ${d.nx} × ${d.ny} = ${d.nx * d.ny}` : "-"],
@@ -367,8 +379,10 @@ export async function battery(
   }
   if (log) await appendLines(log, lines);
   const s = summarizeBattery(rows);
-  if (format === "json") io.out.write(JSON.stringify({ legs: rows, summary: s }, null, 2) + "\n");
-  else printTables(format, batteryTables(path, rows, s), null);
+  const profile = engine.opts.profile?.name ?? "spec";
+  if (format === "json") {
+    io.out.write(JSON.stringify({ profile, legs: rows, summary: s }, null, 2) + "\n");
+  } else printTables(format, batteryTables(path, rows, s), null);
   return check && s.mismatched > 0 ? 3 : 0;
 }
 

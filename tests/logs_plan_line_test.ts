@@ -76,12 +76,24 @@ Deno.test("plan line: every documented key is written by the golden record or is
     "start_floor_y",
     "start_deck_y",
     "leg",
+    "profile",
     "reach_start",
     "reach_goal",
     "warnings",
   ];
   for (const [k] of PLAN_KEYS) assert(written.has(k) || optional.includes(k), `key ${k}`);
   for (const k of written) assert(PLAN_KEYS.some(([p]) => p === k), `undocumented key ${k}`);
+});
+
+Deno.test("plan line: the planner profile round-trips, absent stays absent", () => {
+  for (const profile of ["spec", "reference", "spec:-regionHop:-startDeck"]) {
+    const r = { ...golden(), profile };
+    const line = formatPlanLine(r);
+    assert(line.includes(` [profile=${profile}] `), line);
+    assertEquals(parsePlanLine(line).record, r);
+  }
+  assert(!formatPlanLine(golden()).includes("[profile="), "no profile key without a profile");
+  assertEquals("profile" in parsePlanLine(GOLDEN_LINE).record, false);
 });
 
 const SPECIAL = [

@@ -50,6 +50,13 @@ export interface RunData {
   timing: Record<string, { p50: number | null; p90: number | null; max: number | null; n: number }>;
   /** Inputs skipped while reading (logs). */
   fileProblems: Array<{ file: string; error: string }>;
+  /**
+   * Planner profiles of the run's plan lines, sorted (a line without one: `spec`); empty when
+   * unknown (stats file, MaaFramework logs only).
+   */
+  profiles: string[];
+  /** Per leg (key, `#leg id` when logged): its last outcome `ok t<tier> <n>pt <length>` or class. */
+  legOutcomes: Map<string, string> | null;
 }
 
 function isDir(p: string): boolean {
@@ -88,11 +95,23 @@ async function runFromLogs(
   const failing = new Map<string, string>();
   const tiers = new Map<number, number>();
   const samples: number[][] = STAGES.map(() => []);
+  const profiles = new Set<string>();
+  const outcomes = new Map<string, string>();
   for await (const ev of stream) {
     if (ev.type !== "leg") continue;
     const leg = ev.leg;
     plans++;
     const p = leg.plan;
+    if (p) profiles.add(p.profile ?? "spec");
+    const deckY = p ? p.goalDeckY : leg.goalDeckY;
+    const id = legKey(leg.zone, leg.start, leg.goal, deckY, leg.error) +
+      (p?.leg ? `#${p.leg}` : "");
+    outcomes.set(
+      id,
+      leg.ok
+        ? p ? `ok t${p.tier} ${p.points}pt ${p.length}` : "ok"
+        : classifyFailure(factsFromLeg(leg)).class + (p ? ` t${p.tier}` : ""),
+    );
     if (leg.ok) {
       ok++;
       if (p) {
@@ -132,6 +151,8 @@ async function runFromLogs(
     tiers,
     timing,
     fileProblems: fileProblems(report),
+    profiles: [...profiles].sort(),
+    legOutcomes: outcomes,
   };
 }
 
@@ -178,6 +199,8 @@ async function runFromStatsFile(source: string): Promise<RunData> {
     tiers,
     timing,
     fileProblems: [],
+    profiles: [],
+    legOutcomes: null,
   };
 }
 
@@ -393,6 +416,19 @@ export interface DiffReport {
   metrics: MetricRow[];
   new_failing_legs: Array<{ leg: string; class: string }>;
   fixed_legs: Array<{ leg: string; class: string }>;
+  /** Planner profiles of both runs (docs/profiles.md). */
+  profiles: { base: string[]; current: string[] };
+  /**
+   * With `acrossProfiles` and runs of different profiles: the legs whose outcome (class, tier,
+   * points, length) differs, i.e. the legs the profiles' switches change.
+   */
+  changed_legs?: Array<{ leg: string; base: string; current: string }>;
+}
+
+/** Options of {@link diffRuns}. */
+export interface DiffOptions {
+  /** Compare runs of different planner profiles (else a usage error); lists the changed legs. */
+  acrossProfiles?: boolean;
 }
 
 /** Text of a threshold entry, e.g. `+25 % / +2 abs, floor 2, n ≥ 5`. */
@@ -439,7 +475,18 @@ export function diffRuns(
   cur: RunData,
   doc: ThresholdsDoc = DEFAULT_THRESHOLDS,
   thresholdsSource = "(defaults)",
+  opts: DiffOptions = {},
 ): DiffReport {
+  const across = base.profiles.length > 0 && cur.profiles.length > 0 &&
+    base.profiles.join(",") !== cur.profiles.join(",");
+  if (across && !opts.acrossProfiles) {
+    throw new NavscopeError(
+      "usage",
+      `runs of different planner profiles (base ${base.profiles.join(", ")}, current ${
+        cur.profiles.join(", ")
+      }): pass --across-profiles to compare them`,
+    );
+  }
   const rows: MetricRow[] = [];
   const add = (
     metric: string,
@@ -545,5 +592,18 @@ export function diffRuns(
     metrics: rows,
     new_failing_legs: newLegs,
     fixed_legs: fixedLegs,
+    profiles: { base: base.profiles, current: cur.profiles },
+    ...(across ? { changed_legs: changedLegs(base, cur) } : {}),
   };
+}
+
+/** Legs present in both runs whose outcome signature differs, sorted by key. */
+function changedLegs(base: RunData, cur: RunData): NonNullable<DiffReport["changed_legs"]> {
+  const out: NonNullable<DiffReport["changed_legs"]> = [];
+  if (!base.legOutcomes || !cur.legOutcomes) return out;
+  for (const [k, c] of cur.legOutcomes) {
+    const b = base.legOutcomes.get(k);
+    if (b !== undefined && b !== c) out.push({ leg: k, base: b, current: c });
+  }
+  return out.sort((a, b) => (a.leg < b.leg ? -1 : 1));
 }

@@ -321,8 +321,9 @@ function formatLogTime(t: number): string {
 
 /** A plan record without its timings: the fields a bit-identical replay must reproduce. */
 export function comparableRecord(r: PlanRecord): Omit<PlanRecord, "timing"> {
-  const { timing: _t, ...rest } = r;
-  return rest;
+  // A line without a profile was planned under `spec` (the only behaviour before profiles).
+  const { timing: _t, profile, ...rest } = r;
+  return { ...rest, profile: profile ?? "spec" };
 }
 
 /** Judges a re-planned leg: the outcome given the old state and the new class. */

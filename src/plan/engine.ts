@@ -171,10 +171,9 @@ export class Engine {
   plan(req: PlanRequest, opts: PlanCallOptions = {}): Promise<PlanResult> {
     return this.serial(async () => {
       const ctx = new PlanContext(opts.signal);
-      const res = await this.planLocked(
-        withProfile(req, req.profile ?? this.opts.profile ?? SPEC_PROFILE),
-        ctx,
-      );
+      const profile = req.profile ?? this.opts.profile ?? SPEC_PROFILE;
+      const res = await this.planLocked(withProfile(req, profile), ctx);
+      res.profile = profile.name;
       if (opts.picture && ctx.window) res.picture = legPicture(ctx.window, res, req, this.noGo);
       return res;
     });

@@ -34,3 +34,17 @@ export {
 export { buildWindow, type BuildWindowInput, type WindowGrid } from "./window/build_window.ts";
 export { PlanContext } from "./context.ts";
 export { FIT_SLACK, MIN_BYTES, scratch, ScratchArena } from "./scratch.ts";
+export {
+  customProfile,
+  loadProfileFile,
+  namedProfile,
+  parseProfileFile,
+  type PlanProfile,
+  profileFromFlags,
+  PROFILES,
+  type ProfileSwitches,
+  REFERENCE_PROFILE,
+  SPEC_PROFILE,
+  SWITCH_NAMES,
+  SWITCH_SOURCES,
+} from "./profile.ts";

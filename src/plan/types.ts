@@ -206,6 +206,8 @@ export interface RouteDrop {
 export interface PlanResult {
   /** True when a route was found. */
   ok: boolean;
+  /** Name of the planner profile the plan ran under (src/plan/profile.ts; set by Engine.plan). */
+  profile?: string;
   /** Machine code ("" when ok). */
   error: PlanErrorCode | "";
   /** The planner's message in the spec's wording ("" when ok). */
