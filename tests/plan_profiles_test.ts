@@ -109,6 +109,8 @@ const all = (n: number): Counts => ({
   length: n,
 });
 
+EXPECTED["v1/nav_test/examples"] = { dir: "oracle/nav_test/", counts: all(25) };
+EXPECTED["v1/dungeon/examples"] = { dir: "oracle/dungeon/", counts: all(4) };
 EXPECTED["v2/nav_test/examples"] = { dir: "oracle-v2/nav_test/", counts: all(25) };
 EXPECTED["v2/dungeon/examples"] = { dir: "oracle-v2/dungeon/", counts: all(4) };
 EXPECTED["v2/nav_test/random"] = {
