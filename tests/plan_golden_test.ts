@@ -31,9 +31,9 @@ const WORLDS = ["dungeon", "nav_test", "proto_level", "tower_big", "city_small"]
  * a path (start and goal spans are in one component of the bake's DAG, but every span search
  * fails); the spec records that warning only on success (求解器 step 3: "成功就记一条告警"), which
  * 20 other comparable legs confirm. Their routes then come from the cell-level baseline and
- * differ in the pulled points — as on 17 of the 19 cell-level-fallback legs of the v2 dungeon
- * random set (docs/profiles.md "Remaining differences"): the open question is the pull after a
- * cell-level fallback, not a switch.
+ * differ in the pulled points even with the reference's route-mask check of that pull (switch
+ * cellPullBlockersOnly off, which fixes 9 such legs of the v2 dungeon random set). See
+ * docs/profiles.md "Remaining differences".
  */
 const KNOWN_BOTH = [
   "city_small/slope_65_up: warnings",

@@ -51,6 +51,12 @@ export interface ProfileSwitches {
    * `([out], island, dist, |H−f|)`.
    */
   snapKeys: boolean;
+  /**
+   * Spec 拉直的输入, third kind (a cell-level baseline, no topology path): the pull checks only the
+   * blocker segments. Off: the reference build's pull, found from the golden data (no "Ref
+   * differs" note): the chord must also stay on the route mask tm, as for the parent chain.
+   */
+  cellPullBlockersOnly: boolean;
 }
 
 /** Switch names in table order. */
@@ -65,6 +71,7 @@ export const SWITCH_NAMES: readonly (keyof ProfileSwitches)[] = [
   "regionHop",
   "chordDropExclusion",
   "snapKeys",
+  "cellPullBlockersOnly",
 ];
 
 /** Per switch: the change it stands for (spec PR / commit and section). */
@@ -79,6 +86,8 @@ export const SWITCH_SOURCES: Readonly<Record<keyof ProfileSwitches, string>> = {
   regionHop: "#6227, spec 台沿下落换类 (ledge-drop region hop)",
   chordDropExclusion: "formulas.md #111 (no chord after a drop)",
   snapKeys: "formulas.md #64 (吸附 comparison keys)",
+  cellPullBlockersOnly:
+    "spec 拉直的输入, third kind (cell-level pull: blockers only; from the data)",
 };
 
 /** A resolved profile: its name (as recorded in plan lines) and switches. */

@@ -176,6 +176,7 @@ export async function runTiers(
         earlyAbandon: sw.earlyAbandon,
         chordDropExclusion: sw.chordDropExclusion,
         landingMargin: sw.landingMargin,
+        cellPullBlockersOnly: sw.cellPullBlockersOnly,
       });
     } catch (e) {
       trace.searchMs = performance.now() - t1;

@@ -97,6 +97,8 @@ export interface RouteInput {
   chordDropExclusion?: boolean;
   /** #6147 落点留余量 (default true; profile `landingMargin`). */
   landingMargin?: boolean;
+  /** 拉直的输入 third kind: blocker segments only (default true; profile `cellPullBlockersOnly`). */
+  cellPullBlockersOnly?: boolean;
 }
 
 /** A successful route. */
@@ -266,6 +268,7 @@ class Router {
       mesh: inp.mesh ?? null,
       scaleX: inp.scaleX ?? 0,
       landingMargin: inp.landingMargin !== false,
+      cellPullRouteMask: inp.cellPullBlockersOnly === false,
     });
     const gc = this.gCell[1] * this.nx + this.gCell[0];
     const inWin = this.gCell[0] >= 0 && this.gCell[1] >= 0 && this.gCell[0] < this.nx &&

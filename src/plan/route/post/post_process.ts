@@ -40,6 +40,8 @@ export interface PostInput {
   mesh: DriveMesh | null;
   /** The zone's plane→world x scale (0 skips the drop margin). */
   scaleX: number;
+  /** Cell-level pull input also checks the route mask (reference build; default false). */
+  cellPullRouteMask?: boolean;
   /** #6147: move drop landings inward (落点留余量); false = the reference (drops found only). */
   landingMargin?: boolean;
 }
@@ -200,10 +202,19 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
   const hs: number[] | null = spans ? [...spans].map((s) => sp.h[s]) : null;
   const box = pullBox(w, pts, inp);
   const blockers = pullBlockers(w, box);
-  const tm = kind === "chain" ? routeMask(w, inp, expandChain(w, inp.chain!), box) : null;
+  // 拉直的输入, third kind: the spec checks only the blocker segments; the reference build also
+  // keeps the chord on the route mask tm (profile switch cellPullBlockersOnly off).
+  const tm = kind === "chain"
+    ? routeMask(w, inp, expandChain(w, inp.chain!), box)
+    : kind === "cell-level" && inp.cellPullRouteMask === true
+    ? routeMask(w, inp, inp.path.cells, box)
+    : null;
   const view = kind === "chain"
     ? new Visibility(w, blockers, tm)
-    : new Visibility(w, blockers, null, { steps: false, layer: kind === "cells" });
+    : new Visibility(w, blockers, kind === "cells" ? null : tm, {
+      steps: false,
+      layer: kind === "cells",
+    });
   const idx = stringPull(
     pts.length,
     (i, j) => view.ok(pts[i][0], pts[i][1], pts[j][0], pts[j][1], hs ? hs[i] : 0, hs ? hs[j] : 0),
