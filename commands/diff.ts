@@ -6,6 +6,7 @@
  */
 import {
   DEFAULT_THRESHOLDS,
+  type DiffOptions,
   type DiffReport,
   diffRuns,
   isCostMetric,
@@ -34,7 +35,7 @@ export const summary = "Compare two runs (logs, replay dir, stats --json): the n
 
 /** Usage text. */
 export const help = `navscope diff BASE CURRENT [--thresholds FILE] [--json FILE]
-                    [--timing-gate same_machine|always|never]
+                    [--timing-gate same_machine|always|never] [--across-profiles]
 
 Compares two runs, each given as run logs (file, directory or glob), a replay output directory
 (replay.json + replay.log) or a stats --json file: plans and success rate, failures per class,
@@ -42,6 +43,9 @@ distinct failing legs added and removed, tier distribution, per-stage timing p50
 successful plans. Prints a Markdown summary (verdict, metric table base → current with Δ, the
 new failing legs) for a CI comment.
 
+  --across-profiles   compare runs planned under different planner profiles (refused
+                      otherwise) and list the legs whose outcome, tier, points or length
+                      changed (docs/profiles.md)
   --thresholds FILE   navscope-thresholds JSON (see README "navscope diff"); merged over the
                       defaults: outcomes strict, timings +25/50/100 % over a 2/5/20 ms noise
                       floor for p50/p90/max. A threshold naming an unknown metric is an error.
@@ -74,6 +78,7 @@ async function runDiff(args: string[]): Promise<number> {
     thresholds: { type: "string" },
     json: { type: "string" },
     "timing-gate": { type: "string" },
+    "across-profiles": { type: "boolean" },
   });
   if (positionals.length !== 2) {
     throw new NavscopeError(
@@ -98,6 +103,7 @@ async function runDiff(args: string[]): Promise<number> {
     positionals[1],
     values.thresholds,
     gate as TimingGate | undefined,
+    { acrossProfiles: values["across-profiles"] === true },
   );
   if (values.json) await writeFileAtomic(values.json, JSON.stringify(report, null, 2) + "\n");
   io.out.write(markdown);
@@ -110,13 +116,14 @@ export async function diffPaths(
   current: string,
   thresholds?: string,
   timingGate?: TimingGate,
+  opts: DiffOptions = {},
 ): Promise<{ report: DiffReport; markdown: string }> {
   let doc = thresholds ? await loadThresholds(thresholds) : DEFAULT_THRESHOLDS;
   if (timingGate) doc = { ...doc, timing_gate: timingGate };
   const b = await readRun(base);
   const c = await readRun(current);
   warnFileProblems("diff", [...b.fileProblems, ...c.fileProblems]);
-  const report = diffRuns(b, c, doc, thresholds ?? "(defaults)");
+  const report = diffRuns(b, c, doc, thresholds ?? "(defaults)", opts);
   return { report, markdown: diffMarkdown(report) };
 }
 
@@ -173,8 +180,16 @@ export function diffMarkdown(r: DiffReport): string {
     `- thresholds: ${r.thresholds}`,
     `- new failing legs: ${r.new_failing_legs.length}; fixed legs: ${r.fixed_legs.length}`,
     ...machineLines(r.machines),
-    "",
   ];
+  // The profile line only when a run is not plain `spec` (older summaries stay as they were).
+  if ([...r.profiles.base, ...r.profiles.current].some((p) => p !== "spec")) {
+    lines.push(
+      `- planner profiles: base ${r.profiles.base.join(", ") || "?"}, current ${
+        r.profiles.current.join(", ") || "?"
+      }${r.changed_legs ? `; legs changed across profiles: ${r.changed_legs.length}` : ""}`,
+    );
+  }
+  lines.push("");
   if (!r.machines.timing_gated && r.machines.timing_gate === "same_machine") {
     lines.push(
       "To gate timings: re-record the base on this machine (nightly:",
@@ -240,6 +255,13 @@ export function diffMarkdown(r: DiffReport): string {
       title: `Fixed legs (${r.fixed_legs.length})`,
       head: ["leg", "class before"],
       rows: r.fixed_legs.map((l) => [l.leg, l.class]),
+    });
+  }
+  if (r.changed_legs?.length) {
+    tables.push({
+      title: `Legs changed across profiles (${r.changed_legs.length})`,
+      head: ["leg", "base", "current"],
+      rows: r.changed_legs.map((l) => [l.leg, l.base, l.current]),
     });
   }
   return lines.join("\n") + "\n" + renderMarkdown(tables);

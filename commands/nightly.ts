@@ -6,6 +6,7 @@
  * timings only against a baseline timed on the same machine (docs/gate.md).
  * @module
  */
+import { profileFromFlags } from "../src/plan/profile.ts";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
@@ -49,7 +50,7 @@ export const summary = "Nightly gate: plan batteries → replay → stats → di
 /** Usage text. */
 export const help =
   `navscope nightly [--baseline DIR] [--out DIR] [--battery LEGS.json …] [--jobs N]
-                 [--update-baseline]
+                 [--update-baseline] [--profile NAME | --profile-file FILE]
 navscope nightly --ab REF [--rounds N] [--ab-threshold PCT] [--battery LEGS.json …] [--out DIR]
 
 The nightly regression gate, in steps:
@@ -73,6 +74,9 @@ The nightly regression gate, in steps:
   --update-baseline   after step 3, copy OUT/plans.log, OUT/stats.json and OUT/machine.json
                       into the baseline (thresholds.json is kept; written with the defaults
                       when missing)
+  --profile NAME      planner profile of steps 1–2 (default spec; docs/profiles.md); the diff
+                      refuses a baseline planned under another profile
+  --profile-file F    a custom profile (JSON: base + switch overrides)
 
 The honest timing comparison (instead of steps 1-4): --ab REF checks out the planner at git
 REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree, plans the
@@ -134,6 +138,8 @@ export async function run(args: string[]): Promise<number> {
     ab: { type: "string" },
     rounds: { type: "string" },
     "ab-threshold": { type: "string" },
+    profile: { type: "string" },
+    "profile-file": { type: "string" },
   });
   if (values.ab !== undefined) return await runAb(values);
   if (values.rounds !== undefined || values["ab-threshold"] !== undefined) {
@@ -142,6 +148,7 @@ export async function run(args: string[]): Promise<number> {
       "nightly: --rounds and --ab-threshold go with --ab REF (see navscope nightly --help)",
     );
   }
+  const profile = await profileFromFlags(values.profile, values["profile-file"]);
   const jobs = jobsFlag(values.jobs, "nightly");
   const baseline = values.baseline ?? DEFAULT_BASELINE;
   const out = values.out ?? "nightly-out";
@@ -172,7 +179,11 @@ export async function run(args: string[]): Promise<number> {
     requireLegs(parsed, b);
     for (const leg of parsed) {
       legs.push({ leg, battery: b });
-      tasks.push({ pack: packs.indexOf(pack), request: legRequest(leg) });
+      const request = legRequest(leg);
+      tasks.push({
+        pack: packs.indexOf(pack),
+        request: profile ? { ...request, profile } : request,
+      });
     }
   }
   const pool = await ReplayPool.open(packs.map((path) => ({ path })), jobs);
@@ -233,6 +244,7 @@ export async function run(args: string[]): Promise<number> {
     packs: packs.map((path) => ({ path })),
     jobs,
     batteries: allLegs,
+    ...(profile ? { profile } : {}),
   });
   await writeReplayDir(join(out, "replay"), rep);
   const c = rep.report.counts;

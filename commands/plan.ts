@@ -13,6 +13,7 @@ import { writeFileAtomic } from "../src/codec/file.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
+import { profileFromFlags } from "../src/plan/profile.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import {
@@ -66,6 +67,9 @@ Both:
   --log FILE          append one navscope plan line per plan to FILE
   --workers N         tile-decode workers, 1..4 (default: min(4, cores)); results never
                       depend on it
+  --profile NAME      planner profile: spec (default) or reference (the C++ build behind the
+                      golden data); recorded in --json and the plan line (docs/profiles.md)
+  --profile-file F    a custom profile: {"base": "spec"|"reference", "switches": {name: bool}}
   --svg FILE          (one leg) the leg's picture as a standalone SVG with a legend: cells,
                       heights, reach floods from the start and to the goal, blocked steps,
                       walls, facades, links, drops, no-go, every stage's points, waypoints,
@@ -105,6 +109,8 @@ function parsePlanFlags(args: string[]) {
     svg: { type: "string" },
     planner: { type: "string" },
     "mesh-mode": { type: "string" },
+    profile: { type: "string" },
+    "profile-file": { type: "string" },
   });
 }
 
@@ -133,7 +139,12 @@ export async function run(args: string[]): Promise<number> {
     { path: values.log, what: "the plan log (--log)", append: true },
     { path: values.svg, what: "the picture (--svg)" },
   ]);
-  const engine = await openEngine(pack, { noGoTable: values.nogo, workers });
+  const profile = await profileFromFlags(values.profile, values["profile-file"]);
+  const engine = await openEngine(pack, {
+    noGoTable: values.nogo,
+    workers,
+    ...(profile ? { profile } : {}),
+  });
   try {
     return await runWith(engine, values, legsPath);
   } finally {
@@ -289,6 +300,7 @@ function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
     head: ["field", "value"],
     rows: [
       ["outcome", r.ok ? "ok" : r.error],
+      ["profile", r.profile ?? "spec"],
       ...(r.ok ? [] : [["message", r.message] as [string, string]]),
       ["final tier", `${d.tier} (${d.kind || "-"}, level ${d.level})`],
       ["window (px, cells)", d.nx ? `${d.x0}, ${d.y0}, ${d.nx} × ${d.ny} = ${d.nx * d.ny}` : "-"],

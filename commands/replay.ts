@@ -3,6 +3,7 @@
  * `--all`) on a pack, in parallel, and write `DIR/replay.log` + `DIR/replay.json`.
  * @module
  */
+import { profileFromFlags } from "../src/plan/profile.ts";
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../src/errors.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
@@ -38,6 +39,7 @@ export const summary = "Re-plan the failed legs of run logs on a pack (parallel,
 export const help =
   `navscope replay LOGS… [--pack PACK …] [--all] [--jobs N] [--shard i/n] [--out DIR]
                 [--battery LEGS.json …] [--json|--md|--csv] [--strict]
+                [--profile NAME | --profile-file FILE]
 
 Reads run logs (files, directories, globs, .gz, rotations), collects the distinct failed legs
 (every leg with --all), re-plans each on PACK and writes DIR/replay.log (navscope plan lines,
@@ -62,6 +64,11 @@ discs: it is replayed with what is known and marked partial_request.
                    cancel_before_tier) apply to the matching plan lines (repeatable)
   --json           print replay.json; --md / --csv the tables
   --strict         stop at the first unreadable log file
+  --profile NAME   planner profile of the re-plans: spec (default) or reference; recorded in
+                   every plan line and replay.json (docs/profiles.md). Replaying the same logs
+                   under two profiles and diffing (--across-profiles) lists the legs that the
+                   specification's changes fixed or broke
+  --profile-file F a custom profile (JSON: base + switch overrides)
 
 Ctrl-C stops cleanly: workers end, the legs done so far are written, the summary says
 interrupted, exit 130.
@@ -122,6 +129,8 @@ export async function run(args: string[]): Promise<number> {
     csv: { type: "boolean" },
     md: { type: "boolean" },
     strict: { type: "boolean" },
+    profile: { type: "string" },
+    "profile-file": { type: "string" },
   });
   const format = formatFromFlags(values);
   if (positionals.length === 0) throw usage("no log files given");
@@ -145,6 +154,7 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   const batteries = await readBatteries(values.battery ?? []);
+  const profile = await profileFromFlags(values.profile, values["profile-file"]);
   const out = values.out ?? "replay-out";
   // Before any work: the output folder can be written (created when missing).
   await requireWritable([{ path: out, what: "the replay output (--out)", dir: true }]);
@@ -167,6 +177,7 @@ export async function run(args: string[]): Promise<number> {
       batteries,
       strict: values.strict,
       signal: ctl.signal,
+      ...(profile ? { profile } : {}),
       onProgress: (done, total) => {
         if (!announced) {
           announced = true;
@@ -219,6 +230,7 @@ export function replayTables(r: ReplayReport, out: string): TableModel[] {
     }${
       r.interrupted ? `; interrupted: ${r.pending} not replayed` : ""
     }; ${r.partial_requests} partial requests; exact replays identical ${r.identical}, not identical ${r.not_identical}`,
+    `planner profile ${r.profile ?? "spec"}`,
     `wrote ${out}/replay.log and ${out}/replay.json`,
   ];
   const counts: TableModel = {

@@ -82,6 +82,7 @@ Deno.test("plan line: every documented key is written by the golden record or is
     "start_floor_y",
     "start_deck_y",
     "leg",
+    "profile",
     "reach_start",
     "reach_goal",
     "warnings",
@@ -117,6 +118,17 @@ Deno.test("plan line: work counters and other sub-stages as name:value lists, ze
   assert(e.message.includes("topology.popz"), e.message);
   // Lines written before the counters existed read as null.
   assertEquals(parsePlanLine(GOLDEN_LINE).record.counters, null);
+});
+
+Deno.test("plan line: the planner profile round-trips, absent stays absent", () => {
+  for (const profile of ["spec", "reference", "spec:-regionHop:-startDeck"]) {
+    const r = { ...golden(), profile };
+    const line = formatPlanLine(r);
+    assert(line.includes(` [profile=${profile}] `), line);
+    assertEquals(parsePlanLine(line).record, r);
+  }
+  assert(!formatPlanLine(golden()).includes("[profile="), "no profile key without a profile");
+  assertEquals("profile" in parsePlanLine(GOLDEN_LINE).record, false);
 });
 
 const SPECIAL = [

@@ -134,8 +134,11 @@ export async function runBattery(
     progress.done();
     io.out.write(s);
   };
-  if (format === "json") out(total ? '{\n  "legs": [\n' : '{\n  "legs": [],\n');
-  else if (format === "text" && !bufferTable) {
+  // The planner profile the legs are planned under (docs/profiles.md).
+  const profile = JSON.stringify(engine.opts.profile?.name ?? "spec");
+  if (format === "json") {
+    out(`{\n  "profile": ${profile},\n  "legs": [` + (total ? "\n" : "],\n"));
+  } else if (format === "text" && !bufferTable) {
     out(`battery ${path} (${total} legs; rows as legs finish)\n` + table.line(HEAD));
   }
   for await (const leg of streamLegs(path)) {
@@ -163,8 +166,9 @@ export async function runBattery(
         indented(machine, 1).trimStart()
       }\n}\n`,
     );
-  } else if (format === "jsonl") out(JSON.stringify({ summary: s, machine }) + "\n");
-  else if (bufferTable) {
+  } else if (format === "jsonl") {
+    out(JSON.stringify({ summary: s, machine, profile: JSON.parse(profile) }) + "\n");
+  } else if (bufferTable) {
     const rows: TableModel = {
       title: `battery ${path}`,
       head: HEAD,

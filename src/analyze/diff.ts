@@ -86,6 +86,13 @@ export interface RunData {
    * other); empty when the run's plans carried none.
    */
   cost: Map<string, { value: number | null; n: number }>;
+  /**
+   * Planner profiles of the run's plan lines, sorted (a line without one: `spec`); empty when
+   * unknown (stats file, MaaFramework logs only).
+   */
+  profiles: string[];
+  /** Per leg (key, `#leg id` when logged): its last outcome `ok t<tier> <n>pt <length>` or class. */
+  legOutcomes: Map<string, string> | null;
 }
 
 function isDir(p: string): boolean {
@@ -135,11 +142,23 @@ async function runFromLogs(
   const tiers = new Map<number, number>();
   const samples: number[][] = STAGES.map(() => []);
   const group = new StatsGroup();
+  const profiles = new Set<string>();
+  const outcomes = new Map<string, string>();
   for await (const ev of stream) {
     if (ev.type !== "leg") continue;
     const leg = ev.leg;
     plans++;
     const p = leg.plan;
+    if (p) profiles.add(p.profile ?? "spec");
+    const deckY = p ? p.goalDeckY : leg.goalDeckY;
+    const id = legKey(leg.zone, leg.start, leg.goal, deckY, leg.error) +
+      (p?.leg ? `#${p.leg}` : "");
+    outcomes.set(
+      id,
+      leg.ok
+        ? p ? `ok t${p.tier} ${p.points}pt ${p.length}` : "ok"
+        : classifyFailure(factsFromLeg(leg)).class + (p ? ` t${p.tier}` : ""),
+    );
     if (leg.ok) {
       ok++;
       if (p) {
@@ -182,6 +201,8 @@ async function runFromLogs(
     fileProblems: fileProblems(report),
     machine: null,
     cost: costMetrics(group.body()),
+    profiles: [...profiles].sort(),
+    legOutcomes: outcomes,
   };
 }
 
@@ -249,6 +270,8 @@ async function runFromStatsFile(source: string): Promise<RunData> {
       other_unattributed_share: null,
       ...(j as Partial<StatsBody>),
     } as StatsBody),
+    profiles: [],
+    legOutcomes: null,
   };
 }
 
@@ -524,6 +547,19 @@ export interface DiffReport {
   metrics: MetricRow[];
   new_failing_legs: Array<{ leg: string; class: string }>;
   fixed_legs: Array<{ leg: string; class: string }>;
+  /** Planner profiles of both runs (docs/profiles.md). */
+  profiles: { base: string[]; current: string[] };
+  /**
+   * With `acrossProfiles` and runs of different profiles: the legs whose outcome (class, tier,
+   * points, length) differs, i.e. the legs the profiles' switches change.
+   */
+  changed_legs?: Array<{ leg: string; base: string; current: string }>;
+}
+
+/** Options of {@link diffRuns}. */
+export interface DiffOptions {
+  /** Compare runs of different planner profiles (else a usage error); lists the changed legs. */
+  acrossProfiles?: boolean;
 }
 
 /** The machines of a diff and what that meant for its timing metrics. */
@@ -627,8 +663,19 @@ export function diffRuns(
   cur: RunData,
   doc: ThresholdsDoc = DEFAULT_THRESHOLDS,
   thresholdsSource = "(defaults)",
+  opts: DiffOptions = {},
 ): DiffReport {
   const machines = timingVerdict(base.machine, cur.machine, doc.timing_gate ?? "same_machine");
+  const across = base.profiles.length > 0 && cur.profiles.length > 0 &&
+    base.profiles.join(",") !== cur.profiles.join(",");
+  if (across && !opts.acrossProfiles) {
+    throw new NavscopeError(
+      "usage",
+      `runs of different planner profiles (base ${base.profiles.join(", ")}, current ${
+        cur.profiles.join(", ")
+      }): pass --across-profiles to compare them`,
+    );
+  }
   const rows: MetricRow[] = [];
   const add = (
     metric: string,
@@ -758,5 +805,18 @@ export function diffRuns(
     metrics: rows,
     new_failing_legs: newLegs,
     fixed_legs: fixedLegs,
+    profiles: { base: base.profiles, current: cur.profiles },
+    ...(across ? { changed_legs: changedLegs(base, cur) } : {}),
   };
+}
+
+/** Legs present in both runs whose outcome signature differs, sorted by key. */
+function changedLegs(base: RunData, cur: RunData): NonNullable<DiffReport["changed_legs"]> {
+  const out: NonNullable<DiffReport["changed_legs"]> = [];
+  if (!base.legOutcomes || !cur.legOutcomes) return out;
+  for (const [k, c] of cur.legOutcomes) {
+    const b = base.legOutcomes.get(k);
+    if (b !== undefined && b !== c) out.push({ leg: k, base: b, current: c });
+  }
+  return out.sort((a, b) => (a.leg < b.leg ? -1 : 1));
 }

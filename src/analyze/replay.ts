@@ -341,13 +341,14 @@ function formatLogTime(t: number): string {
 /**
  * A plan record without its timings and work counters: the fields a bit-identical replay must
  * reproduce (the counters measure the planner's work, not its outcome; a line logged before
- * they existed has none).
+ * they existed has none). A line without a profile was planned under `spec` (the only
+ * behaviour before profiles).
  */
 export function comparableRecord(
   r: PlanRecord,
 ): Omit<PlanRecord, "timing" | "counters" | "otherTiming"> {
-  const { timing: _t, counters: _c, otherTiming: _o, ...rest } = r;
-  return rest;
+  const { timing: _t, counters: _c, otherTiming: _o, profile, ...rest } = r;
+  return { ...rest, profile: profile ?? "spec" };
 }
 
 /** Judges a re-planned leg: the outcome given the old state and the new class. */

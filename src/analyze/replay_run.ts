@@ -10,6 +10,7 @@
  * summary; {@link canonicalReplayJson} and `stripLineTimings` drop exactly those.
  * @module
  */
+import type { PlanProfile } from "../plan/profile.ts";
 import { join } from "node:path";
 import { NavscopeError } from "../errors.ts";
 import { writeFilesAtomic } from "../codec/file.ts";
@@ -91,6 +92,8 @@ export interface ReplayReport {
   format: typeof REPLAY_FORMAT;
   version: 1;
   planner: string;
+  /** Planner profile of the re-plans (src/plan/profile.ts; absent in older reports: spec). */
+  profile?: string;
   packs: Array<{ path: string; build_hash: string; error: string | null }>;
   all: boolean;
   shard: { index: number; count: number } | null;
@@ -129,6 +132,8 @@ export interface ReplayOptions {
   strict?: boolean;
   /** Stops the replay (results so far are kept, `interrupted`). */
   signal?: AbortSignal;
+  /** Planner profile of every re-plan (default: spec). */
+  profile?: PlanProfile;
   /** After the legs are known (count to replay) and after each replayed leg. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -219,7 +224,8 @@ export async function replayLogs(
     legs.forEach((l, i) => {
       if (packOf[i] >= 0) {
         taskIdx.push(i);
-        tasks.push({ pack: packOf[i], request: l.request! });
+        const request = opts.profile ? { ...l.request!, profile: opts.profile } : l.request!;
+        tasks.push({ pack: packOf[i], request });
       }
     });
     const order = handoutOrder(
@@ -264,6 +270,7 @@ export async function replayLogs(
     const replayed = rows.filter((r) => r.new !== null).length;
     const report = summarize(rows, {
       planner,
+      profile: opts.profile?.name ?? "spec",
       packs: opts.packs.map((p, i) => ({
         path: p.path,
         build_hash: pool.packs[i]?.buildHash ?? "",
@@ -375,6 +382,7 @@ export function summarize(rows: ReplayRow[], head: ReportHead): ReplayReport {
     format: REPLAY_FORMAT,
     version: 1,
     planner: head.planner,
+    ...(head.profile === undefined ? {} : { profile: head.profile }),
     packs: head.packs,
     all: head.all,
     shard: head.shard,
@@ -489,10 +497,13 @@ export async function mergeReplayDirs(dirs: readonly string[]): Promise<ReplayRe
       );
     }
     const hashes = (r: ReplayReport) => r.packs.map((x) => x.build_hash).join(",");
-    if (hashes(p.report) !== hashes(first.report) || p.report.planner !== first.report.planner) {
+    if (
+      hashes(p.report) !== hashes(first.report) || p.report.planner !== first.report.planner ||
+      (p.report.profile ?? "spec") !== (first.report.profile ?? "spec")
+    ) {
       throw new NavscopeError(
         "bad_value",
-        `${p.dir} was replayed on other packs or another planner than ${first.dir}`,
+        `${p.dir} was replayed on other packs, another planner or another profile than ${first.dir}`,
       );
     }
   }
@@ -517,6 +528,7 @@ export async function mergeReplayDirs(dirs: readonly string[]): Promise<ReplayRe
   const elapsed = Math.max(...parts.map((p) => p.report.run.elapsed_ms));
   const report = summarize(all.map((x) => x.row), {
     planner: first.report.planner,
+    ...(first.report.profile === undefined ? {} : { profile: first.report.profile }),
     packs: first.report.packs,
     all: first.report.all,
     shard: null,

@@ -41,6 +41,7 @@ export function planRecordFromResult(
     goalDeckY: req.goalDeckY ?? null,
     noGoDiscs: (req.noGoDiscs ?? []).map((c) => [c.x, c.y, c.r]),
     leg: ctx.leg ?? "",
+    ...(res.profile === undefined ? {} : { profile: res.profile }),
     ok: res.ok,
     code: res.error,
     error: res.message,

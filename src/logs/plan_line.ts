@@ -55,6 +55,7 @@ export const PLAN_KEYS: ReadonlyArray<readonly [key: string, unit: string, meani
   ["goal_deck_y", "world Y", "declared goal deck (absent: none)"],
   ["no_go_discs", "[[px,px,px]…]", "runtime no-go discs x, y, radius (absent: none)"],
   ["leg", "text", "battery leg id the plan was made for (absent: none)"],
+  ["profile", "text", "planner profile: spec, reference or BASE:±switch… (absent: spec)"],
   ["ok", "bool", "a route was produced"],
   ["code", "text", "planner error code (absent when ok)"],
   ["error", "text", "planner error message, verbatim (absent when ok)"],
@@ -157,6 +158,7 @@ export function formatPlanLine(r: PlanRecord, opts: PlanLineOptions = {}): strin
   num("goal_deck_y", r.goalDeckY);
   if (r.noGoDiscs.length) item("no_go_discs", "[" + r.noGoDiscs.map(formatList).join(",") + "]");
   str("leg", r.leg);
+  if (r.profile !== undefined) str("profile", r.profile);
   item("ok", String(r.ok));
   str("code", r.code);
   str("error", r.error);
@@ -331,6 +333,7 @@ export function planRecordFromFields(f: string[]): PlanRecord | string {
       goalDeckY: optNum(f, "goal_deck_y"),
       noGoDiscs: discs,
       leg: str(f, "leg"),
+      ...(field(f, "profile") === undefined ? {} : { profile: str(f, "profile") }),
       ok,
       code: str(f, "code"),
       error: str(f, "error"),

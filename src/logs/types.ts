@@ -113,6 +113,11 @@ export interface PlanRecord {
    * every input and differ only in their test overrides; the id tells replay which one it was.
    */
   leg: string;
+  /**
+   * Planner profile the plan ran under (src/plan/profile.ts: `spec`, `reference`, or a custom
+   * `BASE:±switch…` name). Absent: not recorded (older lines; read as `spec`).
+   */
+  profile?: string;
   /** True when the plan produced a route. */
   ok: boolean;
   /**

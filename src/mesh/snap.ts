@@ -129,6 +129,11 @@ export interface SnapOptions {
   radius?: number;
   /** Fallback radius, px. Default 16; set equal to `radius` for a single round. */
   wideRadius?: number;
+  /**
+   * The reference build's older keys (formulas.md #64 "Ref differs"; profile switch `snapKeys`
+   * off): no floor `(island, dist, −H, tri)`, floor `([out], island, dist, |H−f|, tri)`.
+   */
+  oldKeys?: boolean;
   /** Extra candidate filter (e.g. 起点所在的面 step 2); return false to skip a triangle. */
   accept?: (tri: number) => boolean;
 }
@@ -219,6 +224,7 @@ function snapRound(
   const mode = opts.deckY !== undefined ? 2 : opts.floorY !== undefined ? 1 : 0;
   const ref = mode === 2 ? opts.deckY! : mode === 1 ? opts.floorY! : 0;
   const band = mode === 2 ? (opts.deckBand ?? K_DECK_BAND_M) : K_FLOOR_BAND_M;
+  const old = opts.oldKeys === true && mode !== 2;
   const b = buckets;
   const bx0 = Math.max(0, Math.floor((x - r - b.x0) / b.cell));
   const bx1 = Math.min(b.nx - 1, Math.floor((x + r - b.x0) / b.cell));
@@ -247,7 +253,14 @@ function snapRound(
         // island); deck ([out], dist, |H−d|, tri). Buckets are visited in grid order, so the
         // triangle index closes every key: the lowest index wins any remaining tie.
         let k0: number, k1: number, k2: number, k3: number;
-        if (mode === 0) {
+        if (old) {
+          // The older keys put the island first (no floor) / after [out] (floor).
+          const dh = Math.abs(h - ref);
+          k0 = mode === 0 ? zc.island[t] : dh > band ? 1 : 0;
+          k1 = mode === 0 ? dist : zc.island[t];
+          k2 = mode === 0 ? -h : dist;
+          k3 = mode === 0 ? 0 : dh;
+        } else if (mode === 0) {
           k0 = dist;
           k1 = -h;
           k2 = zc.island[t];

@@ -45,6 +45,7 @@ import { checkOccluderPack } from "../pack/set/occluder_binding.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./window/tile_decode.ts";
 import { PlanTiles } from "./window/plan_tiles.ts";
 import { zoneRange } from "../pack/bnvf/tables.ts";
+import { type PlanProfile, SPEC_PROFILE } from "./profile.ts";
 
 /** Options of {@link openEngine}. */
 export interface EngineOptions {
@@ -58,6 +59,8 @@ export interface EngineOptions {
    * assembled in directory order). Call {@link Engine.close} to stop them.
    */
   workers?: number;
+  /** Profile of plans whose request names none (default `spec`; src/plan/profile.ts). */
+  profile?: PlanProfile;
 }
 
 /** Options of one plan. */
@@ -221,7 +224,9 @@ export class Engine {
   plan(req: PlanRequest, opts: PlanCallOptions = {}): Promise<PlanResult> {
     return this.serial(async () => {
       const ctx = new PlanContext(opts.signal);
-      const res = await this.planLocked(req, ctx);
+      const profile = req.profile ?? this.opts.profile ?? SPEC_PROFILE;
+      const res = await this.planLocked(withProfile(req, profile), ctx);
+      res.profile = profile.name;
       if (opts.picture) {
         const budget = opts.pictureBudget ?? kPictureBudget;
         res.picture = ctx.window
@@ -454,6 +459,8 @@ export class Engine {
           startDeckY: req.startDeckY,
           goalDeckY: c.takeoffH,
           noGoDiscs: req.noGoDiscs,
+          overrides: req.overrides,
+          profile: req.profile,
         },
         new PlanContext(ctx.signal),
         true,
@@ -470,6 +477,8 @@ export class Engine {
           startDeckY: c.landingH,
           goalDeckY: null,
           noGoDiscs: req.noGoDiscs,
+          overrides: req.overrides,
+          profile: req.profile,
         },
         new PlanContext(ctx.signal),
         true,
@@ -496,15 +505,19 @@ export class Engine {
       });
       // The tiles this plan decodes, shared by the pre-checks and the windows (plan_tiles.ts).
       const tiles = new PlanTiles(zs, ctx);
-      const setup = runPrechecks(ctx, zs, req, this.noGo, tiles);
+      const sw = req.profile!.switches;
+      // #5566: the reference build has no author no-go table.
+      const noGo = sw.authorNoGo ? this.noGo : emptyNoGoTable();
+      const setup = runPrechecks(ctx, zs, req, noGo, tiles);
       // Colliders for ledge drops (spec 台沿下落); a missing or unreadable pack lets drops pass.
       const occ = this.scenes.get(zs.name) ?? null;
       let tr;
       try {
         const pool = ctx.sub("decode_pool", () => this.decodePool());
-        tr = await runTiers(ctx, zs, setup, req, this.noGo, pool, occ, tiles);
+        tr = await runTiers(ctx, zs, setup, req, noGo, pool, occ, tiles);
       } catch (e) {
-        const hop = nested ? null : await ctx.subAsync(
+        // #6227: the region hop (off in the reference profile).
+        const hop = nested || !sw.regionHop ? null : await ctx.subAsync(
           "region_hop",
           () => this.tryRegionHop(e, ctx, zs, setup, req, occ, tiles),
         );
@@ -557,6 +570,19 @@ export const kHopWarning = "经台沿下落换类";
 
 function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The request as the profile plans it, with the profile attached (every stage reads its switches
+ * from `req.profile`): without #6205 the start deck is dropped, without #5576 the runtime discs.
+ * The region hop's inner plans keep their decks (they are built after this).
+ */
+function withProfile(req: PlanRequest, profile: PlanProfile): PlanRequest {
+  const sw = profile.switches;
+  const out: PlanRequest = { ...req, profile };
+  if (!sw.startDeck) out.startDeckY = null;
+  if (!sw.runtimeDiscs) out.noGoDiscs = [];
+  return out;
 }
 
 /** A request with a non-finite coordinate or height is refused, never planned. */

@@ -42,3 +42,17 @@ export {
   StepBlock,
 } from "./diagnostics/picture.ts";
 export { FIT_SLACK, MIN_BYTES, scratch, ScratchArena } from "./scratch.ts";
+export {
+  customProfile,
+  loadProfileFile,
+  namedProfile,
+  parseProfileFile,
+  type PlanProfile,
+  profileFromFlags,
+  PROFILES,
+  type ProfileSwitches,
+  REFERENCE_PROFILE,
+  SPEC_PROFILE,
+  SWITCH_NAMES,
+  SWITCH_SOURCES,
+} from "./profile.ts";

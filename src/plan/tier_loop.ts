@@ -32,6 +32,8 @@ import { kCS } from "../grid/constants.ts";
 import { cFixed } from "./diagnostics/format.ts";
 import type { ZoneState } from "./window/zone_state.ts";
 import { testSlowWindow } from "./test_hooks.ts";
+import { SPEC_PROFILE } from "./profile.ts";
+import type { FallGate } from "../grid/rise_ok.ts";
 
 /** Reach-domain distance gate of the final judgement, px (kSnapRadius). */
 const kReachGate = 8;
@@ -84,6 +86,9 @@ async function tierLoop(
 ): Promise<TierResult> {
   const cnt = ctx.counters;
   const gateCaches = fallGateCaches();
+  const sw = (req.profile ?? SPEC_PROFILE).switches;
+  // The legs.json `relax_closed` override wins over the profile's #6214 switch for its leg.
+  const relaxClosed = req.overrides?.relaxClosed ?? !sw.skipClosed;
   const leg = {
     sx: setup.start[0],
     sy: setup.start[1],
@@ -196,7 +201,9 @@ async function tierLoop(
     const sink: RouteSink = { counters: cnt, gapMs: 0, gateMs: 0 };
     try {
       const tg = performance.now();
-      const gate = windowFallGate(zs, occluders, win, gateCaches);
+      // Without #6011 (reference profile) RiseOk's rule 1 refuses every drop beyond kClimb:
+      // a gate that blocks every drop gives exactly that verdict at every RiseOk call.
+      const gate = sw.ledgeDrops ? windowFallGate(zs, occluders, win, gateCaches) : blockEveryDrop;
       sink.gateMs = performance.now() - tg;
       out = routeWindow(win, {
         kind: tw.kind,
@@ -208,7 +215,11 @@ async function tierLoop(
         gate,
         mesh: { mesh: zs.mesh, buckets: zs.buckets },
         scaleX: zs.record.affine.sx,
-        relaxClosed: req.overrides?.relaxClosed === true,
+        relaxClosed,
+        earlyAbandon: sw.earlyAbandon,
+        chordDropExclusion: sw.chordDropExclusion,
+        landingMargin: sw.landingMargin,
+        cellPullBlockersOnly: sw.cellPullBlockersOnly,
         sink,
         onAnchors: (startSpan, goalSpans) => (ctx.anchors = { startSpan, goalSpans, gate }),
       });
@@ -261,6 +272,9 @@ async function tierLoop(
     return { window: win, choice: tw, route: out };
   }
 }
+
+/** The pre-#6011 RiseOk rule 1 as a FallGate: every drop beyond kClimb is blocked. */
+const blockEveryDrop: FallGate = () => true;
 
 /** The window's tiles: those the pre-checks decoded merged here, the others by the pool. */
 async function poolDecode(

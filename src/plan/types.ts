@@ -11,6 +11,7 @@ import {
   type OtherTimings,
   type WorkCounters,
 } from "./counters.ts";
+import type { PlanProfile } from "./profile.ts";
 
 /** A point in px. */
 export type Pt = [number, number];
@@ -39,7 +40,8 @@ export interface PlanOverrides {
   cancelBeforeTier?: number;
   /**
    * Lazy Theta* relaxes closed spans as the C++ build before #6214 did (the golden routes'
-   * build; formulas.md #112 "Ref differs"). Default false: the specification's #6214 skip.
+   * build; formulas.md #112 "Ref differs"). Default: the profile's `skipClosed` switch (spec:
+   * the #6214 skip); set, it wins over the profile for this leg.
    */
   relaxClosed?: boolean;
 }
@@ -64,6 +66,11 @@ export interface PlanRequest {
   noGoDiscs?: NoGoDiscSpec[];
   /** Test knobs. */
   overrides?: PlanOverrides;
+  /**
+   * Planner profile (src/plan/profile.ts); default: the engine's (`EngineOptions.profile`), else
+   * `spec`.
+   */
+  profile?: PlanProfile;
 }
 
 /**
@@ -209,6 +216,8 @@ export interface RouteDrop {
 export interface PlanResult {
   /** True when a route was found. */
   ok: boolean;
+  /** Name of the planner profile the plan ran under (src/plan/profile.ts; set by Engine.plan). */
+  profile?: string;
   /** Machine code ("" when ok). */
   error: PlanErrorCode | "";
   /** The planner's message in the spec's wording ("" when ok). */

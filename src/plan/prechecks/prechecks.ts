@@ -87,7 +87,7 @@ export function runPrechecks(
   if (!startSnap) throw new PlanFailure("snap_far_from_mesh", "起点不在网格附近");
   const goalSnap = ctx.sub(
     "snap",
-    () => snapPoint(zs.mesh, zs.buckets, goal[0], goal[1], floorOpt(req.goalFloorY)),
+    () => snapPoint(zs.mesh, zs.buckets, goal[0], goal[1], floorOpt(req.goalFloorY, req)),
   );
   if (!goalSnap) throw new PlanFailure("snap_far_from_mesh", "终点不在网格附近");
   ctx.debug.meshSnapStart = startSnap.dist;
@@ -171,8 +171,13 @@ function pickRegion(
   return { region, seed, regionBox };
 }
 
-function floorOpt(y: number | null | undefined): { floorY?: number } {
-  return y === null || y === undefined ? {} : { floorY: y };
+function floorOpt(
+  y: number | null | undefined,
+  req: PlanRequest,
+): { floorY?: number; oldKeys?: boolean } {
+  // formulas.md #64: the reference profile (switch snapKeys off) ranks with the older keys.
+  const o = req.profile?.switches.snapKeys === false ? { oldKeys: true } : {};
+  return y === null || y === undefined ? o : { ...o, floorY: y };
 }
 
 /** Item 9: a grid decode failure is `预烘格图解不开`. */
@@ -215,10 +220,10 @@ function snapStart(
       return seed !== null && cellHasRegion(startPatch, seed.gx, seed.gy, goalPick.rid);
     };
     const hit = snapPoint(mesh, buckets, start[0], start[1], {
-      ...floorOpt(req.startFloorY),
+      ...floorOpt(req.startFloorY, req),
       accept,
     });
     if (hit) return hit;
   }
-  return snapPoint(mesh, buckets, start[0], start[1], floorOpt(req.startFloorY));
+  return snapPoint(mesh, buckets, start[0], start[1], floorOpt(req.startFloorY, req));
 }

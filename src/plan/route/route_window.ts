@@ -99,6 +99,14 @@ export interface RouteInput {
    * floods start from them; src/plan/diagnostics/picture.ts). Does not change the search.
    */
   onAnchors?: (startSpan: number, goalSpans: number[]) => void;
+  /** #6219 early abandon of the tentative window's searches (default true; profile switch). */
+  earlyAbandon?: boolean;
+  /** formulas.md #111: no chord after a drop (default true; profile `chordDropExclusion`). */
+  chordDropExclusion?: boolean;
+  /** #6147 落点留余量 (default true; profile `landingMargin`). */
+  landingMargin?: boolean;
+  /** 拉直的输入 third kind: blocker segments only (default true; profile `cellPullBlockersOnly`). */
+  cellPullBlockersOnly?: boolean;
 }
 
 /**
@@ -328,6 +336,8 @@ class Router {
       mesh: inp.mesh ?? null,
       scaleX: inp.scaleX ?? 0,
       counters: this.cnt,
+      landingMargin: inp.landingMargin !== false,
+      cellPullRouteMask: inp.cellPullBlockersOnly === false,
     });
     const t3 = performance.now();
     const gc = this.gCell[1] * this.nx + this.gCell[0];
@@ -434,7 +444,11 @@ class Router {
       }
     }
     const walkLim = and(this.walk, lim, ncell);
-    const abandonAt = this.tentative && early ? this.limit2 - snapSum : Infinity;
+    // #6219: the early abandon; without it (reference profile) the bound check after the search
+    // decides, with the search-edge note.
+    const abandonAt = this.tentative && early && this.inp.earlyAbandon !== false
+      ? this.limit2 - snapSum
+      : Infinity;
     const run = (mask: Uint8Array, abandon: number) =>
       this.startSpan < 0 ? null : this.search.run({
         mask,
@@ -580,7 +594,11 @@ class Router {
     // the golden routes follow this, not the bare channel limw, on every comparable leg.
     const limw = topo.mask;
     const vis = new Visibility(w, null, cor.solidc);
-    const theta = { vis, relaxClosed: this.inp.relaxClosed === true };
+    const theta = {
+      vis,
+      relaxClosed: this.inp.relaxClosed === true,
+      dropChord: this.inp.chordDropExclusion === false,
+    };
     // The band's search reads prices only on its mask, inside the corridor's box; the fallback
     // on limw prices the whole window.
     const bandPrice = priceField(w.dist, kMultLo, kMultHi, {

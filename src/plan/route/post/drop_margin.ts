@@ -60,6 +60,7 @@ export function dropMargin(
   hs: number[],
   scaleX: number,
   line: Visibility,
+  margin = true,
 ): RouteDrop[] {
   const drops: RouteDrop[] = [];
   if (!(scaleX !== 0) || pts.length < 3 || hs.length !== pts.length) return drops;
@@ -96,7 +97,10 @@ export function dropMargin(
       hs[seg] = upper; // the upper surface covers this point
     }
     if (landing < 0 || landing >= pts.length - 1) continue;
-    const moved = moveLanding(w, pts[landing], hs[landing], upper, pts[landing + 1], R, line);
+    // #6147: the reference build (profile switch landingMargin off) keeps the raw landing.
+    const moved = margin
+      ? moveLanding(w, pts[landing], hs[landing], upper, pts[landing + 1], R, line)
+      : null;
     if (moved) {
       pts[landing] = moved.p;
       hs[landing] = moved.h;

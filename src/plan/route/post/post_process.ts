@@ -43,6 +43,10 @@ export interface PostInput {
   scaleX: number;
   /** Where the pull and LiftCorners count their work (`pull.*`, `lift.*`), if anywhere. */
   counters?: WorkCounters | null;
+  /** Cell-level pull input also checks the route mask (reference build; default false). */
+  cellPullRouteMask?: boolean;
+  /** #6147: move drop landings inward (落点留余量); false = the reference (drops found only). */
+  landingMargin?: boolean;
 }
 
 /** Post-processing output. */
@@ -205,10 +209,19 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
   const hs: number[] | null = spans ? [...spans].map((s) => sp.h[s]) : null;
   const box = pullBox(w, pts, inp);
   const blockers = pullBlockers(w, box);
-  const tm = kind === "chain" ? routeMask(w, inp, expandChain(w, inp.chain!), box) : null;
+  // 拉直的输入, third kind: the spec checks only the blocker segments; the reference build also
+  // keeps the chord on the route mask tm (profile switch cellPullBlockersOnly off).
+  const tm = kind === "chain"
+    ? routeMask(w, inp, expandChain(w, inp.chain!), box)
+    : kind === "cell-level" && inp.cellPullRouteMask === true
+    ? routeMask(w, inp, inp.path.cells, box)
+    : null;
   const view = kind === "chain"
     ? new Visibility(w, blockers, tm)
-    : new Visibility(w, blockers, null, { steps: false, layer: kind === "cells" });
+    : new Visibility(w, blockers, kind === "cells" ? null : tm, {
+      steps: false,
+      layer: kind === "cells",
+    });
   let chords = 0;
   const idx = stringPull(
     pts.length,
@@ -248,7 +261,7 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     dh = heights.length === points.length
       ? heights.slice()
       : lineHeights(lineView, points, pulledH[0]) ?? [];
-    drops = dropMargin(w, points, dh, inp.scaleX, lineView);
+    drops = dropMargin(w, points, dh, inp.scaleX, lineView, inp.landingMargin !== false);
     if (drops.length && heights.length === points.length) heights = dh;
   }
   const t5 = performance.now();

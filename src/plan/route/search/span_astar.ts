@@ -52,6 +52,11 @@ export interface ThetaOptions {
   vis: Visibility;
   /** Relax closed spans as the build before #6214 did (see the module note); default false. */
   relaxClosed?: boolean;
+  /**
+   * Chords after a drop are allowed, as in the reference build (formulas.md #111 "Ref differs",
+   * profile switch `chordDropExclusion` off); default false: only link arrivals stop a chord.
+   */
+  dropChord?: boolean;
 }
 
 /** Search options. */
@@ -215,6 +220,8 @@ export class SpanSearch {
     const price = o.price, theta = o.theta, gate = o.gate ?? null;
     // 1 = a closed span is still relaxed (pre-#6214); 0 = #6214's skip.
     const relaxClosed = theta?.relaxClosed ? 1 : 0;
+    // 1 = a drop arrival may take a chord (reference build); 0 = formulas.md #111's exclusion.
+    const dropChord = theta?.dropChord ? 1 : 0;
     const CLOSED = E + 1;
     const unit = price === null;
     const cu = sp.cell[u];
@@ -244,13 +251,14 @@ export class SpanSearch {
         const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
         if (!o.usable[v] || cv > relaxClosed) continue;
         const drop = dhv < -kClimb;
+        const jmp = drop && !dropChord;
         if (drop) {
           if (seam < 0) seam = dropSeamBlocked(sp, x, y, hu, dx, dy) ? 1 : 0;
           if (seam === 1) continue;
         }
         if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
         let np = u, nd = g[u] + cost;
-        if (theta && pu >= 0 && !jump[u] && !drop && mb <= 1) {
+        if (theta && pu >= 0 && !jump[u] && !jmp && mb <= 1) {
           const cp = sp.cell[pu];
           if (unit || price[cp] <= 1) {
             const ex = bx - (cp % nx), ey = by - ((cp / nx) | 0);
@@ -262,7 +270,7 @@ export class SpanSearch {
           g[v] = nd;
           if (!cv) (step[v] = u), (mark[v] = E);
           // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
-          if (theta) (parent[v] = np), (jump[v] = drop ? 1 : 0);
+          if (theta) (parent[v] = np), (jump[v] = jmp ? 1 : 0);
           heap.push(nd + hb, v);
         }
       }
