@@ -19,7 +19,16 @@
 // ── Errors, version, files ───────────────────────────────────────────────────────────────────
 export { type ErrorCode, type ErrorLocation, formatMessage, NavscopeError } from "./src/errors.ts";
 export { NAVSCOPE_VERSION } from "./src/version.ts";
-export { gunzip, gzip, isGzip, readMaybeGzip, writeFileAtomic } from "./src/codec/mod.ts";
+export {
+  DEFAULT_MAX_INFLATE,
+  gunzip,
+  gzip,
+  isGzip,
+  maxInflate,
+  readMaybeGzip,
+  setMaxInflate,
+  writeFileAtomic,
+} from "./src/codec/mod.ts";
 export {
   parseJsonStrict,
   readJsonFile,

@@ -10,7 +10,7 @@ import { readMaybeGzip } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { BGRD_SUMMARY_HEADINGS, bgrdSummaryRows } from "../src/pack/bgrd/summary.ts";
 import { openSidecar, summarizeSidecar } from "../src/pack/bnvf/sidecar.ts";
-import { summarizeOccluderPack } from "../src/pack/ocls/pack.ts";
+import { decodeOccluderPackAll, summarizeOccluderPack } from "../src/pack/ocls/pack.ts";
 import { inspectPackSet, type PackSetReport } from "../src/pack/set/pack_set.ts";
 import {
   fmtNum,
@@ -38,12 +38,14 @@ and the author no-go table. A BNVF or OCLS file given as PACK is summarised on i
   --json       the whole report as JSON
   --md, --csv  the tables as Markdown / CSV
 
-An occluder pack or no-go table that names zones the main pack does not have (or no-go polygons
-wholly outside their zone) is "mismatched": a warning on stderr and in --json. A no-go table
-none of whose zones is in the main pack is another world's: the engine is unusable.
+An occluder pack or no-go table that names zones the main pack does not have, no-go polygons
+wholly outside their zone, or an occluder scene wholly outside its zone is "mismatched": not this
+pack's, the engine is unusable. Every occluder scene is decoded; a pack that does not decode is
+"invalid" and a warning (plans run without occluders, ledge drops allowed, and say so).
 
 Exit status: 0 if an engine would load this set, 1 if a required part is missing or invalid
-(grid section, fields sidecar, an unreadable or foreign no-go table), 2 for usage errors.`;
+(grid section, fields sidecar, an unreadable or foreign no-go table, a foreign occluder pack; the
+reason is on stderr, with --json too), 2 for usage errors.`;
 
 function magicOf(bytes: Uint8Array): string {
   return String.fromCharCode(...bytes.subarray(0, 4));
@@ -67,12 +69,14 @@ export async function run(args: string[]): Promise<number> {
   }
   const path = positionals[0];
   // Decided by content (gzip or not, then the magic), never by the file name.
-  const bytes = await readMaybeGzip(path);
+  const bytes = await readMaybeGzip(path, { magic: ["BNAV", "BNVF", "OCLS"] });
   if (magicOf(bytes) !== "BNAV") return inspectOther(path, bytes, format);
   const report = await inspectPackSet(path, { zone: values.zone, nogoPath: values.nogo, bytes });
   printTables(format, reportTables(report, values.zone), report);
   for (const w of report.warnings) io.err.write(`navscope inspect: warning: ${w}\n`);
-  if (!report.usable && format !== "json") {
+  // The reason goes to stderr in every format (--json too: a script reading only the exit code
+  // and stderr still learns why, issue 27 item 9).
+  if (!report.usable) {
     io.err.write(`navscope inspect: engine unusable: ${report.unusableReason}\n`);
   }
   return report.usable ? 0 : 1;
@@ -103,6 +107,8 @@ function inspectOther(
     return 0;
   }
   if (magic === "OCLS") {
+    // Every record decoded: a pack whose streams do not decode is an error, not a summary.
+    decodeOccluderPackAll(bytes, path);
     const zones = summarizeOccluderPack(bytes, path);
     const t: TableModel = {
       title: `${path}: OCLS occluder pack`,

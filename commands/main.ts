@@ -6,6 +6,7 @@
  */
 import { NAVSCOPE_VERSION } from "../src/version.ts";
 import { NavscopeError } from "../src/errors.ts";
+import { parseByteSize, setMaxInflate } from "../src/codec/gzip.ts";
 
 /** The shape every command module has. */
 export interface CommandModule {
@@ -66,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    return await mod.run(rest);
+    return await mod.run(takeMaxInflate(rest));
   } catch (e) {
     if (e instanceof NavscopeError) {
       console.error(`navscope ${cmd}: error: ${e.message}`);
@@ -81,6 +82,34 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
+}
+
+/**
+ * `--max-inflate SIZE` (any command, any position): the cap on a gzip file's decompressed size
+ * (src/codec/gzip.ts; default 512 MiB, env NAVSCOPE_MAX_INFLATE). Removed from the arguments the
+ * command sees.
+ */
+function takeMaxInflate(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a !== "--max-inflate" && !a.startsWith("--max-inflate=")) {
+      out.push(a);
+      continue;
+    }
+    const text = a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[++i];
+    const v = text === undefined ? null : parseByteSize(text);
+    if (v === null) {
+      throw new NavscopeError(
+        "usage",
+        `--max-inflate ${JSON.stringify(text ?? "")} is not a size`,
+        {},
+        "bytes, or a number with K, M or G (e.g. 2G)",
+      );
+    }
+    setMaxInflate(v);
+  }
+  return out;
 }
 
 if (import.meta.main) {

@@ -36,8 +36,13 @@ interface PackSet {
 async function makePackSet(seed = 3, emptyGrid = false): Promise<PackSet> {
   const dir = await Deno.makeTempDir({ prefix: "navscope_inspect_" });
   const pack = randomMainPack(seed, { zones: 2 });
+  // The sidecar below has no FLNK: the main pack has no off-mesh links (FLNK must mirror BOML).
+  pack.offMeshLinks = [];
   const zone = pack.zones[0].name;
   const grid = syntheticWorld({ seed: 2, width: 700, height: 520, name: zone });
+  // The zone's size is its grid's (700 × 520 cells): the tiles must cover the zone exactly.
+  pack.zones[0].width = 700 * 0.25;
+  pack.zones[0].height = 520 * 0.25;
   if (emptyGrid) {
     for (const t of grid.zones[0].tiles) t.spans = allocSpanColumns(0);
   }

@@ -34,7 +34,7 @@ Deno.test("no-go binding: a table of this pack's zones, inside them, is ok", () 
   assertEquals(checkNoGoAgainstPack(t, ["map01base", "tier"]).status, "ok");
 });
 
-Deno.test("no-go binding: unknown zones and polygons outside their zone are mismatched", () => {
+Deno.test("no-go binding: unknown zones and polygons outside their zone are refused", () => {
   const t = noGoTableFromSpec(
     new Map([["map01base", [square(375, 65), square(600, 600, "far")]], ["nowhere", [
       square(1, 1),
@@ -42,11 +42,16 @@ Deno.test("no-go binding: unknown zones and polygons outside their zone are mism
   );
   const c = checkNoGoAgainstPack(t, PACK);
   assertEquals(c.status, "mismatched");
-  assertEquals(c.usable, true);
+  // Issue 27 item 15: a foreign zone next to an own one is not this pack's table either.
+  assertEquals(c.usable, false);
   assertEquals(c.unknownZones, ["nowhere"]);
   assertEquals(c.outside.map((o) => [o.zone, o.polygon, o.name]), [["map01base", 1, "far"]]);
   assert(c.message!.includes('"nowhere"') && c.message!.includes('"far"'), c.message!);
-  assertEquals(assertNoGoMatchesPack(t, PACK).status, "mismatched");
+  assertThrows(() => assertNoGoMatchesPack(t, PACK), NavscopeError);
+  const one = noGoTableFromSpec(
+    new Map([["map01base", [square(375, 65)]], ["nowhere", [square(1, 1)]]]),
+  );
+  assertEquals(checkNoGoAgainstPack(one, PACK).usable, false);
 });
 
 Deno.test("no-go binding: another world's table makes the engine unusable", () => {

@@ -91,6 +91,7 @@ Deno.test("bnvf: FLNK record values are checked against their range and the main
     ["boml_index 9999", (v) => v.setUint32(r0, 9999, true), "boml_index"],
     ["side 0 rid 99999", (v) => v.setUint32(r0 + 48, 99999, true), "region 99999"],
     ["valid 0", (v) => v.setUint8(r0 + 7, 0), "valid"],
+    ["side 0 gx -2^31", (v) => v.setInt32(r0 + 32, -(2 ** 31), true), "is at cell"],
     ["cost 5 (not BOML's)", (v) => v.setFloat32(r0 + 28, 5, true), "is not BOML link"],
   ];
   for (const [what, mutate, msg] of cases) {
@@ -176,7 +177,12 @@ Deno.test("bnav: BOML NaN/Inf floats and BGRD directory values are refused", asy
     ["BGRD y0 -Inf", (v) => v.setFloat64(zAt + 8, -Infinity, true), "origin"],
     ["tile_px subnormal", (v) => v.setFloat64(grid + 16, 5e-324, true), "tile_px"],
     ["apron 0", (v) => v.setFloat64(grid + 24, 0, true), "apron_px 0"],
-    ["tile gx0 far away", (v) => v.setInt32(t0, 1000000, true), "outside the zone"],
+    ["tile gx0 far away", (v) => v.setInt32(t0, 1000000, true), "tiles own"],
+    [
+      "tile owns one column",
+      (v) => v.setInt32(t0 + 20, v.getInt32(t0 + 16, true), true),
+      "tiles own",
+    ],
     ["name not UTF-8", (v) => v.setUint8(grid + 44, 0xff), "UTF-8"],
     ["name renamed", (v) => v.setUint8(grid + 44, 0x4e), "not in the zone table"],
   ];
@@ -205,4 +211,67 @@ Deno.test("bnav: a known section under a damaged tag is an error, not a warning"
     const e = err(() => decodeMainPack(b));
     assert(e.message.includes(`${tag} missing`), `${tag}: ${e.message}`);
   }
+});
+
+Deno.test("occluder pack that does not decode: inspect says invalid, plans say they ran without it", async () => {
+  const { openEngine } = await import("../src/plan/engine.ts");
+  const d = await copySet("nav_test");
+  // nav_test's own pack has no scene; damage city_small's (OCLZ stream 0 length := 0xFFFFFF)
+  // after renaming its record to nav_test so only the decode can fail.
+  const { decodeOccluderPackAll, encodeOccluderPack } = await import("../src/pack/ocls/pack.ts");
+  const scenes = decodeOccluderPackAll(
+    await gunzip(await Deno.readFile(`${EX}city_small/base.occluder.gz`)),
+  );
+  const b = encodeOccluderPack([{ ...scenes[0], zone: "nav_test" }]).slice();
+  const body = 12 + 2 + "nav_test".length + 4;
+  new DataView(b.buffer).setUint32(body + 80, 0xffffff, true);
+  await Deno.writeFile(`${d}/base.occluder.gz`, gzip(b));
+  const r = await inspectPackSet(`${d}/base.nav.gz`);
+  assertEquals([r.occluder.status, r.usable], ["invalid", true]);
+  assert(r.occluder.error !== null && r.warnings.some((w) => w.includes("does not decode")));
+  const e = await openEngine(`${d}/base.nav.gz`);
+  assertEquals(e.info.error, null);
+  assert(e.info.warnings[0].startsWith("occluders_unreadable"), e.info.warnings[0]);
+  const res = await e.plan({ zone: "nav_test", start: [37.604, 21.0107], goal: [9.5955, 55.602] });
+  assert(res.warnings.some((w) => w.startsWith("occluders_unreadable")), res.warnings.join());
+  e.close();
+  await Deno.remove(d, { recursive: true });
+});
+
+Deno.test("another world's occluder scene under our zone name is refused by engine and inspect", async () => {
+  const { openEngine } = await import("../src/plan/engine.ts");
+  const { decodeOccluderPackAll, encodeOccluderPack } = await import("../src/pack/ocls/pack.ts");
+  const d = await copySet("nav_test");
+  const scenes = decodeOccluderPackAll(
+    await gunzip(await Deno.readFile(`${EX}city_small/base.occluder.gz`)),
+  );
+  await Deno.writeFile(
+    `${d}/base.occluder.gz`,
+    gzip(encodeOccluderPack([{ ...scenes[0], zone: "nav_test" }])),
+  );
+  const r = await inspectPackSet(`${d}/base.nav.gz`);
+  assertEquals([r.occluder.status, r.usable], ["mismatched", false]);
+  assertEquals(r.occluder.misplaced.map((m) => m.zone), ["nav_test"]);
+  assert(r.unusableReason!.includes("wholly outside"), r.unusableReason!);
+  const e = await openEngine(`${d}/base.nav.gz`);
+  assert(e.info.error !== null && e.info.error.includes("wholly outside"), String(e.info.error));
+  e.close();
+  // The city's own scene, in its own set, belongs.
+  const ok = await inspectPackSet(`${EX}city_small/base.nav.gz`);
+  assertEquals([ok.occluder.status, ok.usable], ["ok", true]);
+  await Deno.remove(d, { recursive: true });
+});
+
+Deno.test("a no-go table naming a foreign zone next to our own is refused by engine and inspect", async () => {
+  const { openEngine } = await import("../src/plan/engine.ts");
+  const d = await copySet("city_small");
+  const t = JSON.parse(await Deno.readTextFile(`${d}/base.nogo.json`));
+  t.zones.nav_test = [{ name: "elsewhere", rings: [[[1, 1], [5, 1], [5, 5], [1, 5]]] }];
+  await Deno.writeTextFile(`${d}/base.nogo.json`, JSON.stringify(t));
+  const r = await inspectPackSet(`${d}/base.nav.gz`);
+  assertEquals([r.nogo.status, r.usable], ["mismatched", false]);
+  const e = await openEngine(`${d}/base.nav.gz`);
+  assert(e.info.error !== null && e.info.error.includes("nav_test"), String(e.info.error));
+  e.close();
+  await Deno.remove(d, { recursive: true });
 });

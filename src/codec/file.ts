@@ -7,10 +7,16 @@
 import { NavscopeError } from "../errors.ts";
 import { gunzip, isGzip } from "./gzip.ts";
 
-/** Reads a file, transparently un-gzipping it when it carries the gzip magic. */
-export async function readMaybeGzip(path: string): Promise<Uint8Array> {
+/**
+ * Reads a file, transparently un-gzipping it when it carries the gzip magic (bounded by the
+ * inflate cap; with `magic`, the content's magic is checked on the first inflated bytes).
+ */
+export async function readMaybeGzip(
+  path: string,
+  opts: { magic?: readonly string[] } = {},
+): Promise<Uint8Array> {
   const raw = await readFileBytes(path);
-  return isGzip(raw) ? await gunzip(raw, path) : raw;
+  return isGzip(raw) ? await gunzip(raw, path, { magic: opts.magic }) : raw;
 }
 
 /** Reads a whole file; a missing or unreadable file is one `io` error naming it. */

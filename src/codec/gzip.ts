@@ -20,10 +20,95 @@ export function gzip(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * Decompresses a gzip file held in memory. The ISIZE trailer sizes the buffer; chunks from the
- * web DecompressionStream are copied in, growing only if ISIZE wrapped past 4 GiB.
+ * Default inflate cap: 512 MiB. The largest pack navscope writes or reads (a whole region's main
+ * pack with its grid) is tens of MiB decompressed; 512 MiB is an order of magnitude above that
+ * and bounds what a gzip bomb can cost (issue 27 item 16: a 31 MB file inflating to 3 GiB took
+ * 81 s and 5.8 GB before failing on its magic).
  */
-export async function gunzip(bytes: Uint8Array, file = "<memory>"): Promise<Uint8Array> {
+export const DEFAULT_MAX_INFLATE = 512 * 1024 * 1024;
+/** Largest first output buffer (64 MiB); larger outputs grow by doubling. */
+const FIRST_BUFFER = 64 * 1024 * 1024;
+/** Environment variable overriding the inflate cap (bytes, or a number with K/M/G[iB]). */
+export const MAX_INFLATE_ENV = "NAVSCOPE_MAX_INFLATE";
+
+let capOverride: number | null = null;
+
+/**
+ * Parses a size: a whole number of bytes, or with a suffix K, M, G (also KiB, MiB, GiB, KB, MB,
+ * GB; all binary). Returns null when the text is not a size ≥ 1.
+ */
+export function parseByteSize(text: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?\s*$/i.exec(text);
+  if (!m) return null;
+  const mult = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase()]!;
+  const v = Math.floor(Number(m[1]) * mult);
+  return Number.isSafeInteger(v) && v >= 1 ? v : null;
+}
+
+/** Sets the process-wide inflate cap (the `--max-inflate` flag); null restores env/default. */
+export function setMaxInflate(bytes: number | null): void {
+  capOverride = bytes;
+}
+
+/**
+ * The inflate cap in force: the `--max-inflate` flag ({@link setMaxInflate}), else
+ * `NAVSCOPE_MAX_INFLATE`, else {@link DEFAULT_MAX_INFLATE}. A malformed env value is a usage
+ * error naming it.
+ */
+export function maxInflate(): number {
+  if (capOverride !== null) return capOverride;
+  let env: string | undefined;
+  try {
+    env = Deno.env.get(MAX_INFLATE_ENV);
+  } catch {
+    env = undefined; // no env permission: the default
+  }
+  if (env === undefined || env === "") return DEFAULT_MAX_INFLATE;
+  const v = parseByteSize(env);
+  if (v === null) {
+    throw new NavscopeError(
+      "usage",
+      `${MAX_INFLATE_ENV}=${JSON.stringify(env)} is not a size`,
+      {},
+      "bytes, or a number with K, M or G (e.g. 2G)",
+    );
+  }
+  return v;
+}
+
+/** Options of {@link gunzip}. */
+export interface GunzipOptions {
+  /** Largest decompressed size accepted (default {@link maxInflate}). */
+  maxBytes?: number;
+  /**
+   * Accepted 4-byte magics of the content (e.g. `["BNAV"]`): checked on the first inflated
+   * bytes, so a wrong or bombed file fails before the rest is inflated.
+   */
+  magic?: readonly string[];
+}
+
+function capError(file: string, cap: number, what: string): NavscopeError {
+  return new NavscopeError(
+    "count_mismatch",
+    `${what}, more than the inflate cap of ${cap} bytes (${(cap / 2 ** 20).toFixed(0)} MiB); ` +
+      `raise it with --max-inflate SIZE or ${MAX_INFLATE_ENV} if the file is genuine`,
+    { file, section: "gzip" },
+    `at most ${cap} decompressed bytes`,
+  );
+}
+
+/**
+ * Decompresses a gzip file held in memory, streaming: the output buffer starts at the ISIZE
+ * trailer's size (uncompressed size mod 2^32) but never above 64 MiB or the inflate cap, grows by
+ * doubling, and inflating stops as soon as the output would pass the cap — memory stays bounded by
+ * the cap whatever the file claims. With `opts.magic`, the content's magic is checked on the first
+ * inflated bytes.
+ */
+export async function gunzip(
+  bytes: Uint8Array,
+  file = "<memory>",
+  opts: GunzipOptions = {},
+): Promise<Uint8Array> {
   if (bytes.length < 18 || !isGzip(bytes)) {
     throw new NavscopeError(
       bytes.length < 18 ? "truncated" : "bad_magic",
@@ -32,35 +117,68 @@ export async function gunzip(bytes: Uint8Array, file = "<memory>"): Promise<Uint
       "1f 8b magic and at least 18 bytes",
     );
   }
+  const cap = opts.maxBytes ?? maxInflate();
   const isize = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 4, 4).getUint32(
     0,
     true,
   );
-  let out = new Uint8Array(isize);
+  // The trailer only sizes the first buffer (at most FIRST_BUFFER, never above the cap): a forged
+  // or damaged ISIZE costs nothing, and the buffer grows by doubling up to the cap.
+  let out = new Uint8Array(Math.min(isize, cap, FIRST_BUFFER));
   let n = 0;
   const ds = new DecompressionStream("gzip");
   const writer = ds.writable.getWriter();
   const chunk = 1 << 20;
+  let stop = false;
   const feed = (async () => {
-    for (let i = 0; i < bytes.length; i += chunk) {
+    for (let i = 0; i < bytes.length && !stop; i += chunk) {
       await writer.write(
         bytes.subarray(i, Math.min(bytes.length, i + chunk)) as Uint8Array<ArrayBuffer>,
       );
     }
-    await writer.close();
+    if (!stop) await writer.close();
   })();
+  const reader = ds.readable.getReader();
+  const abort = async (e: NavscopeError): Promise<never> => {
+    stop = true;
+    await reader.cancel().catch(() => {});
+    await writer.abort().catch(() => {});
+    feed.catch(() => {});
+    throw e;
+  };
   try {
-    for await (const part of ds.readable) {
+    let magicChecked = !opts.magic;
+    for (;;) {
+      const { done, value: part } = await reader.read();
+      if (done) break;
+      if (n + part.length > cap) {
+        await abort(capError(file, cap, `the gzip stream inflates to more than ${n} bytes`));
+      }
       if (n + part.length > out.length) {
-        const grown = new Uint8Array(Math.max(out.length * 2, n + part.length));
+        const grown = new Uint8Array(Math.min(cap, Math.max(out.length * 2, n + part.length)));
         grown.set(out.subarray(0, n));
         out = grown;
       }
       out.set(part, n);
       n += part.length;
+      if (!magicChecked && n >= 4) {
+        magicChecked = true;
+        const m = String.fromCharCode(out[0], out[1], out[2], out[3]);
+        if (!opts.magic!.includes(m)) {
+          await abort(
+            new NavscopeError(
+              "bad_magic",
+              `the decompressed content starts with ${JSON.stringify(m)}`,
+              { file, section: "gzip", offset: 0 },
+              opts.magic!.map((x) => JSON.stringify(x)).join(" or "),
+            ),
+          );
+        }
+      }
     }
     await feed;
   } catch (e) {
+    if (e instanceof NavscopeError) throw e;
     feed.catch(() => {});
     throw new NavscopeError(
       "truncated",
@@ -69,15 +187,12 @@ export async function gunzip(bytes: Uint8Array, file = "<memory>"): Promise<Uint
       "a complete gzip stream",
     );
   }
-  if (n !== out.length) {
-    if (n % 4294967296 !== isize) {
-      throw new NavscopeError(
-        "count_mismatch",
-        `gzip ISIZE says ${isize} bytes but ${n} were decompressed`,
-        { file, section: "gzip", offset: bytes.length - 4 },
-      );
-    }
-    out = out.subarray(0, n);
+  if (n % 4294967296 !== isize) {
+    throw new NavscopeError(
+      "count_mismatch",
+      `gzip ISIZE says ${isize} bytes but ${n} were decompressed`,
+      { file, section: "gzip", offset: bytes.length - 4 },
+    );
   }
-  return out;
+  return n === out.length ? out : out.subarray(0, n);
 }

@@ -34,7 +34,7 @@ import type { PlanSetup } from "./prechecks/prechecks.ts";
 import type { OccluderScene } from "../pack/ocls/types.ts";
 import { boxAround, decodePatch } from "./window/grid_patch.ts";
 import { cellOf, kPickRadius, pickStartRec } from "./prechecks/region_pick.ts";
-import { loadOccluderScene } from "../pack/ocls/pack.ts";
+import { checkOccluderPack } from "../pack/set/occluder_binding.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./window/tile_decode.ts";
 import { PlanTiles } from "./window/plan_tiles.ts";
 
@@ -74,6 +74,12 @@ export interface EngineInfo {
   occluder: string;
   /** The load error every plan returns, or null when usable. */
   error: string | null;
+  /**
+   * What the engine loaded but cannot use, in words: unknown extra sections of the main pack, an
+   * occluder pack that does not decode (plans run without occluders and say so in their
+   * warnings). `inspect` reports the same.
+   */
+  warnings: string[];
   /** Zones of the main pack. */
   zones: string[];
 }
@@ -96,6 +102,10 @@ export class Engine {
   private lock: Promise<unknown> = Promise.resolve();
   private closed = false;
   private pool: TileDecodePool | null = null;
+  /** Occluder scenes by zone (decoded and checked at load). */
+  private scenes = new Map<string, OccluderScene>();
+  /** Set when the occluder pack given does not decode (every plan carries it). */
+  private occluderWarning: string | null = null;
   /** Load facts. */
   readonly info: EngineInfo;
 
@@ -107,6 +117,7 @@ export class Engine {
       noGoTable: "",
       occluder: "",
       error: null,
+      warnings: [],
       zones: [],
     };
   }
@@ -114,11 +125,14 @@ export class Engine {
   /** Loads the pack set (引擎装载). Called once by {@link openEngine}. */
   async load(): Promise<void> {
     try {
-      const bytes = await readMaybeGzip(this.mainPackPath);
+      const bytes = await readMaybeGzip(this.mainPackPath, { magic: ["BNAV"] });
       const load = decodeMainPack(bytes, { file: this.mainPackPath });
       this.pack = load.pack;
       this.info.buildHash = load.header.buildHash.toString(16).padStart(16, "0");
       this.info.zones = load.pack.zones.map((z) => z.name);
+      // What the main pack carries that the engine does not use (unknown extra sections), as
+      // inspect reports it.
+      this.info.warnings.push(...load.warnings);
       if (!load.pack.grid) throw new PlanFailure("grid_decode_failed", "包里没有预烘格图段");
       try {
         this.section = parseBgrd(load.pack.grid, { file: this.mainPackPath });
@@ -142,6 +156,7 @@ export class Engine {
         throw new PlanFailure(code, `旁包读不到 (${fields}): ${msg(e)}`);
       }
       this.info.occluder = status.occluder ?? "";
+      if (this.info.occluder) await this.loadOccluders(this.info.occluder, load.pack);
       const nogo = this.opts.noGoTable ?? status.nogo ?? null;
       if (nogo !== null) {
         try {
@@ -163,6 +178,32 @@ export class Engine {
         ? e
         : new PlanFailure("pack_load_failed", `navmesh 加载失败: ${msg(e)}`);
       this.info.error = this.error.message;
+    }
+  }
+
+  /**
+   * Decodes every scene of the occluder pack and checks it belongs to this main pack
+   * (src/pack/set/occluder_binding.ts, issue 27): another world's pack stops the engine; one that
+   * does not decode leaves plans without occluders (spec: 读不到时台沿下落一律放行) and every plan
+   * says so in its warnings.
+   */
+  private async loadOccluders(path: string, pack: MainPack): Promise<void> {
+    let bytes: Uint8Array;
+    try {
+      bytes = await readMaybeGzip(path, { magic: ["OCLS"] });
+    } catch (e) {
+      this.occluderWarning = `occluders_unreadable: ${path}: ${msg(e)}; ledge drops allowed`;
+      this.info.warnings.push(this.occluderWarning);
+      return;
+    }
+    const c = checkOccluderPack(bytes, path, pack);
+    if (!c.usable) {
+      throw new PlanFailure("pack_load_failed", `遮挡包不是这份主包的 (${path}): ${c.message}`);
+    }
+    this.scenes = c.scenes;
+    if (c.status === "invalid") {
+      this.occluderWarning = `occluders_unreadable: ${path}: ${c.message}`;
+      this.info.warnings.push(this.occluderWarning);
     }
   }
 
@@ -366,14 +407,14 @@ export class Engine {
     checkRequest(req);
     try {
       if (this.error) throw this.error;
+      // Occluders given but unreadable: the plan runs without them and says so (issue 27).
+      if (this.occluderWarning) ctx.warn(this.occluderWarning);
       const zs = this.zone(req.zone);
       // The tiles this plan decodes, shared by the pre-checks and the windows (plan_tiles.ts).
       const tiles = new PlanTiles(zs);
       const setup = runPrechecks(ctx, zs, req, this.noGo, tiles);
       // Colliders for ledge drops (spec 台沿下落); a missing or unreadable pack lets drops pass.
-      const occ = this.info.occluder
-        ? (await loadOccluderScene(this.info.occluder, zs.name)).scene
-        : null;
+      const occ = this.scenes.get(zs.name) ?? null;
       let tr;
       try {
         tr = await runTiers(ctx, zs, setup, req, this.noGo, this.decodePool(), occ, tiles);

@@ -161,6 +161,15 @@ export function synthLinkTable(rnd: () => number, zones: number[], n: number): S
   return t;
 }
 
+/** A link table over `zones` whose landing region ids are below their zone's region count. */
+function synthLinks(rnd: () => number, zones: readonly ZoneFields[]): SidecarLinkTable {
+  const t = synthLinkTable(rnd, zones.map((_, i) => i), ri(rnd, 20));
+  for (let s = 0; s < 2 * t.count; s++) {
+    t.rid[s] %= Math.max(1, zones[t.zone[s >> 1]].regions);
+  }
+  return t;
+}
+
 /** A random valid sidecar model and the main-pack facts it pairs with. */
 export function synthSidecar(
   rnd: () => number,
@@ -198,7 +207,7 @@ export function synthSidecar(
     rules: 2,
     fcon: RUNTIME_FCON.slice(),
     zones,
-    links: withLinks ? synthLinkTable(rnd, zones.map((_, i) => i), ri(rnd, 20)) : null,
+    links: withLinks ? synthLinks(rnd, zones) : null,
     opens: withOpens ? buildOpenTable(uniq) : null,
   };
   const expect: SidecarExpectations = {

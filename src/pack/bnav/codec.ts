@@ -483,7 +483,7 @@ export async function readMainPackFile(
   path: string,
   opts: Omit<DecodeOptions, "file"> = {},
 ): Promise<MainPackLoad> {
-  return decodeMainPack(await readMaybeGzip(path), { ...opts, file: path });
+  return decodeMainPack(await readMaybeGzip(path, { magic: ["BNAV"] }), { ...opts, file: path });
 }
 
 /** Assembles a load result (grid location, optional file FNV). */

@@ -1,9 +1,10 @@
 /**
  * The grid section against the zone table (issue 27; spec 格图段 and 几何段 › 区表): BGRD names
  * its zones by name, and the planner looks a zone's grid up by the zone table's name. A BGRD zone
- * the zone table lacks (or a tier zone, which has no grid of its own), a zone named twice, a
- * non-tier zone of the table without a grid, or a tile whose owned rectangle lies outside its
- * zone's cell rectangle cannot belong to this pack: the decoder and the encoder refuse them.
+ * the zone table lacks (or a tier zone, which has no grid of its own), a zone named twice, or a
+ * tile whose owned rectangle lies outside its zone's cell rectangle cannot belong to this pack:
+ * the decoder and the encoder refuse them. (A zone without a grid is the planner's
+ * zone_not_found at plan time, spec 前置检查.)
  * @module
  */
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
@@ -71,6 +72,24 @@ export function checkParsedGridZones(
     const cx0 = Math.floor(g.x0 / K_CS) - EDGE_CELLS, cy0 = Math.floor(g.y0 / K_CS) - EDGE_CELLS;
     const cx1 = Math.ceil((g.x0 + z.width) / K_CS) + EDGE_CELLS;
     const cy1 = Math.ceil((g.y0 + z.height) / K_CS) + EDGE_CELLS;
+    // Spec 格图段: the owned rectangles (disjoint, parseBgrd) together cover the whole zone.
+    const zx0 = cx0 + EDGE_CELLS, zy0 = cy0 + EDGE_CELLS, zx1 = cx1 - EDGE_CELLS;
+    const zy1 = cy1 - EDGE_CELLS;
+    let covered = 0;
+    for (const t of g.tiles) {
+      const w = Math.min(t.gx0 + t.px1 + 1, zx1) - Math.max(t.gx0 + t.px0, zx0);
+      const h = Math.min(t.gy0 + t.py1 + 1, zy1) - Math.max(t.gy0 + t.py0, zy0);
+      if (w > 0 && h > 0) covered += w * h;
+    }
+    if (g.tiles.length > 0 && covered !== (zx1 - zx0) * (zy1 - zy0)) {
+      throw new NavscopeError(
+        "bad_value",
+        `the tiles own ${covered} of the zone's ${(zx1 - zx0) * (zy1 - zy0)} cells ` +
+          `(${zx0}..${zx1 - 1} × ${zy0}..${zy1 - 1})`,
+        { ...loc, zone: g.name },
+        "owned rectangles covering the whole zone (spec 格图段: 拼起来正好覆盖全区)",
+      );
+    }
     g.tiles.forEach((t, i) => {
       const ox0 = t.gx0 + t.px0, ox1 = t.gx0 + t.px1, oy0 = t.gy0 + t.py0, oy1 = t.gy0 + t.py1;
       if (ox0 < cx0 || oy0 < cy0 || ox0 > cx1 || oy0 > cy1 || ox1 < cx0 || oy1 < cy0) {
@@ -83,15 +102,5 @@ export function checkParsedGridZones(
         );
       }
     });
-  }
-  for (const z of zones) {
-    if ((z.flags & 1) === 0 && !seen.has(z.name)) {
-      throw new NavscopeError(
-        "bad_value",
-        `zone ${JSON.stringify(z.name)} has no grid in the BGRD section`,
-        { ...loc, zone: z.name },
-        "a grid for every non-tier zone",
-      );
-    }
   }
 }

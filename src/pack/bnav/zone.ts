@@ -112,7 +112,7 @@ export async function loadZoneFile(
   zoneKey: string | number,
   opts: Omit<DecodeOptions, "file"> = {},
 ): Promise<ZoneLoad> {
-  return loadZone(await readMaybeGzip(path), zoneKey, { ...opts, file: path });
+  return loadZone(await readMaybeGzip(path, { magic: ["BNAV"] }), zoneKey, { ...opts, file: path });
 }
 
 interface ZoneGeometry {

@@ -350,7 +350,23 @@ function checkLinksAgainstMain(
   }
   if (!links) return;
   const regionsById = new Map<number, number>();
-  for (const z of expect.zones) if (z.id !== undefined) regionsById.set(z.id, z.regions);
+  const cellsById = new Map<number, readonly number[]>();
+  for (const z of expect.zones) {
+    if (z.id !== undefined) regionsById.set(z.id, z.regions);
+    if (z.id !== undefined && z.cells) cellsById.set(z.id, z.cells);
+  }
+  // Without zone ids: the union of every zone's owned cells.
+  const allCells = expect.zones.reduce<number[] | null>(
+    (a, z) =>
+      !z.cells ? a : !a ? [...z.cells] : [
+        Math.min(a[0], z.cells[0]),
+        Math.min(a[1], z.cells[1]),
+        Math.max(a[2], z.cells[2]),
+        Math.max(a[3], z.cells[3]),
+      ],
+    null,
+  );
+  const maxRegions = Math.max(0, ...expect.zones.map((z) => z.regions));
   const base = (sec?.offset ?? 0) + 16 + 12 * links.index.zone.length;
   for (let i = 0; i < links.count; i++) {
     const at = base + FLNK_RECORD_SIZE * i;
@@ -372,8 +388,8 @@ function checkLinksAgainstMain(
         );
       }
     }
-    if (regionsById.size === 0) continue;
-    const regions = regionsById.get(zone);
+    // Without zone ids (facts from BGRD alone) a region id is still below the largest zone's.
+    const regions = regionsById.size > 0 ? regionsById.get(zone) : maxRegions;
     if (regions === undefined) {
       throw fail(
         `FLNK record ${i} is in zone ${zone}, which has no grid`,
@@ -381,9 +397,22 @@ function checkLinksAgainstMain(
         at + 4,
       );
     }
+    const cells = regionsById.size > 0 ? cellsById.get(zone) : allCells;
     for (let k = 0; k < 2; k++) {
-      const rid = links.rid[2 * i + k];
-      if (links.why[2 * i + k] !== 0 && links.why[2 * i + k] !== 4) continue;
+      const s = 2 * i + k, gx = links.gx[s], gy = links.gy[s];
+      // Reason 1 (出界) is the only side whose cell no tile owns.
+      if (
+        cells && links.why[s] !== 1 &&
+        !(gx >= cells[0] && gx <= cells[2] && gy >= cells[1] && gy <= cells[3])
+      ) {
+        throw fail(
+          `FLNK record ${i} side ${k} (reason ${links.why[s]}) is at cell ${gx}, ${gy}`,
+          `a cell the zone's tiles own (${cells[0]}..${cells[2]} × ${cells[1]}..${cells[3]})`,
+          at + 32 + 24 * k,
+        );
+      }
+      const rid = links.rid[s];
+      if (links.why[s] !== 0 && links.why[s] !== 4) continue;
       if (rid >= regions) {
         throw fail(
           `FLNK record ${i} side ${k} lands in region ${rid}`,
@@ -413,7 +442,7 @@ export async function loadSidecarFile(
   expect: SidecarExpectations | null,
   runtimeFcon?: Uint8Array,
 ): Promise<SidecarPack> {
-  const bytes = await readMaybeGzip(path);
+  const bytes = await readMaybeGzip(path, { magic: ["BNVF"] });
   return openSidecar(bytes, expect, { file: path, runtimeFcon });
 }
 

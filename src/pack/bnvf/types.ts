@@ -38,6 +38,8 @@ export interface SidecarExpectations {
     tileRecords: ArrayLike<number>;
     /** The zone's id in the main pack's zone table (FLNK/FOPN name zones by id), if known. */
     id?: number;
+    /** Bounding box of the tiles' owned cells, global, inclusive: [x0, y0, x1, y1], if known. */
+    cells?: readonly [number, number, number, number];
   }>;
   /**
    * The main pack's BOML off-mesh links (null: no BOML section): FLNK must then have one record

@@ -208,7 +208,7 @@ async function loadUncached(path: string, zone: string): Promise<OccluderLoad> {
     return { scene: null };
   }
   try {
-    const bytes = await readMaybeGzip(path);
+    const bytes = await readMaybeGzip(path, { magic: ["OCLS"] });
     return { scene: decodeOccluderPack(bytes, zone, path) };
   } catch (e) {
     if (e instanceof NavscopeError) return { scene: null, error: e.at({ file: path }) };

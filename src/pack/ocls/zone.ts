@@ -349,7 +349,21 @@ function decodeInstances(T: number, N: number, h: OclzHeader, st: OclzStreamRead
   }
   for (let i = 0; i < N; i++) {
     // Raw byte copy keeps NaN payloads, so re-encoding is exact (little-endian host assumed).
-    if (instRotCode[i] === ROT_CODE_MATRIX) matBytes.set(sMat.take(36, "matrix"), 36 * i);
+    if (instRotCode[i] === ROT_CODE_MATRIX) {
+      const at = sMat.pos;
+      matBytes.set(sMat.take(36, "matrix"), 36 * i);
+      // A non-finite matrix entry places the instance nowhere (issue 27): no writer makes one.
+      for (let k = 9 * i; k < 9 * i + 9; k++) {
+        if (!Number.isFinite(instMatrix[k])) {
+          throw sMat.error(
+            "bad_value",
+            `instance ${i} matrix entry ${k - 9 * i} is ${instMatrix[k]}`,
+            "finite",
+            at,
+          );
+        }
+      }
+    }
   }
   return { instTemplate, instPos, instRotCode, instQuat, instScaleIndex, scalePalette, instMatrix };
 }

@@ -54,6 +54,18 @@ function validateForEncode(s: OccluderScene): void {
   if (!Number.isSafeInteger(s.header.originX) || !Number.isSafeInteger(s.header.originZ)) {
     bad("origin must be a safe integer");
   }
+  const h = s.header;
+  if (!(h.posStep > 0 && Number.isFinite(h.posStep))) bad(`position step ${h.posStep}`);
+  if (!(h.cellWidth > 0 && Number.isFinite(h.cellWidth))) bad(`cell width ${h.cellWidth}`);
+  if (!Number.isFinite(h.heightScale) || !Number.isFinite(h.heightOffset)) {
+    bad(`height scale/offset ${h.heightScale}, ${h.heightOffset}`);
+  }
+  for (let i = 0; i < s.instanceCount; i++) {
+    if (s.instRotCode[i] !== 4) continue;
+    for (let k = 9 * i; k < 9 * i + 9; k++) {
+      if (!Number.isFinite(s.instMatrix[k])) bad(`instance ${i} matrix entry ${s.instMatrix[k]}`);
+    }
+  }
 }
 
 function encodeStreams(s: OccluderScene): Uint8Array[] {

@@ -4,13 +4,12 @@
  * container names one record per zone. Zone ids are not stored in either, so the zone names and,
  * for the no-go table, the zones' pixel bounds are all that can be checked:
  *
- * - a zone the main pack does not have → status `mismatched`, listing those zones (a warning:
- *   the engine never looks them up);
+ * - a zone the main pack does not have → status `mismatched`, listing those zones;
  * - a no-go polygon whose bounding box lies wholly outside its zone's `[0, width] × [0, height]`
  *   px rectangle → `mismatched` too (it can never cover a point of the zone);
- * - a no-go table none of whose zones is in the main pack, or whose every polygon lies outside
- *   its zone, is certainly not this pack's: the engine is unusable (spec 引擎装载 item 3 — a wrong
- *   no-go table is worse than none, the places the author closed would be open);
+ * - a mismatched no-go table is not this pack's: the engine is unusable (spec 引擎装载 item 3 — a
+ *   wrong no-go table is worse than none, the places the author closed would be open; issue 27
+ *   item 15: one foreign zone next to an own zone was accepted before);
  * - an occluder pack none of whose zones is in the main pack stays a warning: the engine then
  *   runs as without one (ledge drops allowed, spec 数据包).
  *
@@ -135,12 +134,16 @@ export function checkNoGoAgainstPack(
       "another world's table";
   } else if (allOutside) {
     message += " — every polygon lies outside its zone: it is another world's table";
+  } else if (parts.length) {
+    // Issue 27 item 15: a table naming a foreign zone next to our own, or drawing where no zone
+    // is, was not written for this pack (its own zones' polygons may be another world's too).
+    message += " — it was not written for this pack's zones";
   }
   return {
     status: parts.length ? "mismatched" : "ok",
     unknownZones,
     outside,
-    usable: !foreign && !allOutside,
+    usable: parts.length === 0,
     message,
   };
 }

@@ -14,7 +14,7 @@ import { NavscopeError } from "../../errors.ts";
 import { type BgrdSection, parseBgrd } from "../bgrd/section.ts";
 import { type BgrdSummary, summarizeBgrd } from "../bgrd/summary.ts";
 import { describeMainPack, type MainPackSummary } from "../bnav/describe.ts";
-import { decodeBoml } from "../bnav/boml.ts";
+import { decodeMainPack } from "../bnav/codec.ts";
 import { checkParsedGridZones } from "../bnav/grid_zones.ts";
 import type { OffMeshLink } from "../bnav/types.ts";
 import {
@@ -28,13 +28,13 @@ import {
 import { checkGridIds, componentCounts, type SidecarIdSource } from "../bgrd/guard.ts";
 import type { SidecarExpectations } from "../bnvf/types.ts";
 import { loadNoGoTable, type NoGoTable } from "../nogo/table.ts";
+import { checkNoGoAgainstPack, type NoGoOutside, type PackZoneBounds } from "./binding.ts";
+import type { OclsRecordSummary } from "../ocls/pack.ts";
 import {
-  checkNoGoAgainstPack,
-  checkOccluderAgainstPack,
-  type NoGoOutside,
-  type PackZoneBounds,
-} from "./binding.ts";
-import { type OclsRecordSummary, summarizeOccluderPack } from "../ocls/pack.ts";
+  checkOccluderPack,
+  type MisplacedScene,
+  type OccluderPackFacts,
+} from "./occluder_binding.ts";
 import { pairSidecars, sidecarStatus } from "./pairing.ts";
 
 /**
@@ -83,7 +83,9 @@ export interface PackSetReport {
     zones: OclsRecordSummary[] | null;
     /** Record zones the main pack does not have (status `mismatched`). */
     unknownZones: string[];
-    /** The mismatch in words, or null (also in `warnings`). */
+    /** Scenes lying wholly outside their zone (status `mismatched`). */
+    misplaced: MisplacedScene[];
+    /** The problem in words, or null (a warning when `invalid`, the unusable reason when `mismatched`). */
     warning: string | null;
   };
   /** Author no-go table status (missing is allowed). */
@@ -132,9 +134,25 @@ export function sidecarExpectations(
       regions: z.globalRegions,
       tileRecords: z.tiles.map((t) => t.records),
       id: ids.get(z.name),
+      cells: ownedBox(z.tiles),
     })),
     offMeshLinks: main ? main.offMeshLinks : undefined,
   };
+}
+
+/** Bounding box of the tiles' owned cells (global, inclusive), or undefined without tiles. */
+function ownedBox(
+  tiles: readonly BgrdSection["zones"][number]["tiles"][number][],
+): [number, number, number, number] | undefined {
+  if (tiles.length === 0) return undefined;
+  const b: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const t of tiles) {
+    b[0] = Math.min(b[0], t.gx0 + t.px0);
+    b[1] = Math.min(b[1], t.gy0 + t.py0);
+    b[2] = Math.max(b[2], t.gx0 + t.px1);
+    b[3] = Math.max(b[3], t.gy0 + t.py1);
+  }
+  return b;
 }
 
 function message(e: unknown): string {
@@ -152,8 +170,12 @@ export async function inspectPackSet(
   // With `bytes` the caller has read the file and knows it is a main pack by its content: it
   // pairs by name whatever the suffix.
   const paths = pairSidecars(mainPath, { anyName: opts.bytes !== undefined });
-  const bytes = opts.bytes ?? await readMaybeGzip(mainPath);
-  const main = describeMainPack(bytes, { file: mainPath, verify: true });
+  const bytes = opts.bytes ?? await readMaybeGzip(mainPath, { magic: ["BNAV"] });
+  // Decoded whole once (the build_hash check of describeMainPack's verify, and the zones,
+  // vertices and BOML links the sidecar and occluder checks need).
+  const main = describeMainPack(bytes, { file: mainPath });
+  const load = decodeMainPack(bytes, { file: mainPath });
+  main.verified = true;
   if (opts.zone !== undefined && !main.zones.some((z) => z.name === opts.zone)) {
     throw new NavscopeError(
       "usage",
@@ -189,7 +211,7 @@ export async function inspectPackSet(
       buildHash: BigInt(`0x${main.header.buildHash}`),
       bytes,
       zones: main.zones,
-      offMeshLinks: bomlOf(bytes, main, mainPath),
+      offMeshLinks: load.pack.offMeshLinks,
     },
   );
   if (section && !gridError) {
@@ -221,7 +243,7 @@ export async function inspectPackSet(
   const occluder = await inspectOccluder(
     status.occluder ?? paths.occluder[0],
     status.occluder,
-    packZones,
+    load.pack,
   );
   const nogoPath = opts.nogoPath ?? paths.nogo;
   if (opts.nogoPath !== undefined) await requireFile(opts.nogoPath, "no-go table (--nogo)");
@@ -234,6 +256,8 @@ export async function inspectPackSet(
     sidecar.status !== "ok" && `fields sidecar ${sidecar.status}: ${sidecar.error ?? sidecar.path}`,
     nogo.status === "invalid" && `no-go table unreadable: ${nogo.error}`,
     !nogoUsable && `no-go table ${nogo.path} is not this pack's: ${nogo.warning}`,
+    occluder.status === "mismatched" &&
+    `occluder pack ${occluder.path} is not this pack's: ${occluder.warning}`,
     emptyZones.length > 0 &&
     `grid section: zone ${emptyZones.join(", ")} has no grid records (区没有预烘格图)`,
   ].filter((x): x is string => typeof x === "string");
@@ -277,18 +301,6 @@ function tileTables(section: BgrdSection, zone?: string): PackSetReport["tiles"]
       records: t.records,
     })),
   }));
-}
-
-/** The main pack's BOML links (null when it has no BOML section), for the FLNK checks. */
-function bomlOf(bytes: Uint8Array, main: MainPackSummary, file: string): OffMeshLink[] | null {
-  const s = main.sections.find((x) => x.tag === "BOML");
-  if (!s) return null;
-  return decodeBoml(
-    bytes.subarray(s.offset, s.offset + s.size),
-    s.offset,
-    main.header.triangles,
-    { file },
-  );
 }
 
 async function inspectSidecar(
@@ -339,23 +351,34 @@ export function sidecarIdSource(pack: SidecarPack): SidecarIdSource {
 async function inspectOccluder(
   path: string,
   existing: string | null,
-  packZones: PackZoneBounds[],
+  pack: OccluderPackFacts,
 ): Promise<PackSetReport["occluder"]> {
-  const none = { unknownZones: [], warning: null };
+  const none = { unknownZones: [], misplaced: [], warning: null };
   if (existing === null) return { path, status: "missing", error: null, zones: null, ...none };
-  let zones: OclsRecordSummary[];
+  let bytes: Uint8Array;
   try {
-    zones = summarizeOccluderPack(await readMaybeGzip(existing), existing);
+    bytes = await readMaybeGzip(existing, { magic: ["OCLS"] });
   } catch (e) {
-    return { path: existing, status: "invalid", error: message(e), zones: null, ...none };
+    const error = message(e);
+    return {
+      path: existing,
+      status: "invalid",
+      error,
+      zones: null,
+      ...none,
+      warning: `the occluder pack cannot be read (${error}); plans run without occluders ` +
+        "(ledge drops allowed everywhere)",
+    };
   }
-  const c = checkOccluderAgainstPack(zones.map((z) => z.name), packZones);
+  // Every record decoded and checked against the main pack, as the engine does at load.
+  const c = checkOccluderPack(bytes, existing, pack);
   return {
     path: existing,
     status: c.status,
-    error: null,
-    zones,
+    error: c.error,
+    zones: c.zones,
     unknownZones: c.unknownZones,
+    misplaced: c.misplaced,
     warning: c.message,
   };
 }
