@@ -87,7 +87,10 @@ async function reproduce(spec: string, seed: number): Promise<number> {
   try {
     const [t] = await loadTargets([m[1]], scratch);
     const { seed: s, m: mut } = mutationOf(t, seed, Number(m[2]));
-    const out = `${scratch}/../navscope_fuzz_${m[1]}_${m[2]}.bin`;
+    const out = await Deno.makeTempFile({
+      prefix: `navscope_fuzz_${m[1]}_${m[2]}_`,
+      suffix: ".bin",
+    });
     await Deno.writeFile(out, mut.bytes);
     const r = await runOne(t, seed, Number(m[2]));
     console.log(JSON.stringify({ ...r, seedFile: s.name, input: out }, null, 1));
