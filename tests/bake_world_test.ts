@@ -6,6 +6,7 @@
  * byte-identical for 1, 2 and 4 workers; Recast's dungeon.obj (vendored in examples/dungeon/)
  * bakes and decodes.
  */
+import { sidecarExpectations } from "../src/pack/set/pack_set.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { fnv1a64Hex, readMaybeGzip } from "../src/codec/mod.ts";
 import { decodeMainPack } from "../src/pack/bnav/mod.ts";
@@ -100,6 +101,12 @@ async function checkRoundTrip(a: BakeArtifacts, dir: string): Promise<void> {
   };
   // The sidecar loads through all six checks against the decoded main pack.
   const sc = await loadSidecarFile(paths.fields, expect);
+  // … and through the FLNK checks against BOML, zone ids, region ids and owned cells (issue 27):
+  // the fixture has links in two grid zones (ids 1 and 3), one of them with a single region.
+  await loadSidecarFile(
+    paths.fields,
+    sidecarExpectations(load.header.buildHash, mainBytes, section, load.pack),
+  );
   const { model } = decodeSidecar(sc.bytes, expect);
   assertEquals(model.zones.length, a.sidecar.zones.length);
   a.gridZones.forEach((gz, zi) => {

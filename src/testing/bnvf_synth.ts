@@ -161,11 +161,13 @@ export function synthLinkTable(rnd: () => number, zones: number[], n: number): S
   return t;
 }
 
-/** A link table over `zones` whose landing region ids are below their zone's region count. */
+/** A link table over `zones` whose landing region ids are in 1..their zone's region count. */
 function synthLinks(rnd: () => number, zones: readonly ZoneFields[]): SidecarLinkTable {
   const t = synthLinkTable(rnd, zones.map((_, i) => i), ri(rnd, 20));
   for (let s = 0; s < 2 * t.count; s++) {
-    t.rid[s] %= Math.max(1, zones[t.zone[s >> 1]].regions);
+    if (t.why[s] === 0 || t.why[s] === 4) {
+      t.rid[s] = 1 + (t.rid[s] % Math.max(1, zones[t.zone[s >> 1]].regions));
+    }
   }
   return t;
 }

@@ -318,7 +318,7 @@ function checkGap(bytes: Uint8Array, from: number, to: number, where: string): v
 /**
  * FLNK against the main pack (issue 27 item 2): FLNK is "由 BOML 换算" — present exactly when the
  * main pack has off-mesh links, one record per BOML link; each record's zone and link fields are
- * that BOML record's, and a side's region id is below its zone's region count. Only the facts the
+ * that BOML record's, and a landing side's region id is in 1..its zone's region count. Only the facts the
  * caller gave are checked (`expect.offMeshLinks` undefined: the BOML checks are skipped).
  */
 function checkLinksAgainstMain(
@@ -413,10 +413,11 @@ function checkLinksAgainstMain(
       }
       const rid = links.rid[s];
       if (links.why[s] !== 0 && links.why[s] !== 4) continue;
-      if (rid >= regions) {
+      // Region ids run 1..global_regions (BGRD guard; 0 is no region).
+      if (rid < 1 || rid > regions) {
         throw fail(
           `FLNK record ${i} side ${k} lands in region ${rid}`,
-          `< ${regions} (the zone's global_regions)`,
+          `1..${regions} (the zone's global_regions)`,
           at + 32 + 24 * k + 16,
         );
       }
