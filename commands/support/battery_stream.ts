@@ -1,6 +1,7 @@
 /**
  * `plan --legs` for batteries of any size (issue 27 item 17). The file is validated whole
- * first (src/world/legs_stream.ts: one error before any planning), then streamed leg by leg:
+ * first (src/world/legs_stream.ts, and every leg's zone against the pack: one error before any
+ * planning), then streamed leg by leg:
  * each result row is printed as its leg finishes, plan lines go to `--log` in batches, a
  * progress line runs on a TTY, and memory holds one leg, one row and the totals (8 bytes a
  * leg) — not the battery.
@@ -16,7 +17,9 @@ import { type BatteryRow, type BatterySummary, planLeg } from "../../src/analyze
 import { percentileSorted } from "../../src/analyze/percentile.ts";
 import { formatPlanLine } from "../../src/logs/plan_line.ts";
 import type { Engine } from "../../src/plan/engine.ts";
-import { countLegs, streamLegs } from "../../src/world/legs_stream.ts";
+import { streamLegs } from "../../src/world/legs_stream.ts";
+import { NavscopeError } from "../../src/errors.ts";
+import { escapeControls } from "../../src/codec/json_strict.ts";
 import { type Format, io, printTables, Progress, type TableModel } from "./terminal.ts";
 
 /** Output of a battery: a table format, or JSON lines. */
@@ -88,6 +91,31 @@ function fmt(v: number): string {
 }
 
 /**
+ * Validates the whole battery against the engine's pack without keeping its legs; returns how
+ * many legs it holds. A leg naming a zone the pack does not have is a battery for another pack
+ * (or a typo) unless it expects exactly that (`zone_not_found`): refused before any planning,
+ * as a no-go table naming a foreign zone is.
+ */
+export async function checkBattery(engine: Engine, path: string): Promise<number> {
+  const zones = new Set(engine.info.zones);
+  let n = 0;
+  for await (const leg of streamLegs(path)) {
+    if (!zones.has(leg.zone) && leg.expected !== "zone_not_found") {
+      throw new NavscopeError(
+        "bad_value",
+        `$.legs[${n}].zone: ${escapeControls(JSON.stringify(leg.zone))} is not a zone of ` +
+          `${engine.info.mainPack} (leg ${escapeControls(leg.id)} expects ${leg.expected})`,
+        { file: path },
+        `one of ${engine.info.zones.slice(0, 8).join(", ")}${zones.size > 8 ? ", …" : ""}, ` +
+          "or expected zone_not_found",
+      );
+    }
+    n++;
+  }
+  return n;
+}
+
+/**
  * Plans every leg of the battery at `path` and prints the rows as they finish; returns the
  * exit code (3 with `check` on a mismatch).
  */
@@ -97,7 +125,7 @@ export async function runBattery(
   opts: { check?: boolean; format?: BatteryFormat; log?: string },
 ): Promise<number> {
   const { check = false, format = "text", log } = opts;
-  const total = await countLegs(path); // the whole file is valid before any planning
+  const total = await checkBattery(engine, path); // the whole file is valid before any planning
   const progress = new Progress();
   const totals = new Float64Array(total);
   let matched = 0, k = 0;
