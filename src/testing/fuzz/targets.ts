@@ -19,6 +19,7 @@ import { sidecarExpectations } from "../../pack/set/pack_set.ts";
 import { checkNoGoAgainstPack } from "../../pack/set/binding.ts";
 import { assertOccluderPackMatches } from "../../pack/set/occluder_binding.ts";
 import { parseManifest } from "../../world/manifest.ts";
+import { parseThresholds } from "../../analyze/diff.ts";
 import { importObj, parseObj } from "../../world/obj.ts";
 import { LEG_OUTCOMES, LEGS_FORMAT, parseLegs } from "../../world/legs.ts";
 import { parseLogText } from "../../logs/parser.ts";
@@ -59,6 +60,7 @@ export const FUZZ_TARGETS = [
   "nogo",
   "legs",
   "manifest",
+  "thresholds",
   "obj",
   "log",
   "gzlog",
@@ -454,6 +456,19 @@ async function manifestTarget(): Promise<FuzzTarget> {
   };
 }
 
+async function thresholdsTarget(): Promise<FuzzTarget> {
+  const rel = "examples/baseline/thresholds.json";
+  return {
+    name: "thresholds",
+    seeds: [{ name: rel, bytes: await read(rel), ctx: {} }],
+    mutate: (rng, s) => mutateJson(rng, lossy.decode(s.bytes)),
+    check(s, b) {
+      const text = decodeUtf8Strict(b, { file: s.name });
+      return jsonProblems(b, text, parseThresholds(text, s.name));
+    },
+  };
+}
+
 // ── OBJ ─────────────────────────────────────────────────────────────────────────────────────
 
 /** Strict reference reading of an OBJ: decimal v coordinates, face indices that exist. */
@@ -619,6 +634,7 @@ export async function loadTargets(
     nogo: nogoTarget,
     legs: legsTarget,
     manifest: manifestTarget,
+    thresholds: thresholdsTarget,
     obj: objTarget,
     log: logTarget,
     gzlog: () => gzLogTarget(scratch),
