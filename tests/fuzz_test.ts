@@ -52,3 +52,24 @@ Deno.test("fuzz: a short seeded run over every format finds no crash, hang or in
   const lines = r.findings.map((f) => `${f.outcome} ${f.target}:${f.index} ${f.op} ${f.detail}`);
   assertEquals(lines.slice(0, 10), [], `${r.findings.length} findings`);
 });
+
+Deno.test("deno task fuzz: usage errors, --repro re-runs one input", async () => {
+  const { main } = await import("../src/testing/fuzz/main.ts");
+  const { NavscopeError } = await import("../src/errors.ts");
+  for (const bad of [["--bogus"], ["--targets", "nope"], ["--budget", "x"], ["--repro", "legs"]]) {
+    const e = await main(bad).then(() => null, (x) => x);
+    assert(e instanceof NavscopeError && e.code === "usage", `${bad.join(" ")}: ${e}`);
+  }
+  const out: string[] = [];
+  const log = console.log;
+  console.log = (s: string) => void out.push(s);
+  try {
+    assertEquals(await main(["--seed", "3", "--repro", "legs:5"]), 0);
+  } finally {
+    console.log = log;
+  }
+  const r = JSON.parse(out.join("\n"));
+  assertEquals([r.target, r.index], ["legs", 5]);
+  assert(["refused", "accepted"].includes(r.outcome), r.outcome);
+  await Deno.remove(r.input);
+});

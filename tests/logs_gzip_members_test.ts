@@ -110,3 +110,25 @@ Deno.test("logs: a file cut inside a UTF-8 character reports its last line as cu
     "the file ends inside a UTF-8 character",
   );
 });
+
+Deno.test("pack gunzip: bytes after the gzip member are named as such, not as damage", async () => {
+  const { gunzip } = await import("../src/codec/gzip.ts");
+  const { NavscopeError } = await import("../src/errors.ts");
+  const one = gz(plain);
+  for (
+    const [extra, kind] of [[gz(plain), "a second gzip member"], [
+      new Uint8Array(9),
+      "not gzip data",
+    ]] as const
+  ) {
+    const e = await gunzip(cat(one, extra), "p.nav.gz").then(() => null, (x) => x);
+    assert(e instanceof NavscopeError, String(e));
+    assertEquals(e.where.offset, one.length);
+    assert(
+      e.message.includes(`${extra.length} bytes from offset ${one.length} (${kind})`),
+      e.message,
+    );
+    assert(!e.message.includes("damaged"), e.message);
+  }
+  assertEquals((await gunzip(one, "p.nav.gz")).length, plain.length);
+});

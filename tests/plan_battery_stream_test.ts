@@ -146,3 +146,21 @@ Deno.test("plan --legs --json: an empty battery is refused (bad input, nothing p
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("plan --legs: a leg naming a zone the pack lacks is refused unless it expects zone_not_found", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const p = `${dir}/legs.json`;
+    const legs = quickLegs(3);
+    legs[2] = { ...legs[2], zone: "nav_tes", expected: "ok" };
+    await Deno.writeTextFile(p, encodeLegs(legs));
+    const r = await captureOutput(() =>
+      run([`${EX}nav_test/base.nav.gz`, "--legs", p]).catch((e) => e)
+    );
+    assert(r.value instanceof NavscopeError && r.value.code === "bad_value", String(r.value));
+    assert(r.value.message.includes('$.legs[2].zone: "nav_tes" is not a zone of'), r.value.message);
+    assertEquals(r.out, "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

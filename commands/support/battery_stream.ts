@@ -1,6 +1,7 @@
 /**
  * `plan --legs` for batteries of any size (issue 27 item 17). The file is validated whole
- * first (src/world/legs_stream.ts: one error before any planning), then streamed leg by leg:
+ * first (src/world/legs_stream.ts, and every leg's zone against the pack: one error before any
+ * planning), then streamed leg by leg:
  * each result row is printed as its leg finishes, plan lines go to `--log` in batches, a
  * progress line runs on a TTY, and memory holds one leg, one row and the totals (8 bytes a
  * leg) — not the battery.
@@ -17,9 +18,10 @@ import { percentileSorted } from "../../src/analyze/percentile.ts";
 import { machineFingerprint } from "../../src/analyze/machine.ts";
 import { formatPlanLine } from "../../src/logs/plan_line.ts";
 import type { Engine } from "../../src/plan/engine.ts";
-import { countLegs, streamLegs } from "../../src/world/legs_stream.ts";
-import type { Leg } from "../../src/world/legs.ts";
-import { requireBatteryZones, requireLegs } from "./preflight.ts";
+import { streamLegs } from "../../src/world/legs_stream.ts";
+import { NavscopeError } from "../../src/errors.ts";
+import { escapeControls } from "../../src/codec/json_strict.ts";
+import { requireLegs } from "./preflight.ts";
 import { type Format, io, printTables, Progress, type TableModel } from "./terminal.ts";
 
 /** Output of a battery: a table format, or JSON lines. */
@@ -91,17 +93,41 @@ function fmt(v: number): string {
 }
 
 /**
- * Refuses, before any leg is planned, a battery with no legs and one naming zones the pack
- * lacks (unless the leg expects `zone_not_found`). The zones are read in a second streamed pass,
- * keeping only the offending legs, so memory stays bounded by them.
+ * Validates the whole battery against the engine's pack without keeping its legs; returns how
+ * many legs it holds. An empty battery plans nothing (bad input). A leg naming a zone the pack
+ * does not have is a battery for another pack (or a typo) unless it expects exactly that
+ * (`zone_not_found`): refused before any planning, naming the first such leg by its JSON path
+ * and listing every missing zone and (up to five) legs.
  */
-async function requireStreamedBattery(engine: Engine, path: string, total: number) {
-  if (total === 0) requireLegs([], path);
-  const zones = new Set(engine.info.zones), bad: Leg[] = [];
+export async function checkBattery(engine: Engine, path: string): Promise<number> {
+  const zones = new Set(engine.info.zones);
+  const missing = new Set<string>(), badIds: string[] = [];
+  let n = 0, first = "";
   for await (const leg of streamLegs(path)) {
-    if (!zones.has(leg.zone) && leg.expected !== "zone_not_found") bad.push(leg);
+    if (!zones.has(leg.zone) && leg.expected !== "zone_not_found") {
+      if (!first) {
+        first = `$.legs[${n}].zone: ${escapeControls(JSON.stringify(leg.zone))} is not a zone ` +
+          `of ${engine.info.mainPack} (leg ${escapeControls(leg.id)} expects ${leg.expected})`;
+      }
+      missing.add(escapeControls(leg.zone));
+      if (badIds.length < 6) badIds.push(escapeControls(leg.id));
+    }
+    n++;
   }
-  requireBatteryZones(bad, engine.info.zones, path, engine.info.mainPack);
+  if (n === 0) requireLegs([], path);
+  if (first) {
+    throw new NavscopeError(
+      "bad_value",
+      `${first}; the battery names zone${missing.size > 1 ? "s" : ""} ${[...missing].join(", ")} ` +
+        `that the pack lacks (legs ${badIds.slice(0, 5).join(", ")}${
+          badIds.length > 5 ? ", …" : ""
+        })`,
+      { file: path },
+      `one of ${engine.info.zones.slice(0, 8).join(", ")}${zones.size > 8 ? ", …" : ""}, ` +
+        "or expected zone_not_found",
+    );
+  }
+  return n;
 }
 
 /**
@@ -114,8 +140,7 @@ export async function runBattery(
   opts: { check?: boolean; format?: BatteryFormat; log?: string },
 ): Promise<number> {
   const { check = false, format = "text", log } = opts;
-  const total = await countLegs(path); // the whole file is valid before any planning
-  await requireStreamedBattery(engine, path, total);
+  const total = await checkBattery(engine, path); // the whole file is valid before any planning
   const progress = new Progress();
   const totals = new Float64Array(total);
   let matched = 0, k = 0;

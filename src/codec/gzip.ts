@@ -97,6 +97,53 @@ function capError(file: string, cap: number, what: string): NavscopeError {
   );
 }
 
+/** A gzip member header's size, or -1 when `b` does not hold all of it yet (RFC 1952 §2.3). */
+export function gzipHeaderSize(b: Uint8Array): number {
+  if (b.length < 10) return -1;
+  const flg = b[3];
+  let at = 10;
+  if (flg & 4) {
+    if (b.length < at + 2) return -1;
+    at += 2 + (b[at] | (b[at + 1] << 8));
+  }
+  for (const bit of [8, 16]) {
+    if (!(flg & bit)) continue;
+    const z = b.indexOf(0, at);
+    if (z < 0) return -1;
+    at = z + 1;
+  }
+  if (flg & 2) at += 2;
+  return b.length >= at ? at : -1;
+}
+
+/** Why a member header is not one (null when it is). */
+export function gzipHeaderProblem(b: Uint8Array): string | null {
+  if (b[0] !== 0x1f || b[1] !== 0x8b) return "no gzip magic";
+  if (b[2] !== 8) return `compression method ${b[2]} (only 8, deflate, exists)`;
+  if (b[3] & 0xe0) return `reserved header flag bits 0x${(b[3] & 0xe0).toString(16)} set`;
+  return null;
+}
+
+/**
+ * Where the first gzip member of `bytes` ends (header + deflate data + 8-byte trailer), or -1 when
+ * it cannot be found (only called after a failed inflate, to say what follows the member).
+ */
+function firstMemberEnd(bytes: Uint8Array, cap: number): number {
+  const h = gzipHeaderSize(bytes);
+  if (h < 0) return -1;
+  try {
+    const r = zlib.inflateRawSync(bytes.subarray(h), {
+      info: true,
+      maxOutputLength: cap,
+    }) as unknown as {
+      engine: { bytesWritten: number };
+    };
+    return h + r.engine.bytesWritten + 8;
+  } catch {
+    return -1;
+  }
+}
+
 /**
  * Decompresses a gzip file held in memory, streaming: the output buffer starts at the ISIZE
  * trailer's size (uncompressed size mod 2^32) but never above 64 MiB or the inflate cap, grows by
@@ -180,6 +227,19 @@ export async function gunzip(
   } catch (e) {
     if (e instanceof NavscopeError) throw e;
     feed.catch(() => {});
+    // The web inflater fails with "failed to write whole buffer" when bytes follow the end of
+    // the gzip member: the data is complete, so say what follows instead of "damaged".
+    const end = /whole buffer/.test((e as Error).message) ? firstMemberEnd(bytes, cap) : -1;
+    if (end > 0 && end < bytes.length) {
+      const second = gzipHeaderProblem(bytes.subarray(end)) === null;
+      throw new NavscopeError(
+        "bad_value",
+        `the file goes on after its gzip member: ${bytes.length - end} bytes from offset ${end} ` +
+          `(${second ? "a second gzip member" : "not gzip data"})`,
+        { file, section: "gzip", offset: end },
+        "one gzip member, as navscope writes",
+      );
+    }
     throw new NavscopeError(
       "truncated",
       `gzip data is damaged or truncated after ${n} decompressed bytes: ${(e as Error).message}`,

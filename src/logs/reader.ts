@@ -17,6 +17,7 @@
  */
 import zlib from "node:zlib";
 import { NavscopeError } from "../errors.ts";
+import { gzipHeaderProblem, gzipHeaderSize } from "../codec/gzip.ts";
 import { emptyFileReport, emptyReport, LogLineProcessor, type ParseOptions } from "./parser.ts";
 import { emptyHead, parseHead } from "./line.ts";
 import type { FileReport, LogEvent, ParseReport } from "./types.ts";
@@ -111,33 +112,6 @@ async function openBytes(
     },
   }, { highWaterMark: 0 });
   return { gzip, stream: joined, tail };
-}
-
-/** A gzip member header's size, or -1 when `b` does not hold all of it yet (RFC 1952 §2.3). */
-function gzipHeaderSize(b: Uint8Array): number {
-  if (b.length < 10) return -1;
-  const flg = b[3];
-  let at = 10;
-  if (flg & 4) {
-    if (b.length < at + 2) return -1;
-    at += 2 + (b[at] | (b[at + 1] << 8));
-  }
-  for (const bit of [8, 16]) {
-    if (!(flg & bit)) continue;
-    const z = b.indexOf(0, at);
-    if (z < 0) return -1;
-    at = z + 1;
-  }
-  if (flg & 2) at += 2;
-  return b.length >= at ? at : -1;
-}
-
-/** Why a member header is not one (null when it is). */
-function gzipHeaderProblem(b: Uint8Array): string | null {
-  if (b[0] !== 0x1f || b[1] !== 0x8b) return "no gzip magic";
-  if (b[2] !== 8) return `compression method ${b[2]} (only 8, deflate, exists)`;
-  if (b[3] & 0xe0) return `reserved header flag bits 0x${(b[3] & 0xe0).toString(16)} set`;
-  return null;
 }
 
 /** Largest gzip member header accepted (file name and comment included). */

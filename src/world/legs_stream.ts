@@ -104,7 +104,7 @@ class ChunkText {
    * The text of the JSON value starting at the current position (strings, nesting and escapes
    * followed; not validated here) and where it starts.
    */
-  async value(path: string): Promise<{ text: string; line: number; column: number }> {
+  async value(path: string): Promise<Value> {
     await this.peek();
     let i = this.pos, depth = 0, inStr = false;
     for (;;) {
@@ -137,28 +137,31 @@ class ChunkText {
       i++;
     }
     if (i === this.pos) this.fail(i, "a value is missing", path);
-    const start = this.at(this.pos);
-    const text = this.buf.slice(this.pos, Math.min(i, this.buf.length));
+    const start = this.pos;
+    const text = this.buf.slice(start, Math.min(i, this.buf.length));
     this.pos = Math.min(i, this.buf.length);
-    return { text, ...start };
+    // Line and column only when an error needs them (counting lines per leg is quadratic).
+    return { text, at: () => this.at(start) };
   }
 }
 
+/** A value's text and, on demand, where it starts (valid until the buffer moves on). */
+interface Value {
+  text: string;
+  at: () => { line: number; column: number };
+}
+
 /** Parses one value's text strictly, locating errors in the whole file. */
-function parseAt(
-  v: { text: string; line: number; column: number },
-  path: string,
-  file: string,
-): unknown {
+function parseAt(v: Value, path: string, file: string): unknown {
   try {
     return parseJsonStrict(v.text, { file }, { pathPrefix: path });
   } catch (e) {
     if (!(e instanceof NavscopeError) || e.where.line === undefined) throw e;
-    const l = e.where.line, c = e.where.column ?? 1;
+    const l = e.where.line, c = e.where.column ?? 1, start = v.at();
     throw new NavscopeError(e.code, e.what, {
       ...e.where,
-      line: v.line + l - 1,
-      column: l === 1 ? v.column + c - 1 : c,
+      line: start.line + l - 1,
+      column: l === 1 ? start.column + c - 1 : c,
     }, e.expected);
   }
 }

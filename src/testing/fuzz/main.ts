@@ -56,11 +56,11 @@ export async function main(args: string[]): Promise<number> {
   else {
     console.log(
       `fuzz: seed ${seed}, ${(report.elapsedMs / 1000).toFixed(1)} s\n` +
-        "target     runs  refused accepted invalid crash hang unlocated",
+        "target       runs  refused accepted invalid crash hang unlocated",
     );
     for (const [t, c] of Object.entries(report.counts)) {
       console.log(
-        `${t.padEnd(9)}${String(c.runs).padStart(6)}${String(c.refused).padStart(9)}` +
+        `${t.padEnd(11)}${String(c.runs).padStart(6)}${String(c.refused).padStart(9)}` +
           `${String(c.accepted).padStart(9)}${String(c.invalid).padStart(8)}` +
           `${String(c.crash).padStart(6)}${String(c.hang).padStart(5)}${
             String(c.unlocated).padStart(10)
@@ -87,7 +87,10 @@ async function reproduce(spec: string, seed: number): Promise<number> {
   try {
     const [t] = await loadTargets([m[1]], scratch);
     const { seed: s, m: mut } = mutationOf(t, seed, Number(m[2]));
-    const out = `${scratch}/../navscope_fuzz_${m[1]}_${m[2]}.bin`;
+    const out = await Deno.makeTempFile({
+      prefix: `navscope_fuzz_${m[1]}_${m[2]}_`,
+      suffix: ".bin",
+    });
     await Deno.writeFile(out, mut.bytes);
     const r = await runOne(t, seed, Number(m[2]));
     console.log(JSON.stringify({ ...r, seedFile: s.name, input: out }, null, 1));

@@ -16,7 +16,10 @@ import { decodeSidecar, encodeSidecar } from "../../pack/bnvf/mod.ts";
 import { decodeOccluderPackAll, encodeOccluderPack } from "../../pack/ocls/mod.ts";
 import { noGoZoneSpecs, parseNoGoTable } from "../../pack/nogo/table.ts";
 import { sidecarExpectations } from "../../pack/set/pack_set.ts";
+import { checkNoGoAgainstPack } from "../../pack/set/binding.ts";
+import { assertOccluderPackMatches } from "../../pack/set/occluder_binding.ts";
 import { parseManifest } from "../../world/manifest.ts";
+import { parseThresholds } from "../../analyze/diff.ts";
 import { importObj, parseObj } from "../../world/obj.ts";
 import { LEG_OUTCOMES, LEGS_FORMAT, parseLegs } from "../../world/legs.ts";
 import { parseLogText } from "../../logs/parser.ts";
@@ -57,6 +60,7 @@ export const FUZZ_TARGETS = [
   "nogo",
   "legs",
   "manifest",
+  "thresholds",
   "obj",
   "log",
   "gzlog",
@@ -279,7 +283,7 @@ async function occluderTarget(): Promise<FuzzTarget> {
   const bytes = await gunzip(await read("examples/city_small/base.occluder.gz"));
   const main = decodeMainPack(await gunzip(await read("examples/city_small/base.nav.gz")));
   const zones = new Set(main.pack.zones.map((z) => z.name));
-  const seed: FuzzSeed = { name: "city_small/base.occluder", bytes, ctx: { zones } };
+  const seed: FuzzSeed = { name: "city_small/base.occluder", bytes, ctx: { zones, main } };
   return {
     name: "ocls",
     seeds: [seed],
@@ -301,7 +305,10 @@ async function occluderTarget(): Promise<FuzzTarget> {
     },
     check(s, b) {
       const out: string[] = [];
-      for (const sc of decodeOccluderPackAll(b, s.name)) {
+      const scenes = decodeOccluderPackAll(b, s.name);
+      // The engine's load check: a pack that is not this pack's makes the set unusable.
+      assertOccluderPackMatches(b, s.name, s.ctx.main.pack);
+      for (const sc of scenes) {
         out.push(...nonFinite(sc.instMatrix, `${sc.zone}.instMatrix`));
         out.push(...nonFinite(sc.header, `${sc.zone}.header`));
         if (!s.ctx.zones.has(sc.zone)) {
@@ -353,13 +360,15 @@ async function nogoTarget(): Promise<FuzzTarget> {
       map01lv001: [{ rings: [[[1, 1], [5, 1], [5, 5]]] }],
     },
   };
+  const main = decodeMainPack(await gunzip(await read("examples/city_small/base.nav.gz")));
+  const zones = main.pack.zones.map((z) => ({ name: z.name, width: z.width, height: z.height }));
   const seeds: FuzzSeed[] = [
     {
       name: "city_small/base.nogo.json",
       bytes: await read("examples/city_small/base.nogo.json"),
-      ctx: {},
+      ctx: { zones },
     },
-    { name: "rich.nogo.json", bytes: te.encode(JSON.stringify(rich, null, 1)), ctx: {} },
+    { name: "rich.nogo.json", bytes: te.encode(JSON.stringify(rich, null, 1)), ctx: { zones } },
   ];
   return {
     name: "nogo",
@@ -374,6 +383,12 @@ async function nogoTarget(): Promise<FuzzTarget> {
       for (const z of table.zones.keys()) {
         if (badName(z)) out.push(`zone name ${JSON.stringify(z)}`);
       }
+      // The engine's load check against the main pack: unusable → the set is refused.
+      const bind = checkNoGoAgainstPack(table, s.ctx.zones);
+      if (!bind.usable) {
+        throw new NavscopeError("bad_value", bind.message ?? "not this pack's", { file: s.name });
+      }
+      if (bind.status !== "ok") out.push(`accepted with a warning only: ${bind.message}`);
       return out;
     },
   };
@@ -437,6 +452,19 @@ async function manifestTarget(): Promise<FuzzTarget> {
         names.add(z.name);
       }
       return out;
+    },
+  };
+}
+
+async function thresholdsTarget(): Promise<FuzzTarget> {
+  const rel = "examples/baseline/thresholds.json";
+  return {
+    name: "thresholds",
+    seeds: [{ name: rel, bytes: await read(rel), ctx: {} }],
+    mutate: (rng, s) => mutateJson(rng, lossy.decode(s.bytes)),
+    check(s, b) {
+      const text = decodeUtf8Strict(b, { file: s.name });
+      return jsonProblems(b, text, parseThresholds(text, s.name));
     },
   };
 }
@@ -606,6 +634,7 @@ export async function loadTargets(
     nogo: nogoTarget,
     legs: legsTarget,
     manifest: manifestTarget,
+    thresholds: thresholdsTarget,
     obj: objTarget,
     log: logTarget,
     gzlog: () => gzLogTarget(scratch),
