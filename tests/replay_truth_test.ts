@@ -11,7 +11,7 @@ import { planLeg } from "../src/analyze/battery.ts";
 import { parseLegs } from "../src/world/legs.ts";
 import { checkReplayInvariant } from "../src/analyze/replay.ts";
 import { replayLogs, summarize } from "../src/analyze/replay_run.ts";
-import { demoReplayInputs } from "../commands/demo.ts";
+import { DEMO_WORLDS, demoReplayInputs } from "../commands/demo.ts";
 import { assert, assertEquals } from "./assert.ts";
 
 const EX = new URL("../examples/", import.meta.url).pathname;
@@ -122,9 +122,9 @@ Deno.test("demo: the replay step gets every world's pack and battery", () => {
   const args = demoReplayInputs();
   const flag = (f: string) => args.filter((_, i) => args[i - 1] === f);
   const packs = flag("--pack"), bats = flag("--battery");
-  assertEquals(packs.length, 3);
-  assertEquals(bats.length, 3);
-  for (let i = 0; i < 3; i++) {
+  assertEquals(packs.length, DEMO_WORLDS.length);
+  assertEquals(bats.length, DEMO_WORLDS.length);
+  for (let i = 0; i < DEMO_WORLDS.length; i++) {
     assertEquals(bats[i].replace(/legs\.json$/, ""), packs[i].replace(/base\.nav\.gz$/, ""));
   }
 });
