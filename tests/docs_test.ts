@@ -15,23 +15,6 @@ import { parseBgrd, readMainPackFile, summarizeBgrd } from "../mod.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
-/**
- * Files other helpers write on their own branches in the session that wrote this
- * test; the documents name them already. Once every branch is merged, this set must be emptied:
- * a link to a missing file then fails like any other.
- */
-const WRITTEN_ELSEWHERE = new Set([
-  "docs/pack_validation.md",
-  "docs/input_validation.md",
-  "docs/fuzz.md",
-  "docs/exit_codes.md",
-  "docs/counters.md",
-  "docs/gate.md",
-  "docs/pictures.md",
-  "docs/report.md",
-  "tests/nightly_fresh_clone_test.ts",
-]);
-
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
@@ -89,7 +72,7 @@ Deno.test("docs: every relative link reaches a file (and a heading, when it name
       const [file, anchor] = href.split("#");
       const target = file === "" ? doc : normalise(dir + file);
       if (!await exists(ROOT + target)) {
-        if (!WRITTEN_ELSEWHERE.has(target)) problems.push(`${doc}: ${href}: no such file`);
+        problems.push(`${doc}: ${href}: no such file`);
         continue;
       }
       if (anchor && target.endsWith(".md")) {
@@ -108,7 +91,7 @@ Deno.test("docs: every repository path in backquotes exists", async () => {
   for (const doc of await documents()) {
     const md = await Deno.readTextFile(ROOT + doc);
     for (const m of md.matchAll(re)) {
-      if (!await exists(ROOT + m[1]) && !WRITTEN_ELSEWHERE.has(m[1])) {
+      if (!await exists(ROOT + m[1])) {
         problems.push(`${doc}: ${m[1]}`);
       }
     }
