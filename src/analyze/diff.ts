@@ -91,7 +91,7 @@ export interface RunData {
    * unknown (stats file, MaaFramework logs only).
    */
   profiles: string[];
-  /** Per leg (key, `#leg id` when logged): its last outcome `ok t<tier> <n>pt <length>` or class. */
+  /** Per leg (key, with `|leg=ID` when logged): its last outcome `ok t<tier> <n>pt <length>` or class. */
   legOutcomes: Map<string, string> | null;
 }
 
@@ -151,8 +151,10 @@ async function runFromLogs(
     const p = leg.plan;
     if (p) profiles.add(p.profile ?? "spec");
     const deckY = p ? p.goalDeckY : leg.goalDeckY;
+    // A leg is told apart by its battery leg id where the line names one (legs that share
+    // their endpoints but differ in overrides), as classify and the report key it.
     const id = legKey(leg.zone, leg.start, leg.goal, deckY, leg.error) +
-      (p?.leg ? `#${p.leg}` : "");
+      (p?.leg ? `|leg=${p.leg}` : "");
     outcomes.set(
       id,
       leg.ok
@@ -172,8 +174,7 @@ async function runFromLogs(
     }
     const cls = classifyFailure(factsFromLeg(leg)).class;
     classes.set(cls, (classes.get(cls) ?? 0) + 1);
-    const deck = p ? p.goalDeckY : leg.goalDeckY;
-    failing.set(legKey(leg.zone, leg.start, leg.goal, deck, leg.error), cls);
+    failing.set(id, cls);
   }
   const report: ParseReport = stream.report;
   requireSomeInput(report, inputs);
