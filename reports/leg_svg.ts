@@ -15,7 +15,7 @@
  */
 
 import { base64, Canvas, encodePng } from "./svg_png.ts";
-import type { LegPicture } from "../src/plan/diagnostics/picture.ts";
+import { type LegPicture, PictureCell } from "../src/plan/diagnostics/picture.ts";
 import type { Pt } from "../src/plan/types.ts";
 
 /** SVG units per cell of the map. */
@@ -128,6 +128,7 @@ interface Draw {
 /** Cell classes, other regions, height shading and the two floods (embedded PNGs). */
 function rasterLayers(c: Draw): void {
   const { p, W, H, add } = c;
+  outsideLayer(c);
   // Cells.
   const labels: Record<number, [string, string]> = {
     2: ["cells-walk", "Walkable core cells"],
@@ -202,6 +203,47 @@ function rasterLayers(c: Draw): void {
       body: img ? image(img, W, H) : "",
     });
   }
+}
+
+/**
+ * Crop cells outside the final window (the crop stretched to a raw endpoint outside it): light
+ * grey, hatched; nothing is known there. The window's border is drawn where it lies inside the
+ * crop.
+ */
+function outsideLayer(c: Draw): void {
+  const { p, W, H, add } = c;
+  const img = cellImage(p, (k) => {
+    if (p.cells[k] !== PictureCell.Outside) return 0;
+    const x = k % p.nx, y = (k / p.nx) | 0;
+    return (x + y) % 4 === 0 ? 0xa8a8a8ff : 0xdededeff;
+  });
+  const win = p.crop.window;
+  let border = "";
+  if (img && win) {
+    const U = kCellUnits, [wx, wy, wnx, wny] = win;
+    // Window edges in map units (y flipped), each clipped to the crop.
+    const l = (wx - p.x0) * U, r = (wx + wnx - p.x0) * U;
+    const t = (p.ny - (wy + wny - p.y0)) * U, b = (p.ny - (wy - p.y0)) * U;
+    const cx0 = Math.max(0, l), cx1 = Math.min(W, r), cy0 = Math.max(0, t), cy1 = Math.min(H, b);
+    if (cx0 < cx1 && cy0 < cy1) {
+      if (l > 0 && l < W) border += `M${l} ${cy0}V${cy1}`;
+      if (r > 0 && r < W) border += `M${r} ${cy0}V${cy1}`;
+      if (t > 0 && t < H) border += `M${cx0} ${t}H${cx1}`;
+      if (b > 0 && b < H) border += `M${cx0} ${b}H${cx1}`;
+    }
+  }
+  add({
+    id: "outside-window",
+    label: "Outside the final window (nothing known; dashed line: the window's border)",
+    swatch: `<rect width="24" height="12" fill="#dedede" stroke="#777"/>` +
+      `<path d="M0 12L12 0M12 12L24 0" stroke="#a8a8a8"/>`,
+    body: img
+      ? image(img, W, H) +
+        (border
+          ? `<path class="window-border" d="${border}" stroke="#333" stroke-width="1.5" stroke-dasharray="6 3" fill="none"/>`
+          : "")
+      : "",
+  });
 }
 
 /** Refused steps on cell edges, walls and facades. */

@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { openEngine } from "../src/plan/engine.ts";
-import { Flood, StepBlock } from "../src/plan/diagnostics/picture.ts";
+import { Flood, PictureCell, StepBlock } from "../src/plan/diagnostics/picture.ts";
 import type { LegPicture, PlanRequest } from "../src/plan/types.ts";
 import { kCellUnits, legSvg } from "../reports/leg_svg.ts";
 import { assertGolden } from "./fixtures/analyze/golden.ts";
@@ -186,6 +186,55 @@ Deno.test("picture of a goal outside the reach: the goal's distance to its ancho
     }
     assert(svg.includes(`goal ${p.snap[1]!.toFixed(1)} px from the reach (&gt; 8 px gate)`));
     assertEquals(legendOf(svg).sort(), [...new Set(layers)].sort());
+  } finally {
+    engine.close();
+  }
+});
+
+Deno.test("picture of a raw endpoint outside the window: the crop reaches it, outside cells empty", async () => {
+  const engine = await openEngine(PACK);
+  try {
+    // legs.json mesa_up_deck: the start snaps onto the mesa, whose window leaves the raw start out.
+    const req: PlanRequest = {
+      zone: "map01base",
+      start: [110, 305],
+      goal: [140, 305],
+      goalDeckY: 8,
+    };
+    const r = await engine.plan(req, { picture: true });
+    assertEquals(r.error, "goal_outside_reach");
+    const p = r.picture!, [wx, wy, wnx, wny] = p.crop.window!;
+    const cellAt = (q: [number, number]) => [Math.floor(q[0] / 0.25), Math.floor(q[1] / 0.25)];
+    const inCrop = ([x, y]: number[]) =>
+      x >= p.x0 && x < p.x0 + p.nx && y >= p.y0 && y < p.y0 + p.ny;
+    const inWin = ([x, y]: number[]) => x >= wx && x < wx + wnx && y >= wy && y < wy + wny;
+    assert(!inWin(cellAt(p.start)), "the raw start lies outside the window (the case at hand)");
+    for (const q of [p.start, p.goal]) assert(inCrop(cellAt(q)), `endpoint ${q} inside the crop`);
+    // Out-of-window cells: their own class, no spans, no height, no flood, no clearance, no
+    // refused step; in-window cells never take that class.
+    let outside = 0;
+    const cs = p.cellSpans;
+    for (let k = 0; k < p.nx * p.ny; k++) {
+      const g = [p.x0 + (k % p.nx), p.y0 + ((k / p.nx) | 0)];
+      assertEquals(p.cells[k] === PictureCell.Outside, !inWin(g), `class of cell ${g}`);
+      if (inWin(g)) continue;
+      outside++;
+      assertEquals(cs.start[k + 1] - cs.start[k], 0, `spans of outside cell ${g}`);
+      assert(Number.isNaN(p.heights[k]) && p.flood[k] === 0 && p.clearance[k] === 0, `${g}`);
+    }
+    assert(outside > 0, "some cells lie outside the window");
+    for (const k of p.blockedSteps.cell) {
+      assert(p.cells[k] !== PictureCell.Outside, "no refused step on an outside cell");
+    }
+    const svg = legSvg(p, "mesa_up_deck");
+    const layers = layersOf(svg);
+    assert(layers.includes("outside-window"), "outside-window layer");
+    assert(svg.includes('class="window-border"'), "the window's border is drawn");
+    assertEquals(legendOf(svg).sort(), [...new Set(layers)].sort());
+    // The picture changes nothing of the plan.
+    const plain = await engine.plan(req);
+    assertEquals(plain.error, r.error);
+    assertEquals(plain.debug.topologyPoints, r.debug.topologyPoints);
   } finally {
     engine.close();
   }
