@@ -234,7 +234,7 @@ function outsideLayer(c: Draw): void {
   }
   add({
     id: "outside-window",
-    label: "Outside the final window (nothing known; dashed line: the window's border)",
+    label: "Outside the final window (dashed: its border)",
     swatch: `<rect width="24" height="12" fill="#dedede" stroke="#777"/>` +
       `<path d="M0 12L12 0M12 12L24 0" stroke="#a8a8a8"/>`,
     body: img
@@ -516,6 +516,12 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
       } cells) is over the ${c.budget}-cell picture budget; drawn ${p.nx} × ${p.ny} cells at full resolution around ${c.around}. Overview below: the whole window (${wnx} × ${wny}), downsampled.`,
     );
   }
+  const beyond = c.window !== null &&
+    (p.x0 < c.window[0] || p.y0 < c.window[1] || p.x0 + p.nx > c.window[0] + c.window[2] ||
+      p.y0 + p.ny > c.window[1] + c.window[3]);
+  if (beyond) {
+    text("The crop reaches beyond the final window to show the endpoints (hatched grey).");
+  }
   y += 6;
   const legend: string[] = [];
   for (const l of [...layers, ...panelLayers(p)]) {
@@ -552,6 +558,8 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
     // The endpoints and the gap pair in px, so a client can check what its viewport shows.
     `data-start="${p.start.join(",")}" data-goal="${p.goal.join(",")}"` +
     (p.gap ? ` data-gap="${[...p.gap.start, ...p.gap.goal].join(",")}"` : "") +
+    // The final window, when the crop reaches beyond it (its outside cells have no spans).
+    (beyond ? ` data-window="${c.window!.join(",")}"` : "") +
     ` font-family="sans-serif">`,
     `<title>${esc(title)}</title>`,
     // A nested <svg> clips the map's segments and arrows to the crop (no clipPath id needed).

@@ -230,6 +230,7 @@ Deno.test("picture of a raw endpoint outside the window: the crop reaches it, ou
     const layers = layersOf(svg);
     assert(layers.includes("outside-window"), "outside-window layer");
     assert(svg.includes('class="window-border"'), "the window's border is drawn");
+    assert(svg.includes(`data-window="${p.crop.window!.join(",")}"`), "root data-window");
     assertEquals(legendOf(svg).sort(), [...new Set(layers)].sort());
     // The picture changes nothing of the plan.
     const plain = await engine.plan(req);
