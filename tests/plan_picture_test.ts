@@ -8,7 +8,13 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { openEngine } from "../src/plan/engine.ts";
-import { Flood, PictureCell, StepBlock } from "../src/plan/diagnostics/picture.ts";
+import {
+  cropAround,
+  cropBounds,
+  Flood,
+  PictureCell,
+  StepBlock,
+} from "../src/plan/diagnostics/picture.ts";
 import type { LegPicture, PlanRequest } from "../src/plan/types.ts";
 import { kCellUnits, legSvg } from "../reports/leg_svg.ts";
 import { assertGolden } from "./fixtures/analyze/golden.ts";
@@ -239,6 +245,27 @@ Deno.test("picture of a raw endpoint outside the window: the crop reaches it, ou
   } finally {
     engine.close();
   }
+});
+
+Deno.test("crop rule: the crop reaches a raw endpoint outside the window, never less than the window gives", () => {
+  // Window cells 0..99 square; the start 10 cells west of it, the goal inside.
+  const win = { x0: 0, y0: 0, x1: 99, y1: 99 };
+  const start: [number, number] = [-2.375, 12.625], goal: [number, number] = [12.625, 12.625];
+  const extra: [[number, number], string][] = [[start, "the start"], [goal, "the goal"]];
+  const bounds = cropBounds(win, [start, goal]);
+  assertEquals(bounds, { x0: -26, y0: 0, x1: 99, y1: 99 }, "16 cells around the start");
+  assertEquals(cropBounds(win, [goal]), win, "nothing outside: the window");
+  const crop = (budget: number) =>
+    cropAround(win, [start, goal], [goal], "the goal", extra, budget, bounds);
+  // Under a roomy budget the start is in the crop.
+  const big = crop(20_000);
+  assertEquals(big.kind, "full");
+  assertEquals([big.crop.x0, big.crop.x1, big.crop.y0, big.crop.y1], [-26, 98, 2, 98]);
+  // When only the window's part fits, the crop is that part, as without the bounds.
+  const tight = crop(10_000);
+  const old = cropAround(win, [start, goal], [goal], "the goal", extra, 10_000);
+  assertEquals(tight.crop, old.crop);
+  assertEquals(tight.kind, "full");
 });
 
 Deno.test("picture over the pixel budget: focus crop around the gap, overview with the crop", async () => {

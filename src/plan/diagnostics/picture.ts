@@ -199,6 +199,7 @@ export function cropAround(
     return { crop, interest, kind: "full", around: "everything of interest" };
   }
   let box = clip(grow(boxOf(focus)!, kMargin), bounds);
+  if (area(box) > budget) box = clip(grow(boxOf(focus)!, kMargin), win);
   if (area(box) > budget) {
     (box = squareAt(focus[0], budget, bounds)), (around = `${around} (its first point)`);
   }
