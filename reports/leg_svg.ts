@@ -15,7 +15,7 @@
  */
 
 import { base64, Canvas, encodePng } from "./svg_png.ts";
-import type { LegPicture } from "../src/plan/diagnostics/picture.ts";
+import { type LegPicture, PictureCell } from "../src/plan/diagnostics/picture.ts";
 import type { Pt } from "../src/plan/types.ts";
 
 /** SVG units per cell of the map. */
@@ -128,6 +128,7 @@ interface Draw {
 /** Cell classes, other regions, height shading and the two floods (embedded PNGs). */
 function rasterLayers(c: Draw): void {
   const { p, W, H, add } = c;
+  outsideLayer(c);
   // Cells.
   const labels: Record<number, [string, string]> = {
     2: ["cells-walk", "Walkable core cells"],
@@ -202,6 +203,47 @@ function rasterLayers(c: Draw): void {
       body: img ? image(img, W, H) : "",
     });
   }
+}
+
+/**
+ * Crop cells outside the final window (the crop stretched to a raw endpoint outside it): light
+ * grey, hatched; nothing is known there. The window's border is drawn where it lies inside the
+ * crop.
+ */
+function outsideLayer(c: Draw): void {
+  const { p, W, H, add } = c;
+  const img = cellImage(p, (k) => {
+    if (p.cells[k] !== PictureCell.Outside) return 0;
+    const x = k % p.nx, y = (k / p.nx) | 0;
+    return (x + y) % 4 === 0 ? 0xa8a8a8ff : 0xdededeff;
+  });
+  const win = p.crop.window;
+  let border = "";
+  if (img && win) {
+    const U = kCellUnits, [wx, wy, wnx, wny] = win;
+    // Window edges in map units (y flipped), each clipped to the crop.
+    const l = (wx - p.x0) * U, r = (wx + wnx - p.x0) * U;
+    const t = (p.ny - (wy + wny - p.y0)) * U, b = (p.ny - (wy - p.y0)) * U;
+    const cx0 = Math.max(0, l), cx1 = Math.min(W, r), cy0 = Math.max(0, t), cy1 = Math.min(H, b);
+    if (cx0 < cx1 && cy0 < cy1) {
+      if (l > 0 && l < W) border += `M${l} ${cy0}V${cy1}`;
+      if (r > 0 && r < W) border += `M${r} ${cy0}V${cy1}`;
+      if (t > 0 && t < H) border += `M${cx0} ${t}H${cx1}`;
+      if (b > 0 && b < H) border += `M${cx0} ${b}H${cx1}`;
+    }
+  }
+  add({
+    id: "outside-window",
+    label: "Outside the final window (dashed: its border)",
+    swatch: `<rect width="24" height="12" fill="#dedede" stroke="#777"/>` +
+      `<path d="M0 12L12 0M12 12L24 0" stroke="#a8a8a8"/>`,
+    body: img
+      ? image(img, W, H) +
+        (border
+          ? `<path class="window-border" d="${border}" stroke="#333" stroke-width="1.5" stroke-dasharray="6 3" fill="none"/>`
+          : "")
+      : "",
+  });
 }
 
 /** Refused steps on cell edges, walls and facades. */
@@ -474,6 +516,12 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
       } cells) is over the ${c.budget}-cell picture budget; drawn ${p.nx} × ${p.ny} cells at full resolution around ${c.around}. Overview below: the whole window (${wnx} × ${wny}), downsampled.`,
     );
   }
+  const beyond = c.window !== null &&
+    (p.x0 < c.window[0] || p.y0 < c.window[1] || p.x0 + p.nx > c.window[0] + c.window[2] ||
+      p.y0 + p.ny > c.window[1] + c.window[3]);
+  if (beyond) {
+    text("The crop reaches beyond the final window to show the endpoints (hatched grey).");
+  }
   y += 6;
   const legend: string[] = [];
   for (const l of [...layers, ...panelLayers(p)]) {
@@ -510,6 +558,8 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
     // The endpoints and the gap pair in px, so a client can check what its viewport shows.
     `data-start="${p.start.join(",")}" data-goal="${p.goal.join(",")}"` +
     (p.gap ? ` data-gap="${[...p.gap.start, ...p.gap.goal].join(",")}"` : "") +
+    // The final window, when the crop reaches beyond it (its outside cells have no spans).
+    (beyond ? ` data-window="${c.window!.join(",")}"` : "") +
     ` font-family="sans-serif">`,
     `<title>${esc(title)}</title>`,
     // A nested <svg> clips the map's segments and arrows to the crop (no clipPath id needed).

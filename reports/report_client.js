@@ -388,6 +388,12 @@
     const cellU = A("data-cell") || 4, nx = A("data-nx"), ny = A("data-ny");
     const x0 = A("data-x0"), y0 = A("data-y0");
     const mapW = A("data-map-width") || nx * cellU, mapH = A("data-map-height") || ny * cellU;
+    // The final window (root data-window, global cells x0,y0,nx,ny: only when the crop reaches
+    // beyond it); its outside cells have no spans.
+    const win = (svg.getAttribute("data-window") || "").split(",").map(Number);
+    const outsideWindow = (gx, gy) =>
+      win.length === 4 &&
+      (gx < win[0] || gy < win[1] || gx >= win[0] + win[2] || gy >= win[1] + win[3]);
     // Say plainly when an endpoint is not on the map (root data-start / data-goal, px).
     const off = [["start", "data-start"], ["goal", "data-goal"]].filter(([, k]) => {
       const v = svg.getAttribute(k);
@@ -498,7 +504,10 @@
       const cx = Math.floor(u / cellU), row = Math.floor(v / cellU);
       if (cx < 0 || row < 0 || cx >= nx || row >= ny) return;
       const cy = ny - 1 - row;
-      out.innerHTML = hoverHtml(x0 + cx, y0 + cy, spans ? spans.cell(cx, cy) : null, !!d.spans);
+      const gx = x0 + cx, gy = y0 + cy;
+      out.innerHTML = outsideWindow(gx, gy)
+        ? hoverHtml(gx, gy, [], true, true)
+        : hoverHtml(gx, gy, spans ? spans.cell(cx, cy) : null, !!d.spans, false);
       out.dataset.cell = `${x0 + cx},${y0 + cy}`;
     });
     // Layers toggle from the legend (click or Enter / Space on an entry).
@@ -540,9 +549,10 @@
   }
 
   const FLAG_NAMES = [[1, "dead"], [2, "walk"], [4, "core"], [8, "ghost"]];
-  function hoverHtml(gx, gy, list, have) {
+  function hoverHtml(gx, gy, list, have, outside) {
     const px = `${num(gx * 0.25, 2)}, ${num(gy * 0.25, 2)}`;
     let h = `<b>cell ${gx}, ${gy}</b> <span class="muted">(px ${px})</span> `;
+    if (outside) return h + "— outside the final window (nothing known)";
     if (!have) return h + '<span class="muted">spans not embedded</span>';
     if (!list) return h + '<span class="muted">unpacking spans…</span>';
     if (!list.length) return h + "— no span";

@@ -8,7 +8,13 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { openEngine } from "../src/plan/engine.ts";
-import { Flood, StepBlock } from "../src/plan/diagnostics/picture.ts";
+import {
+  cropAround,
+  cropBounds,
+  Flood,
+  PictureCell,
+  StepBlock,
+} from "../src/plan/diagnostics/picture.ts";
 import type { LegPicture, PlanRequest } from "../src/plan/types.ts";
 import { kCellUnits, legSvg } from "../reports/leg_svg.ts";
 import { assertGolden } from "./fixtures/analyze/golden.ts";
@@ -189,6 +195,77 @@ Deno.test("picture of a goal outside the reach: the goal's distance to its ancho
   } finally {
     engine.close();
   }
+});
+
+Deno.test("picture of a raw endpoint outside the window: the crop reaches it, outside cells empty", async () => {
+  const engine = await openEngine(PACK);
+  try {
+    // legs.json mesa_up_deck: the start snaps onto the mesa, whose window leaves the raw start out.
+    const req: PlanRequest = {
+      zone: "map01base",
+      start: [110, 305],
+      goal: [140, 305],
+      goalDeckY: 8,
+    };
+    const r = await engine.plan(req, { picture: true });
+    assertEquals(r.error, "goal_outside_reach");
+    const p = r.picture!, [wx, wy, wnx, wny] = p.crop.window!;
+    const cellAt = (q: [number, number]) => [Math.floor(q[0] / 0.25), Math.floor(q[1] / 0.25)];
+    const inCrop = ([x, y]: number[]) =>
+      x >= p.x0 && x < p.x0 + p.nx && y >= p.y0 && y < p.y0 + p.ny;
+    const inWin = ([x, y]: number[]) => x >= wx && x < wx + wnx && y >= wy && y < wy + wny;
+    assert(!inWin(cellAt(p.start)), "the raw start lies outside the window (the case at hand)");
+    for (const q of [p.start, p.goal]) assert(inCrop(cellAt(q)), `endpoint ${q} inside the crop`);
+    // Out-of-window cells: their own class, no spans, no height, no flood, no clearance, no
+    // refused step; in-window cells never take that class.
+    let outside = 0;
+    const cs = p.cellSpans;
+    for (let k = 0; k < p.nx * p.ny; k++) {
+      const g = [p.x0 + (k % p.nx), p.y0 + ((k / p.nx) | 0)];
+      assertEquals(p.cells[k] === PictureCell.Outside, !inWin(g), `class of cell ${g}`);
+      if (inWin(g)) continue;
+      outside++;
+      assertEquals(cs.start[k + 1] - cs.start[k], 0, `spans of outside cell ${g}`);
+      assert(Number.isNaN(p.heights[k]) && p.flood[k] === 0 && p.clearance[k] === 0, `${g}`);
+    }
+    assert(outside > 0, "some cells lie outside the window");
+    for (const k of p.blockedSteps.cell) {
+      assert(p.cells[k] !== PictureCell.Outside, "no refused step on an outside cell");
+    }
+    const svg = legSvg(p, "mesa_up_deck");
+    const layers = layersOf(svg);
+    assert(layers.includes("outside-window"), "outside-window layer");
+    assert(svg.includes('class="window-border"'), "the window's border is drawn");
+    assert(svg.includes(`data-window="${p.crop.window!.join(",")}"`), "root data-window");
+    assertEquals(legendOf(svg).sort(), [...new Set(layers)].sort());
+    // The picture changes nothing of the plan.
+    const plain = await engine.plan(req);
+    assertEquals(plain.error, r.error);
+    assertEquals(plain.debug.topologyPoints, r.debug.topologyPoints);
+  } finally {
+    engine.close();
+  }
+});
+
+Deno.test("crop rule: the crop reaches a raw endpoint outside the window, never less than the window gives", () => {
+  // Window cells 0..99 square; the start 10 cells west of it, the goal inside.
+  const win = { x0: 0, y0: 0, x1: 99, y1: 99 };
+  const start: [number, number] = [-2.375, 12.625], goal: [number, number] = [12.625, 12.625];
+  const extra: [[number, number], string][] = [[start, "the start"], [goal, "the goal"]];
+  const bounds = cropBounds(win, [start, goal]);
+  assertEquals(bounds, { x0: -26, y0: 0, x1: 99, y1: 99 }, "16 cells around the start");
+  assertEquals(cropBounds(win, [goal]), win, "nothing outside: the window");
+  const crop = (budget: number) =>
+    cropAround(win, [start, goal], [goal], "the goal", extra, budget, bounds);
+  // Under a roomy budget the start is in the crop.
+  const big = crop(20_000);
+  assertEquals(big.kind, "full");
+  assertEquals([big.crop.x0, big.crop.x1, big.crop.y0, big.crop.y1], [-26, 98, 2, 98]);
+  // When only the window's part fits, the crop is that part, as without the bounds.
+  const tight = crop(10_000);
+  const old = cropAround(win, [start, goal], [goal], "the goal", extra, 10_000);
+  assertEquals(tight.crop, old.crop);
+  assertEquals(tight.kind, "full");
 });
 
 Deno.test("picture over the pixel budget: focus crop around the gap, overview with the crop", async () => {

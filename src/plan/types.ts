@@ -319,7 +319,7 @@ export interface LegPicture {
   nx: number;
   /** Crop height, cells. */
   ny: number;
-  /** Cell class per crop cell (row-major, y up in the world). */
+  /** Cell class per crop cell (row-major, y up in the world; PictureCell, 4: outside the window). */
   cells: Uint8Array;
   /** Clearance per crop cell, px ×16, capped at 255 (12 px → 192). */
   clearance: Uint8Array;
@@ -420,7 +420,10 @@ export interface PictureCrop {
   window: [number, number, number, number] | null;
   /** Why the picture has no window (a pre-check failure: drawn from the pack's records). */
   note?: string;
-  /** The area of interest (all points with margin, inside the window), global cells. */
+  /**
+   * The area of interest (all points with margin, inside the window stretched to the raw
+   * endpoints outside it), global cells.
+   */
   interest: [number, number, number, number];
 }
 

@@ -9,7 +9,10 @@
  * margin — fits in {@link kPictureBudget} cells it is drawn whole ("full"); otherwise the crop is
  * a window of at most the budget around what explains the failure (the gap pair; the goal of a
  * goal-outside-reach leg; the endpoints), at full cell resolution, and the whole window comes
- * downsampled as the overview ("focus"). The floods and refused steps are computed here, from the
+ * downsampled as the overview ("focus"). The crop may reach beyond the window so that both raw
+ * endpoints are in the picture (a raw start outside the window of the leg it snapped into): its
+ * cells outside the window are the class {@link PictureCell.Outside} and hold no spans, heights,
+ * floods, refused steps or clearance. The floods and refused steps are computed here, from the
  * window, only when a picture is asked for: they never change a route. A plan that built no
  * window gets the records picture (records_picture.ts): the pack's records around the endpoint
  * that failed.
@@ -36,13 +39,15 @@ import type {
 
 export type { LegPicture } from "../types.ts";
 
-/** Cell classes of a picture. */
-export const PictureCell = { Empty: 0, Core: 1, Walk: 2, NonCore: 3 } as const;
+/** Cell classes of a picture (Outside: a crop cell outside the final window, nothing known). */
+export const PictureCell = { Empty: 0, Core: 1, Walk: 2, NonCore: 3, Outside: 4 } as const;
 
 /** Pixel budget of a picture's crop, cells (above it: a focus crop plus an overview). */
 export const kPictureBudget = 400_000;
 /** Margin around the points of interest, cells. */
 const kMargin = 48;
+/** Context around a raw endpoint outside the window, cells (the crop may reach that far out). */
+const kOutsidePad = 16;
 /** Extra context grown around a focus crop while the budget allows, cells per side. */
 const kFocusGrow = 160;
 /** Longest side of the overview, pixels. */
@@ -101,6 +106,32 @@ function clip(b: Box, w: Box): Box {
   return { x0, y0, x1: Math.max(x0, Math.min(b.x1, w.x1)), y1: Math.max(y0, Math.min(b.y1, w.y1)) };
 }
 
+/** Smallest box holding both. */
+function hull(a: Box, b: Box): Box {
+  return {
+    x0: Math.min(a.x0, b.x0),
+    y0: Math.min(a.y0, b.y0),
+    x1: Math.max(a.x1, b.x1),
+    y1: Math.max(a.y1, b.y1),
+  };
+}
+
+const same = (a: Box, b: Box) => a.x0 === b.x0 && a.y0 === b.y0 && a.x1 === b.x1 && a.y1 === b.y1;
+
+/**
+ * Where a crop may lie: the window, stretched to the points that must be in the picture (the raw
+ * endpoints, the gap pair) when they lie outside it, with kOutsidePad cells of context.
+ */
+export function cropBounds(win: Box, must: readonly Pt[]): Box {
+  let b = win;
+  for (const p of must) {
+    const cx = cellOf(p[0]), cy = cellOf(p[1]);
+    if (cx >= win.x0 && cx <= win.x1 && cy >= win.y0 && cy <= win.y1) continue;
+    b = hull(b, grow({ x0: cx, y0: cy, x1: cx, y1: cy }, kOutsidePad));
+  }
+  return b;
+}
+
 /** Box of side ≤ √budget centred on `p`, inside `win`. */
 function squareAt(p: Pt, budget: number, win: Box): Box {
   const half = Math.max(1, Math.floor(Math.sqrt(budget) / 2) - 1);
@@ -139,10 +170,14 @@ export function chooseCrop(
   const extra: [Pt, string][] = [[req.start, "the start"], [req.goal, "the goal"]];
   for (const p of gap) extra.push([p, "the gap pair"]);
   if (routeEnd) extra.push([routeEnd, "where the route ends"]);
-  return cropAround(win, all, focus, around, extra, budget);
+  const bounds = cropBounds(win, [req.start, req.goal, ...gap]);
+  return cropAround(win, all, focus, around, extra, budget, bounds);
 }
 
-/** The crop rule over given points: `all` of interest, `focus` first, then `extra` points. */
+/**
+ * The crop rule over given points: `all` of interest, `focus` first, then `extra` points; the crop
+ * lies inside `bounds` (cropBounds: the window, stretched to the raw endpoints outside it).
+ */
 export function cropAround(
   win: Box,
   all: readonly Pt[],
@@ -150,39 +185,63 @@ export function cropAround(
   around: string,
   extra: readonly [Pt, string][],
   budget: number,
+  bounds: Box = win,
 ): { crop: Box; interest: Box; kind: "full" | "focus"; around: string } {
-  const interest = clip(grow(boxOf(all)!, kMargin), win);
+  const interest = clip(grow(boxOf(all)!, kMargin), bounds);
   if (area(interest) <= budget) {
     return { crop: interest, interest, kind: "full", around: "everything of interest" };
   }
-  let box = clip(grow(boxOf(focus)!, kMargin), win);
+  // Never less than the window alone gives: its whole area of interest when that fits, plus as
+  // much of the endpoints outside the window as the budget allows.
+  const inWin = clip(grow(boxOf(all)!, kMargin), win);
+  if (area(inWin) <= budget) {
+    const crop = takeIn(inWin, extra, win, bounds, budget).box;
+    return { crop, interest, kind: "full", around: "everything of interest" };
+  }
+  let box = clip(grow(boxOf(focus)!, kMargin), bounds);
+  if (area(box) > budget) box = clip(grow(boxOf(focus)!, kMargin), win);
   if (area(box) > budget) {
-    (box = squareAt(focus[0], budget, win)), (around = `${around} (its first point)`);
+    (box = squareAt(focus[0], budget, bounds)), (around = `${around} (its first point)`);
   }
-  // Add the other points of interest while the crop stays within the budget.
-  const added = new Set<string>();
-  for (const [p, what] of extra) {
-    const b = clip(grow(boxOf([p])!, kMargin), win);
-    const u = {
-      x0: Math.min(box.x0, b.x0),
-      y0: Math.min(box.y0, b.y0),
-      x1: Math.max(box.x1, b.x1),
-      y1: Math.max(box.y1, b.y1),
-    };
-    if (area(u) > budget) continue;
-    if (u.x0 !== box.x0 || u.y0 !== box.y0 || u.x1 !== box.x1 || u.y1 !== box.y1) {
-      if (!around.includes(what)) added.add(what);
-    }
-    box = u;
-  }
-  if (added.size) around += ` with ${[...added].join(" and ")}`;
+  const t = takeIn(box, extra, win, bounds, budget);
+  box = t.box;
+  const added = [...t.added].filter((what) => !around.includes(what));
+  if (added.length) around += ` with ${added.join(" and ")}`;
   // Context: grow evenly while the budget allows.
   for (let m = 8; m <= kFocusGrow; m += 8) {
-    const b = clip(grow(box, 8), win);
+    const b = clip(grow(box, 8), bounds);
     if (area(b) > budget) break;
     box = b;
   }
   return { crop: box, interest, kind: "focus", around };
+}
+
+/** Whether window cell (x, y), window-relative, lies in the window. */
+function inWindow(w: WindowGrid, x: number, y: number): boolean {
+  return x >= 0 && y >= 0 && x < w.nx && y < w.ny;
+}
+
+/**
+ * Grows `box` by each of `extra`'s points (with its margin) while the crop stays within the
+ * budget: the margin out to `bounds`, else, as without bounds, clipped to the window.
+ */
+function takeIn(
+  box: Box,
+  extra: readonly [Pt, string][],
+  win: Box,
+  bounds: Box,
+  budget: number,
+): { box: Box; added: Set<string> } {
+  const added = new Set<string>();
+  for (const [p, what] of extra) {
+    const m = grow(boxOf([p])!, kMargin);
+    let u = hull(box, clip(m, bounds));
+    if (area(u) > budget) u = hull(box, clip(m, win));
+    if (area(u) > budget) continue;
+    if (!same(u, box)) added.add(what);
+    box = u;
+  }
+  return { box, added };
 }
 
 /** Cell class of window cell c. */
@@ -197,7 +256,7 @@ function classOf(w: WindowGrid, c: number): number {
 }
 
 /** Overview ranking of the classes: the most walkable class of a block wins. */
-export const CLASS_RANK = [0, 2, 3, 1];
+export const CLASS_RANK = [0, 2, 3, 1, 0];
 
 /** One off-mesh link of the zone (FLNK), end cells in global cells. */
 export interface PictureZoneLink {
@@ -253,7 +312,13 @@ export function legPicture(
   const cells = new Uint8Array(nx * ny), clearance = new Uint8Array(nx * ny);
   for (let y = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++) {
-      const c = (oy + y) * w.nx + (ox + x), k = y * nx + x;
+      const k = y * nx + x;
+      // A crop cell outside the window: nothing is known there (and c would be another row's).
+      if (!inWindow(w, ox + x, oy + y)) {
+        cells[k] = PictureCell.Outside;
+        continue;
+      }
+      const c = (oy + y) * w.nx + (ox + x);
       cells[k] = classOf(w, c);
       clearance[k] = Math.min(255, Math.round(w.dist[c] * 16));
     }
@@ -281,7 +346,9 @@ export function legPicture(
   }
   // The zone's links that did not land (a link lands on its end cells: build_window landing).
   const unlandedLinks: number[] = [];
-  const wcell = (gx: number, gy: number) => (gy - w.y0) * w.nx + (gx - w.x0);
+  // An end outside the window did not land (and its row-major index would be another cell's).
+  const wcell = (gx: number, gy: number) =>
+    inWindow(w, gx - w.x0, gy - w.y0) ? (gy - w.y0) * w.nx + (gx - w.x0) : -1;
   for (const l of zoneLinks) {
     const a: Pt = [(l.ax + 0.5) * kCS, (l.ay + 0.5) * kCS];
     const b: Pt = [(l.bx + 0.5) * kCS, (l.by + 0.5) * kCS];
@@ -395,6 +462,7 @@ function cropLayers(
     for (let y = 0; y < ny; y++) {
       for (let x = 0; x < nx; x++) {
         start[y * nx + x] = n;
+        if (!inWindow(w, ox + x, oy + y)) continue;
         const j = occIndex(sp, (oy + y) * w.nx + ox + x);
         if (j >= 0) n += sp.cs[j + 1] - sp.cs[j];
       }
@@ -404,6 +472,7 @@ function cropLayers(
     const clearance = new Float32Array(n), spanFlood = new Uint8Array(n);
     for (let y = 0; y < ny; y++) {
       for (let x = 0; x < nx; x++) {
+        if (!inWindow(w, ox + x, oy + y)) continue;
         const c = (oy + y) * w.nx + ox + x, k = y * nx + x;
         const j = occIndex(sp, c);
         if (j < 0) continue;
@@ -499,12 +568,12 @@ function blockedSteps(
   for (let y = 0; y < ny; y++) {
     for (let x = 0; x < nx; x++) {
       const wx = ox + x, wy = oy + y, c = wy * w.nx + wx;
-      if (!w.core[c]) continue;
+      if (!inWindow(w, wx, wy) || !w.core[c]) continue;
       const j = occIndex(sp, c);
       if (j < 0) continue;
       for (let k = 0; k < 2; k++) {
         const bx = wx + DX[k], by = wy + DY[k];
-        if (bx >= w.nx || by >= w.ny) continue;
+        if (!inWindow(w, bx, by)) continue;
         const cb = by * w.nx + bx;
         if (!w.core[cb]) continue;
         const jb = occIndex(sp, cb);
