@@ -43,7 +43,7 @@ export function counterTableHtml(d: ReportData): string {
   const intro = `<p class="muted">Machine-independent work: the nightly gate's performance ` +
     `signal. Deterministic counts of what each stage did (cells, tiles, heap pops, sight checks, ` +
     `chords), identical on every machine and for any --workers/--jobs, where a timing is only ` +
-    `comparable on one machine. Names and what they count: docs/counters.md.</p>`;
+    `comparable on one machine. Hover a counter for what it counts; all names: docs/counters.md.</p>`;
   if (c.plans === 0) {
     return `${intro}<p class="note" id="counter-none">No successful plan line carried work ` +
       `counters (logs written before counters existed).</p>`;
@@ -56,11 +56,11 @@ export function counterTableHtml(d: ReportData): string {
   for (const g of groups) {
     h += `<th colspan="4" class="n">${esc(g.name)} <span class="muted">(${g.plans})</span></th>`;
   }
-  h += `<th rowspan="2">what it counts</th></tr><tr>` +
+  h += `</tr><tr>` +
     groups.map(() => stats.map((s) => `<th class="n">${s}</th>`).join("")).join("") +
     `</tr></thead><tbody>`;
   let stage = "";
-  const span = 2 + 4 * groups.length;
+  const span = 1 + 4 * groups.length;
   for (let i = 0; i < c.all.length; i++) {
     const name = c.all[i].counter;
     const s = name.slice(0, name.indexOf("."));
@@ -68,12 +68,16 @@ export function counterTableHtml(d: ReportData): string {
       stage = s;
       h += `<tr class="group"><th colspan="${span}" scope="rowgroup">${esc(s)}</th></tr>`;
     }
-    h += `<tr><th scope="row">${esc(name)}</th>`;
+    // What it counts on hover: a text column would squeeze the wide number grid.
+    h += `<tr><th scope="row" title="${esc(COUNTER_WHAT.get(name) ?? "")}">${esc(name)}</th>`;
     for (const g of groups) {
       const r = g.rows.find((x) => x.counter === name);
-      h += stats.map((st) => `<td class="n">${r ? num(r[st]) : "-"}</td>`).join("");
+      // The group's last column closes it with a rule, as in the stage × tier table.
+      h += stats.map((st) =>
+        `<td class="n${st === "max" ? " last" : ""}">${r ? num(r[st]) : "-"}</td>`
+      ).join("");
     }
-    h += `<td class="muted">${esc(COUNTER_WHAT.get(name) ?? "")}</td></tr>`;
+    h += `</tr>`;
   }
   return `${intro}<div class="scroll">${h}</tbody></table></div>`;
 }

@@ -54,6 +54,7 @@ Deno.test("report data: work counters and the other breakdown equal stats on the
     const counters = html.match(/<table id="counter-matrix">[\s\S]*?<\/table>/)![0];
     for (const n of COUNTER_NAMES) assert(counters.includes(`>${n}</th>`), n);
     assert(counters.includes(">topology</th>"), "rows grouped by stage");
+    assert(counters.includes('title="tier-loop rounds started'), "what a counter counts, on hover");
     assert(counters.includes(`>${pops.sum}</td>`), "the sum is shown");
     assert(/<details id="counters">[\s\S]*docs\/counters\.md/.test(html));
     const other = html.match(/<table id="other-breakdown">[\s\S]*?<\/table>/)![0];
