@@ -16,7 +16,15 @@ import { factsFromPlan, FailureCollector, legKey, PlanCollector } from "../src/a
 import type { ClassifyReport } from "../src/analyze/classify_report.ts";
 import { ClassifyAccumulator } from "../src/analyze/classify_report.ts";
 import { fileProblems, type ProgressFn, unparsedLines } from "../src/analyze/run.ts";
-import type { StageRow, StatsBody, TierRow, WindowBucketRow } from "../src/analyze/stats.ts";
+import type {
+  CounterRow,
+  OtherStageRow,
+  StageRow,
+  StatsBody,
+  TierCountersRow,
+  TierRow,
+  WindowBucketRow,
+} from "../src/analyze/stats.ts";
 import { CAPPED_WINDOW_MAX, round3, StatsAccumulator, StatsGroup } from "../src/analyze/stats.ts";
 import { gloss, hasCjk } from "../src/logs/gloss.ts";
 import { formatTimestamp } from "../src/logs/line.ts";
@@ -131,6 +139,26 @@ export interface ReportData {
     per_tier: TierStageRow[];
     /** Sum of "other" / sum of total, null when no time. */
     other_share: number | null;
+    /** "Other" broken down (issue 28): stats' `other_stages`, each with its share of the time. */
+    other_breakdown: {
+      /** Successful plans whose line carried the breakdown (stats' `other_plans`). */
+      plans: number;
+      /** Σ total plan time of those plans, ms. */
+      total_ms: number;
+      /** Every sub-stage, then `unattributed` (stats' order; empty when no plan had it). */
+      rows: Array<OtherStageRow & { share: number | null }>;
+      /** stats' `other_unattributed_share`. */
+      unattributed_share: number | null;
+    };
+  };
+  /** Work counters (issue 26, docs/counters.md), exactly as `stats` aggregates them. */
+  counters: {
+    /** Successful plans whose line carried counters (stats' `counter_plans`). */
+    plans: number;
+    /** Over all those plans (stats' `counters`). */
+    all: CounterRow[];
+    /** Per final tier (stats' `counters_by_tier`). */
+    by_tier: TierCountersRow[];
   };
   failures: {
     /** Distinct failing legs, most failures first (at most `max_legs`). */
@@ -254,6 +282,8 @@ export class ReportAccumulator {
   private readonly maxPoints: number;
   private readonly maxLegs: number;
   private eligible = 0;
+  /** Σ total ms of the successful plans carrying the "other" breakdown (the shares' base). */
+  private otherTotal = 0;
   private legEvents = 0;
   private legOk = 0;
   private planEvents = 0;
@@ -396,6 +426,7 @@ export class ReportAccumulator {
       this.onPlan({ record: r, time, pid, tid });
     }
     if (!r.ok) return;
+    if (r.otherTiming) this.otherTotal += r.timing.total;
     let g = this.tierGroups.get(r.tier);
     if (!g) this.tierGroups.set(r.tier, g = new StatsGroup());
     g.add(r);
@@ -528,6 +559,20 @@ export class ReportAccumulator {
         table: body.stages,
         per_tier: perTier,
         other_share: totalSum > 0 ? round3(otherSum / totalSum) : null,
+        other_breakdown: {
+          plans: body.other_plans,
+          total_ms: round3(this.otherTotal) ?? 0,
+          rows: body.other_stages.map((r) => ({
+            ...r,
+            share: this.otherTotal > 0 ? round4(r.sum_ms / this.otherTotal) : null,
+          })),
+          unattributed_share: body.other_unattributed_share,
+        },
+      },
+      counters: {
+        plans: body.counter_plans,
+        all: body.counters,
+        by_tier: body.counters_by_tier,
       },
       failures: {
         legs: legs.slice(0, this.maxLegs).map((a, id) => ({
@@ -558,6 +603,11 @@ export class ReportAccumulator {
     addGlosses(out);
     return out;
   }
+}
+
+/** Rounds a share to 1e-4 (0.01 %), so the JSON carries no float noise. */
+function round4(v: number): number {
+  return Math.round(v * 10_000) / 10_000;
 }
 
 /**

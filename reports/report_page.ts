@@ -7,6 +7,7 @@
  */
 import type { ReportData } from "./report_data.ts";
 import { chartSpecs } from "./report_charts.ts";
+import { counterTableHtml, otherTableHtml } from "./report_costs.ts";
 
 /** The chart.js build inlined into the page (the UMD bundle of the pinned npm package). */
 export async function chartJsSource(): Promise<string> {
@@ -103,7 +104,12 @@ ${verdict}
 <h3>Stage × final tier (successful plans)</h3>
 <p class="muted">p50 ms of each stage and its share of the group's summed total time; hover a cell for the sum and the maximum.</p>
 <div id="stage-table" class="scroll"></div>
+<h3 id="other-heading">What “other” is made of</h3>
+${otherTableHtml(d)}
 ${canvas("stages")}
+<details id="counters"><summary>Work counters (sum, p50, p90, max over all plans and per final tier)</summary>
+${counterTableHtml(d)}
+</details>
 </section>
 <section id="failure-section"><h2>Failures: distinct failing legs</h2>
 <div class="controls"><label>Class <select id="class-filter"></select></label>
