@@ -54,27 +54,32 @@ export async function writeFilesAtomic(
   files: ReadonlyArray<{ path: string; data: Uint8Array | string }>,
 ): Promise<void> {
   const temps: Array<{ tmp: string; path: string }> = [];
+  const devices: Array<{ path: string; bytes: Uint8Array }> = [];
   let at = "";
   try {
     for (const f of files) {
       at = f.path;
+      const bytes = typeof f.data === "string" ? new TextEncoder().encode(f.data) : f.data;
+      // A device (`/dev/null`) is written in place after the temps, never via a temp beside it.
+      if (await isSpecialFile(f.path)) {
+        devices.push({ path: f.path, bytes });
+        continue;
+      }
       const slash = f.path.lastIndexOf("/");
       const dir = slash >= 0 ? f.path.slice(0, slash + 1) : "";
       // Missing parent folders are created, as bake and replay do.
       if (slash > 0) await Deno.mkdir(dir, { recursive: true });
       const tmp = `${dir}.${f.path.slice(slash + 1)}.${Deno.pid}.${Date.now()}.${temps.length}.tmp`;
       temps.push({ tmp, path: f.path });
-      await Deno.writeFile(
-        tmp,
-        typeof f.data === "string" ? new TextEncoder().encode(f.data) : f.data,
-      );
+      await Deno.writeFile(tmp, bytes);
     }
     for (const t of temps) {
       at = t.path;
-      if (await isSpecialFile(t.path)) {
-        await Deno.writeFile(t.path, await Deno.readFile(t.tmp));
-        await Deno.remove(t.tmp);
-      } else await Deno.rename(t.tmp, t.path);
+      await Deno.rename(t.tmp, t.path);
+    }
+    for (const d of devices) {
+      at = d.path;
+      await Deno.writeFile(d.path, d.bytes);
     }
   } catch (e) {
     for (const t of temps) await Deno.remove(t.tmp).catch(() => {});
