@@ -378,17 +378,7 @@ export function legPicture(
     clearance,
     blockers,
     rings,
-    discs: req.noGoDiscs ?? [],
-    topology: d.topologyPoints,
-    taut: d.tautPoints,
-    pulled: d.pulledPoints,
-    assembled: d.assembledPoints,
-    points: res.points,
-    waypoints: res.waypoints,
-    drops: res.drops.map((x) => x.index),
-    gap: d.gap,
-    start: req.start,
-    goal: req.goal,
+    ...stageLayers(res, req),
     cellSpans: reach.cellSpans,
     heights: reach.heights,
     flood: reach.flood,
@@ -599,6 +589,43 @@ function blockedSteps(
     }
   }
   return { cell: Int32Array.from(cell), dir: Uint8Array.from(dir), kind: Uint8Array.from(kind) };
+}
+
+/**
+ * The layers every picture takes from the plan itself, window or not: the runtime discs, every
+ * stage's point list, the waypoints, the landings, the gap pair and the raw endpoints.
+ */
+export function stageLayers(
+  res: PlanResult,
+  req: PictureRequest,
+): Pick<
+  LegPicture,
+  | "discs"
+  | "topology"
+  | "taut"
+  | "pulled"
+  | "assembled"
+  | "points"
+  | "waypoints"
+  | "drops"
+  | "gap"
+  | "start"
+  | "goal"
+> {
+  const d = res.debug;
+  return {
+    discs: req.noGoDiscs ?? [],
+    topology: d.topologyPoints,
+    taut: d.tautPoints,
+    pulled: d.pulledPoints,
+    assembled: d.assembledPoints,
+    points: res.points,
+    waypoints: res.waypoints,
+    drops: res.drops.map((x) => x.index),
+    gap: d.gap,
+    start: req.start,
+    goal: req.goal,
+  };
 }
 
 /** The author no-go rings of a zone, px. */

@@ -18,6 +18,7 @@ import {
   PictureCell,
   type PictureRequest,
   ringsOf,
+  stageLayers,
 } from "./picture.ts";
 
 /** Even-odd point-in-polygon test. */
@@ -177,17 +178,7 @@ export function recordsPicture(
     clearance,
     blockers: [],
     rings: ringsOf(noGo, req.zone),
-    discs: req.noGoDiscs ?? [],
-    topology: d.topologyPoints,
-    taut: d.tautPoints,
-    pulled: d.pulledPoints,
-    assembled: d.assembledPoints,
-    points: res.points,
-    waypoints: res.waypoints,
-    drops: res.drops.map((x) => x.index),
-    gap: d.gap,
-    start: req.start,
-    goal: req.goal,
+    ...stageLayers(res, req),
     cellSpans: { start, h, region, flags, clearance: clr, flood: new Uint8Array(m) },
     heights,
     flood: new Uint8Array(n),
