@@ -11,6 +11,7 @@
  * @module
  */
 import type { MeshGraph } from "./graph.ts";
+import { KeyIdHeap } from "../route/search/heap.ts";
 
 /** One step of a corridor: how the route leaves `corridor[i]` for `corridor[i+1]`. */
 export interface CorridorStep {
@@ -40,9 +41,8 @@ export class MeshSearch {
   private readonly stamp: Uint32Array;
   private readonly closed: Uint32Array;
   private cur = 0;
-  private heapF = new Float64Array(1024);
-  private heapT = new Int32Array(1024);
-  private heapN = 0;
+  /** Open list on (f, node id): the lower id wins a tie. */
+  private readonly heap = new KeyIdHeap();
 
   constructor(readonly graph: MeshGraph) {
     const n = graph.triCount;
@@ -68,12 +68,12 @@ export class MeshSearch {
       const dx = cx[t] - gx, dy = cy[t] - gy;
       return Math.sqrt(dx * dx + dy * dy);
     };
-    this.heapN = 0;
+    this.heap.clear();
     g[start] = 0;
     parent[start] = -1;
     via[start] = 0;
     this.stamp[start] = cur;
-    this.push(h(start), start);
+    this.heap.push(h(start), start);
     let expanded = 0;
     const relax = (t: number, j: number, c: number, v: number) => {
       if (this.closed[j] === cur) return;
@@ -83,10 +83,11 @@ export class MeshSearch {
       g[j] = ng;
       parent[j] = t;
       via[j] = v;
-      this.push(ng + h(j), j);
+      this.heap.push(ng + h(j), j);
     };
-    while (this.heapN > 0) {
-      const t = this.pop();
+    while (this.heap.size > 0) {
+      const t = this.heap.topId();
+      this.heap.pop();
       if (this.closed[t] === cur) continue;
       this.closed[t] = cur;
       expanded++;
@@ -111,58 +112,6 @@ export class MeshSearch {
     tris.reverse();
     steps.reverse();
     return { tris, steps, cost: g[goal], expanded };
-  }
-
-  private less(i: number, j: number): boolean {
-    const fi = this.heapF[i], fj = this.heapF[j];
-    return fi < fj || (fi === fj && this.heapT[i] < this.heapT[j]);
-  }
-
-  private swap(i: number, j: number): void {
-    const f = this.heapF[i], t = this.heapT[i];
-    this.heapF[i] = this.heapF[j];
-    this.heapT[i] = this.heapT[j];
-    this.heapF[j] = f;
-    this.heapT[j] = t;
-  }
-
-  private push(f: number, t: number): void {
-    if (this.heapN === this.heapF.length) {
-      const nf = new Float64Array(2 * this.heapN), nt = new Int32Array(2 * this.heapN);
-      nf.set(this.heapF);
-      nt.set(this.heapT);
-      this.heapF = nf;
-      this.heapT = nt;
-    }
-    let i = this.heapN++;
-    this.heapF[i] = f;
-    this.heapT[i] = t;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(i, p)) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private pop(): number {
-    const top = this.heapT[0];
-    const last = --this.heapN;
-    if (last > 0) {
-      this.heapF[0] = this.heapF[last];
-      this.heapT[0] = this.heapT[last];
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1, r = l + 1;
-        let m = i;
-        if (l < last && this.less(l, m)) m = l;
-        if (r < last && this.less(r, m)) m = r;
-        if (m === i) break;
-        this.swap(i, m);
-        i = m;
-      }
-    }
-    return top;
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import type { Corridor, CorridorStep } from "./astar.ts";
 import type { PolyGraph } from "./poly_graph.ts";
+import { KeyIdHeap } from "../route/search/heap.ts";
 
 /** Reusable scratch for repeated searches on one polygon graph (stamped, no clearing per query). */
 export class PolySearch {
@@ -21,9 +22,8 @@ export class PolySearch {
   private readonly px: Float64Array;
   private readonly py: Float64Array;
   private cur = 0;
-  private heapF = new Float64Array(1024);
-  private heapT = new Int32Array(1024);
-  private heapN = 0;
+  /** Open list on (f, node id): the lower id wins a tie. */
+  private readonly heap = new KeyIdHeap();
 
   constructor(readonly graph: PolyGraph) {
     const n = graph.polyCount;
@@ -59,7 +59,7 @@ export class PolySearch {
     }
     const cur = this.cur, g = this.g, parent = this.parent, via = this.via;
     const stamp = this.stamp, closed = this.closed, px = this.px, py = this.py;
-    this.heapN = 0;
+    this.heap.clear();
     g[start] = 0;
     parent[start] = -1;
     via[start] = 0;
@@ -70,7 +70,7 @@ export class PolySearch {
       const dx = gx - sx, dy = gy - sy, c = Math.sqrt(dx * dx + dy * dy);
       return { tris: [start], steps: [], cost: c, expanded: 1 };
     }
-    this.push(0, start);
+    this.heap.push(0, start);
     let expanded = 0;
     const step = (t: number, j: number, c: number, v: number, x: number, y: number) => {
       if (closed[j] === cur) return;
@@ -90,10 +90,11 @@ export class PolySearch {
       via[j] = v;
       px[j] = x;
       py[j] = y;
-      this.push(ng + h, j);
+      this.heap.push(ng + h, j);
     };
-    while (this.heapN > 0) {
-      const t = this.pop();
+    while (this.heap.size > 0) {
+      const t = this.heap.topId();
+      this.heap.pop();
       if (closed[t] === cur) continue;
       closed[t] = cur;
       expanded++;
@@ -138,18 +139,19 @@ export class PolySearch {
     const cur = this.cur, g = this.g, parent = this.parent, via = this.via;
     const stamp = this.stamp, closed = this.closed;
     const gx = cx[goal], gy = cy[goal];
-    this.heapN = 0;
+    this.heap.clear();
     g[start] = 0;
     parent[start] = -1;
     via[start] = 0;
     stamp[start] = cur;
     {
       const dx = cx[start] - gx, dy = cy[start] - gy;
-      this.push(Math.sqrt(dx * dx + dy * dy), start);
+      this.heap.push(Math.sqrt(dx * dx + dy * dy), start);
     }
     let expanded = 0;
-    while (this.heapN > 0) {
-      const t = this.pop();
+    while (this.heap.size > 0) {
+      const t = this.heap.topId();
+      this.heap.pop();
       if (closed[t] === cur) continue;
       closed[t] = cur;
       expanded++;
@@ -203,58 +205,6 @@ export class PolySearch {
     this.parent[j] = t;
     this.via[j] = v;
     const dx = this.graph.cx[j] - gx, dy = this.graph.cy[j] - gy;
-    this.push(ng + Math.sqrt(dx * dx + dy * dy), j);
-  }
-
-  private less(i: number, j: number): boolean {
-    const fi = this.heapF[i], fj = this.heapF[j];
-    return fi < fj || (fi === fj && this.heapT[i] < this.heapT[j]);
-  }
-
-  private swap(i: number, j: number): void {
-    const f = this.heapF[i], t = this.heapT[i];
-    this.heapF[i] = this.heapF[j];
-    this.heapT[i] = this.heapT[j];
-    this.heapF[j] = f;
-    this.heapT[j] = t;
-  }
-
-  private push(f: number, t: number): void {
-    if (this.heapN === this.heapF.length) {
-      const nf = new Float64Array(2 * this.heapN), nt = new Int32Array(2 * this.heapN);
-      nf.set(this.heapF);
-      nt.set(this.heapT);
-      this.heapF = nf;
-      this.heapT = nt;
-    }
-    let i = this.heapN++;
-    this.heapF[i] = f;
-    this.heapT[i] = t;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(i, p)) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private pop(): number {
-    const top = this.heapT[0];
-    const last = --this.heapN;
-    if (last > 0) {
-      this.heapF[0] = this.heapF[last];
-      this.heapT[0] = this.heapT[last];
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1, r = l + 1;
-        let m = i;
-        if (l < last && this.less(l, m)) m = l;
-        if (r < last && this.less(r, m)) m = r;
-        if (m === i) break;
-        this.swap(i, m);
-        i = m;
-      }
-    }
-    return top;
+    this.heap.push(ng + Math.sqrt(dx * dx + dy * dy), j);
   }
 }
