@@ -92,11 +92,22 @@ export function meshGraphOf(
   zs: ZoneState,
   links: readonly OffMeshLink[] | null,
 ): { graph: MeshGraph; search: MeshSearch; built: boolean } {
-  const hit = GRAPHS.get(zs.mesh);
+  return oncePerMesh(GRAPHS, zs, () => {
+    const graph = buildMeshGraph(zs.mesh, { offMeshLinks: links, buckets: zs.buckets });
+    return { graph, search: new MeshSearch(graph) };
+  });
+}
+
+/** `cache`'s entry for the zone's cleaned mesh, built by `build` the first time. */
+function oncePerMesh<T extends object>(
+  cache: WeakMap<ZoneClean, T>,
+  zs: ZoneState,
+  build: () => T,
+): T & { built: boolean } {
+  const hit = cache.get(zs.mesh);
   if (hit) return { ...hit, built: false };
-  const graph = buildMeshGraph(zs.mesh, { offMeshLinks: links, buckets: zs.buckets });
-  const p = { graph, search: new MeshSearch(graph) };
-  GRAPHS.set(zs.mesh, p);
+  const p = build();
+  cache.set(zs.mesh, p);
   return { ...p, built: true };
 }
 
@@ -112,12 +123,10 @@ export function polyGraphOf(
   zs: ZoneState,
   links: readonly OffMeshLink[] | null,
 ): { graph: PolyGraph; search: PolySearch; built: boolean } {
-  const hit = POLY_GRAPHS.get(zs.mesh);
-  if (hit) return { ...hit, built: false };
-  const graph = buildPolyGraph(zs.mesh, { offMeshLinks: links });
-  const p = { graph, search: new PolySearch(graph) };
-  POLY_GRAPHS.set(zs.mesh, p);
-  return { ...p, built: true };
+  return oncePerMesh(POLY_GRAPHS, zs, () => {
+    const graph = buildPolyGraph(zs.mesh, { offMeshLinks: links });
+    return { graph, search: new PolySearch(graph) };
+  });
 }
 
 /** The route of a corridor: funnel pieces joined at off-mesh links. Points, vertex ids, heights. */
