@@ -20,6 +20,7 @@ import { assertEquals } from "./assert.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { parseLegs } from "../src/world/legs.ts";
+import type { RefRow } from "./oracle_compare.ts";
 import { type PlanProfile, REFERENCE_PROFILE, SPEC_PROFILE } from "../src/plan/profile.ts";
 
 const WORLDS = ["dungeon", "nav_test", "proto_level", "tower_big", "city_small"];
@@ -64,30 +65,8 @@ const KNOWN: Record<string, Set<string>> = {
 };
 const dir = (w: string) => new URL(`./fixtures/oracle/${w}/`, import.meta.url).pathname;
 
-interface Ref {
-  id: string;
-  ok: boolean;
-  ref_class: string;
-  tier: number;
-  tier_notes: string[];
-  x0: number;
-  y0: number;
-  nx: number;
-  ny: number;
-  snap_start: number;
-  snap_goal: number;
-  comparable: boolean;
-  error: string;
-  warnings: string[];
-  n_topology_cells: number;
-  taut_points: [number, number][];
-  pulled_points: [number, number][];
-  assembled_points: [number, number][];
-  points: [number, number][];
-  clearance: number[];
-  waypoints: number[];
-  length: number;
-}
+/** One reference row (tests/oracle_compare.ts describes the fields). */
+type Ref = RefRow;
 
 const near = (a: readonly number[][], b: readonly number[][]) =>
   a.length === b.length &&
