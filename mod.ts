@@ -136,6 +136,7 @@ export {
 export {
   checkNoGoAgainstPack,
   checkOccluderAgainstPack,
+  fitNoGoToPack,
   inspectPackSet,
   type PackSetReport,
   pairSidecars,

@@ -19,7 +19,7 @@ import { loadSidecarFile, type SidecarPack } from "../pack/bnvf/sidecar.ts";
 import { SpanFlag } from "../pack/grid_types.ts";
 import { emptyNoGoTable, loadNoGoTable, type NoGoTable } from "../pack/nogo/table.ts";
 import { sidecarExpectations } from "../pack/set/pack_set.ts";
-import { assertNoGoMatchesPack } from "../pack/set/binding.ts";
+import { checkNoGoAgainstPack } from "../pack/set/binding.ts";
 import { pairSidecars, sidecarStatus } from "../pack/set/pairing.ts";
 import { PlanContext } from "./context.ts";
 import { addCounters } from "./counters.ts";
@@ -176,7 +176,7 @@ export class Engine {
           this.noGo = await loadNoGoTable(nogo);
           // A table that names none of this pack's zones (or draws only outside them) is
           // another world's: refused like an unreadable one (src/pack/set/binding.ts).
-          assertNoGoMatchesPack(
+          checkNoGoAgainstPack(
             this.noGo,
             load.pack.zones.map((z) => ({ name: z.name, width: z.width, height: z.height })),
           );

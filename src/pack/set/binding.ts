@@ -13,8 +13,9 @@
  * - an occluder pack none of whose zones is in the main pack stays a warning: the engine then
  *   runs as without one (ledge drops allowed, spec 数据包).
  *
- * `checkNoGoAgainstPack` is what a planner engine calls at load; `assertNoGoMatchesPack` throws
- * the engine-unusable error.
+ * `checkNoGoAgainstPack` is what a planner engine calls at load: it throws the engine-unusable error
+ * (one rule, so the library, `inspect` and the engine agree); `fitNoGoToPack` gives the same findings
+ * without throwing, for reports.
  * @module
  */
 import { NavscopeError } from "../../errors.ts";
@@ -73,10 +74,10 @@ function list(names: string[], max = 8): string {
 }
 
 /**
- * Checks a no-go table against the main pack's zones (names, or names with width/height in px
- * for the bounds check).
+ * How a no-go table fits the main pack's zones (names, or names with width/height in px for the
+ * bounds check), without throwing: `inspect` reports it. {@link checkNoGoAgainstPack} refuses.
  */
-export function checkNoGoAgainstPack(
+export function fitNoGoToPack(
   table: NoGoTable,
   packZones: Iterable<string | PackZoneBounds>,
 ): NoGoPackCheck {
@@ -149,14 +150,15 @@ export function checkNoGoAgainstPack(
 }
 
 /**
- * Throws the engine-unusable error when the table is certainly not this pack's (see
- * {@link checkNoGoAgainstPack}); returns the check otherwise (its `message` is the warning).
+ * Checks a no-go table against the main pack's zones and throws the engine-unusable error (code
+ * `bad_value`, the table's file, section "no-go table") when it is not this pack's table (see
+ * {@link fitNoGoToPack}); returns the fit (status `ok`) otherwise.
  */
-export function assertNoGoMatchesPack(
+export function checkNoGoAgainstPack(
   table: NoGoTable,
   packZones: Iterable<string | PackZoneBounds>,
 ): NoGoPackCheck {
-  const c = checkNoGoAgainstPack(table, packZones);
+  const c = fitNoGoToPack(table, packZones);
   if (!c.usable) {
     throw new NavscopeError(
       "bad_value",

@@ -28,7 +28,7 @@ import {
 import { checkGridIds, componentCounts, type SidecarIdSource } from "../bgrd/guard.ts";
 import type { SidecarExpectations } from "../bnvf/types.ts";
 import { loadNoGoTable, type NoGoTable } from "../nogo/table.ts";
-import { checkNoGoAgainstPack, type NoGoOutside, type PackZoneBounds } from "./binding.ts";
+import { fitNoGoToPack, type NoGoOutside, type PackZoneBounds } from "./binding.ts";
 import type { OclsRecordSummary } from "../ocls/pack.ts";
 import {
   checkOccluderPack,
@@ -412,7 +412,7 @@ async function inspectNoGo(
     return { report: { path, status: "invalid", error: message(e), ...none }, usable: false };
   }
   const zones = [...table.zones.entries()].map(([zone, z]) => ({ zone, polygons: z.polyCount }));
-  const c = checkNoGoAgainstPack(table, packZones);
+  const c = fitNoGoToPack(table, packZones);
   return {
     report: {
       path,

@@ -385,9 +385,6 @@ async function nogoTarget(): Promise<FuzzTarget> {
       }
       // The engine's load check against the main pack: unusable → the set is refused.
       const bind = checkNoGoAgainstPack(table, s.ctx.zones);
-      if (!bind.usable) {
-        throw new NavscopeError("bad_value", bind.message ?? "not this pack's", { file: s.name });
-      }
       if (bind.status !== "ok") out.push(`accepted with a warning only: ${bind.message}`);
       return out;
     },
