@@ -83,8 +83,8 @@ function sectionWith(payload: Uint8Array, records: number, version = 3): Uint8Ar
       tiles: [{ gx0: 0, gy0: 0, nx: NX, ny: NY, px0: 0, px1: NX - 1, py0: 0, py1: NY - 1, spans }],
     }],
   });
-  // Replace the payload (it is last) and patch the tile's len.
-  const dirEnd = bytes.length - (records === 0 ? (version === 3 ? 1 : 9) : 0);
+  // Replace the payload (it is last, right after the directory) and patch the tile's len.
+  const dirEnd = new DataView(bytes.buffer, bytes.byteOffset).getUint32(TILE_ENTRY + 32, true);
   const out = new Uint8Array(dirEnd + payload.length);
   out.set(bytes.subarray(0, dirEnd));
   out.set(payload, dirEnd);
@@ -335,4 +335,58 @@ Deno.test("bgrd corrupt: tile-decode errors keep the file name given to parseBgr
   assert(e.message.startsWith("x/base.nav.gz: BGRD, zone map01base, tile 0"), e.message);
   const none = assertThrows(() => decodeBgrdTile(section, 0, 5), NavscopeError) as NavscopeError;
   assertEquals(none.where.file, "x/base.nav.gz");
+});
+
+/** A two-zone section, each zone one tile of the base spans. */
+function twoZones(): Uint8Array {
+  const tile = () => ({
+    gx0: 0,
+    gy0: 0,
+    nx: NX,
+    ny: NY,
+    px0: 0,
+    px1: NX - 1,
+    py0: 0,
+    py1: NY - 1,
+    spans: baseSpans(),
+  });
+  return encodeBgrd({
+    version: 3,
+    zones: [
+      { name: "map01base", x0: 0, y0: 0, globalRegions: 10, tiles: [tile()] },
+      { name: "map01lv001", x0: 0, y0: 0, globalRegions: 10, tiles: [tile()] },
+    ],
+  });
+}
+
+Deno.test("bgrd corrupt: bytes no tile owns (a zone count cut by one) and shared payload bytes are refused", () => {
+  const good = twoZones();
+  assertEquals(parseBgrd(good).zones.length, 2);
+  // Issue 27 (fuzz: BGRD.zones := 1 dropped the second zone's grid silently).
+  const cut = good.slice();
+  new DataView(cut.buffer).setUint32(32, 1, true);
+  const e = assertThrows(() => parseBgrd(cut, { file: "m.nav" }), NavscopeError) as NavscopeError;
+  assertEquals(e.code, "stream_length", e.message);
+  assert(/belong to no tile/.test(e.message) && e.message.includes("m.nav"), e.message);
+  assertEquals(e.where.section, "BGRD");
+  // Zone count 0: the whole payload area is orphaned.
+  const none = good.slice();
+  new DataView(none.buffer).setUint32(32, 0, true);
+  const e0 = assertThrows(() => parseBgrd(none), NavscopeError) as NavscopeError;
+  assert(e0.message.includes("belong to no tile"), e0.message);
+  // The second tile pointed at the first tile's payload.
+  const s = parseBgrd(good);
+  const [t0, t1] = [s.zones[0].tiles[0], s.zones[1].tiles[0]];
+  const twice = good.slice();
+  const dv = new DataView(twice.buffer);
+  const entry1 = s.directoryEnd - 48; // the last directory entry is zone 2's only tile
+  assertEquals(Number(dv.getBigUint64(entry1 + 32, true)), t1.offset);
+  dv.setBigUint64(entry1 + 32, BigInt(t0.offset), true);
+  dv.setUint32(entry1 + 40, t0.len, true);
+  assertThrows(() => parseBgrd(twice), NavscopeError);
+  // Trailing bytes after the last payload.
+  const tail = new Uint8Array(good.length + 3);
+  tail.set(good);
+  const e2 = assertThrows(() => parseBgrd(tail), NavscopeError) as NavscopeError;
+  assert(e2.message.includes("after the last tile payload"), e2.message);
 });

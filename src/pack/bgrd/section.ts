@@ -301,6 +301,11 @@ export function checkBgrdTileGeometry(g: BgrdTileGeometry, where: ErrorLocation)
 }
 
 function checkOffsets(s: BgrdSection, loc: ErrorLocation, entryAt: number[][]): void {
+  checkPayloadsInside(s, loc, entryAt);
+  checkPayloadCover(s, loc, entryAt);
+}
+
+function checkPayloadsInside(s: BgrdSection, loc: ErrorLocation, entryAt: number[][]): void {
   s.zones.forEach((z, zi) => {
     z.tiles.forEach((t, i) => {
       if (t.len === 0) return;
@@ -314,6 +319,54 @@ function checkOffsets(s: BgrdSection, loc: ErrorLocation, entryAt: number[][]): 
       }
     });
   });
+}
+
+/**
+ * Every byte after the directory belongs to exactly one tile payload (issue 27): the payloads
+ * follow the directory back to back, as the writer lays them out (spec 格图段: the directory
+ * points at each tile's bytes). Bytes no tile owns mean the directory lost entries — a zone count
+ * cut by one drops that zone's grid silently — and two tiles sharing bytes mean a damaged offset.
+ */
+function checkPayloadCover(s: BgrdSection, loc: ErrorLocation, entryAt: number[][]): void {
+  const parts: { at: number; end: number; zone: number; tile: number }[] = [];
+  s.zones.forEach((z, zi) =>
+    z.tiles.forEach((t, i) => {
+      if (t.len > 0) parts.push({ at: t.offset, end: t.offset + t.len, zone: zi, tile: i });
+    })
+  );
+  parts.sort((a, b) => a.at - b.at || a.end - b.end);
+  let pos = s.directoryEnd;
+  for (const p of parts) {
+    if (p.at !== pos) {
+      const z = s.zones[p.zone];
+      const where = { ...loc, zone: z.name, tile: p.tile, offset: entryAt[p.zone][p.tile] + 32 };
+      if (p.at < pos) {
+        throw new NavscopeError(
+          "offset_out_of_range",
+          `tile payload at ${p.at} (${p.end - p.at} bytes) overlaps the bytes before ${pos}`,
+          where,
+          "payloads that do not share bytes",
+        );
+      }
+      throw new NavscopeError(
+        "stream_length",
+        `${p.at - pos} bytes at [${pos}, ${p.at}) belong to no tile (orphaned bytes: a directory ` +
+          "entry lost?)",
+        { ...loc, offset: pos },
+        "tile payloads back to back after the directory",
+      );
+    }
+    pos = p.end;
+  }
+  if (pos !== s.bytes.length) {
+    throw new NavscopeError(
+      "stream_length",
+      `${s.bytes.length - pos} bytes at [${pos}, ${s.bytes.length}) after the last tile payload ` +
+        "belong to no tile (orphaned bytes: a zone or tile entry lost?)",
+      { ...loc, offset: pos },
+      "the section to end with its last tile payload",
+    );
+  }
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
