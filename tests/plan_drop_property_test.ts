@@ -291,6 +291,9 @@ interface Tally {
   fallback: number;
   segments: number;
   finalDrops: number;
+  /** Largest landing move, px, and moves beyond R + kCS (sideways or round a corner). */
+  maxMoved: number;
+  beyondStraight: number;
 }
 
 /**
@@ -348,6 +351,8 @@ function checkDropRoute(C: Cells, r: PlanResult, raw: PlanResult, id: string, t:
     const moved = Math.hypot(P[k][0] - raw.points[k][0], P[k][1] - raw.points[k][1]);
     assert(moved <= LIMIT + 1e-9, `${id}: landing ${k} moved ${moved} px > 2R = ${LIMIT}`);
     if (moved > 0) t.moved++;
+    t.maxMoved = Math.max(t.maxMoved, moved);
+    if (moved > R + CS) t.beyondStraight++;
     const dist = upperDistance(C, lx, ly, d.toH, d.fromH);
     if (dist >= R) {
       t.farFromLedge++;
@@ -417,6 +422,8 @@ for (const seed of WORLD_SEEDS) {
         fallback: 0,
         segments: 0,
         finalDrops: 0,
+        maxMoved: 0,
+        beyondStraight: 0,
       };
       for (let i = 0; i < LEGS_PER_WORLD; i++) {
         const a = C.upper[Math.floor(rnd() * C.upper.length)];

@@ -15,15 +15,21 @@ export const kEndSnap = 0.4;
 
 /**
  * True when pulled point f is the take-off or the landing of a ledge drop: the step into or out
- * of it goes to a neighbouring cell and falls more than kClimb (向下一步 rule 2; an off-mesh link
- * is no drop). Drops are single steps of the parent chain (no chord over a drop, formulas.md
- * #111) and of the pull (no chord contains a drop, 高度连续检查).
+ * of it goes to one of the 8 neighbour cells and falls more than kClimb (向下一步 rule 2). Drops
+ * are single steps of the parent chain (no chord over a drop, formulas.md #111) and of the pull
+ * (no chord contains a drop, 高度连续检查). Off-mesh links are no drops: a vertical link (both
+ * ends in one cell, as on nav_test) is not a neighbour step; a link between neighbouring cells
+ * falling more than kClimb would be taken for one (none in the example or golden packs).
  */
 function dropEnd(pulled: readonly Pt[], hs: readonly number[] | null, f: number): boolean {
   if (hs === null || f < 0) return false;
-  const step = (a: number, b: number) =>
-    hs[a] - hs[b] > kClimb && Math.abs(pulled[a][0] - pulled[b][0]) <= kCS + 1e-9 &&
-    Math.abs(pulled[a][1] - pulled[b][1]) <= kCS + 1e-9;
+  const step = (a: number, b: number) => {
+    const cheb = Math.max(
+      Math.abs(pulled[a][0] - pulled[b][0]),
+      Math.abs(pulled[a][1] - pulled[b][1]),
+    );
+    return hs[a] - hs[b] > kClimb && Math.abs(cheb - kCS) <= 1e-9;
+  };
   return (f > 0 && step(f - 1, f)) || (f + 1 < hs.length && step(f, f + 1));
 }
 
