@@ -278,6 +278,23 @@ Deno.test("落点留余量: the expansion stops at 2R from the raw landing (form
   assertEquals(land(ledgeWindow(yard(12)), centre(20, 13)).landing, centre(12, 4));
 });
 
+Deno.test("落点留余量: round an inside corner the landing moves 1.41 px: within 2R, beyond R + kCS", () => {
+  // Upper surface on x ≤ 9 or y ≤ 9 (an L around the lower quadrant); the route drops
+  // diagonally from (9, 9) to (10, 10). The nearest cell ≥ R from both rims is (14, 14),
+  // 4√2 cells = 1.414 px = 1.53 R away: 2R reaches it, a limit of R + kCS (the straight case's
+  // need, 1.17 px) would not (docs/profiles.md "Drops").
+  const nx = 30, ny = 16, cols: number[][] = [];
+  for (let y = 0; y < ny; y++) for (let x = 0; x < nx; x++) cols.push([x <= 9 || y <= 9 ? 5 : 0]);
+  const w = window(nx, ny, cols);
+  const pts: Pt[] = [centre(2, 2), centre(9, 9), centre(10, 10), centre(25, 14)];
+  const hs = [5, 5, 0, 0];
+  const line = new Visibility(w, null, null, { steps: false, layer: true });
+  assertEquals(dropMargin(w, pts, hs, 1.33, line), [{ index: 2, fromH: 5, toH: 0 }]);
+  assertEquals(pts[2], centre(14, 14));
+  const R = landingMargin(1.33), moved = Math.hypot(4 * kCS, 4 * kCS);
+  assert(moved > R + kCS && moved <= 2 * R, `${moved} in (R + kCS, 2R]`);
+});
+
 // ---------------------------------------------------------------------------------------------
 // 端点拼接 keeps a drop's two ends (src/plan/route/post/assemble.ts; found by the property test)
 
