@@ -122,7 +122,9 @@ function moveLanding(
 ): { p: Pt; h: number } | null {
   const c0 = cellOf(w, land);
   if (c0 < 0) return null;
-  const nx = w.nx, limit = 2 * R; // [I] formulas.md #135: a small multiple of R
+  // formulas.md #135 [?] (the value was lost): 2R — straight out needs R + kCS, an inside
+  // corner ≈ 1.5R; why not more: docs/profiles.md "Drops".
+  const nx = w.nx, limit = 2 * R;
   const centre = (
     c: number,
   ): Pt => [(w.x0 + (c % nx) + 0.5) * kCS, (w.y0 + ((c / nx) | 0) + 0.5) * kCS];

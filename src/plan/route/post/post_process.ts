@@ -236,7 +236,7 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
   const pulled = idx.map((k) => pts[k]);
   const pulledH = hs ? idx.map((k) => hs[k]) : null;
   const t1 = performance.now();
-  const asm = assemble(inp.start, inp.goal, pulled, kind === "chain");
+  const asm = assemble(inp.start, inp.goal, pulled, kind === "chain", pulledH);
   const t2 = performance.now();
   const points = asm.points.map((p) => [p[0], p[1]] as Pt);
   let lifted = 0;
