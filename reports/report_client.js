@@ -124,6 +124,10 @@
   const facts = [
     ["time range", o.time_range ? `${o.time_range.first} → ${o.time_range.last}` : "-"],
     ["planner version", o.versions.join(", ") || "-"],
+    [
+      "planner profile",
+      (o.profiles || []).map((p) => `${p.profile} (${p.plans} plans)`).join(", ") || "-",
+    ],
     ["pack build hash", o.pack_hashes.join(", ") || "-"],
     ["inputs", data.inputs.join(", ")],
     ["unparsed lines", o.unparsed_lines],

@@ -107,6 +107,11 @@ export interface ReportData {
     distinct_failing_legs: number;
     time_range: { first: string; last: string } | null;
     versions: string[];
+    /**
+     * Planner profiles the plans ran under, with their plan counts, most plans first (a plan
+     * line without `[profile=…]` ran under `spec`; docs/profiles.md).
+     */
+    profiles: Array<{ profile: string; plans: number }>;
     pack_hashes: string[];
     zones: Array<{ zone: string; plans: number; ok: number; failed: number }>;
     unparsed_lines: number;
@@ -276,6 +281,7 @@ export class ReportAccumulator {
   private readonly pendingEndpoints = new Map<string, Endpoints>();
   private readonly zones = new Map<string, { plans: number; ok: number; failed: number }>();
   private readonly versions = new Set<string>();
+  private readonly profiles = new Map<string, number>();
   private readonly hashes = new Set<string>();
   private readonly points: Array<[number, number, number]> = [];
   private readonly rand: () => number;
@@ -419,6 +425,8 @@ export class ReportAccumulator {
   private addPlan(r: PlanRecord, time: number, ev: LogEvent): void {
     if (!this.stats.add(r, time)) return;
     if (r.version) this.versions.add(r.version);
+    const profile = r.profile ?? "spec";
+    this.profiles.set(profile, (this.profiles.get(profile) ?? 0) + 1);
     if (r.packHash) this.hashes.add(r.packHash);
     if (this.onPlan) {
       const pid = ev.type === "plan" ? ev.head.pid : ev.head.pid;
@@ -534,6 +542,9 @@ export class ReportAccumulator {
           ? null
           : { first: formatTimestamp(this.first), last: formatTimestamp(this.last) },
         versions: [...this.versions].sort(),
+        profiles: [...this.profiles]
+          .map(([profile, plans]) => ({ profile, plans }))
+          .sort((a, b) => b.plans - a.plans || (a.profile < b.profile ? -1 : 1)),
         pack_hashes: [...this.hashes].sort(),
         zones: [...this.zones].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
           .map(([zone, z]) => ({ zone, ...z })),

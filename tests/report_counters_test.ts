@@ -75,3 +75,29 @@ Deno.test("report page: logs without counters say so instead of empty tables", a
   assert(html.includes('id="counter-none"') && html.includes('id="other-none"'));
   assert(!html.includes('id="counter-matrix"') && !html.includes('id="other-breakdown"'));
 });
+
+Deno.test("report data: the planner profiles of the plans, with counts (a line without one is spec)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const lines = (await Deno.readTextFile(FIXTURE)).split("\n").filter((l) =>
+      l.includes("NAVSCOPE plan.")
+    );
+    assert(lines.length >= 3, "the fixture has plan lines");
+    const marked = lines.map((l, i) => (i % 3 === 0 ? l.trimEnd() + " [profile=reference]" : l));
+    const log = `${dir}/profiles.log`;
+    await Deno.writeTextFile(log, marked.join("\n") + "\n");
+    const { data } = await reportFromLogs([log]);
+    const ref = Math.ceil(lines.length / 3);
+    const expected = [{ profile: "spec", plans: lines.length - ref }, {
+      profile: "reference",
+      plans: ref,
+    }]
+      .sort((a, b) => b.plans - a.plans);
+    assertEquals(data.overview.profiles, expected);
+    assertEquals(data.overview.plans, lines.length);
+    const html = await reportHtml(data);
+    assert(html.includes('"planner profile"'), "the facts table shows the profile");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
