@@ -57,7 +57,6 @@ import {
   type LinkColumns,
   type MainPack,
   NO_TRIANGLE,
-  type RawSection,
   SECTION_ENTRY_SIZE,
   type TriangleColumns,
   type ZoneRecord,
