@@ -45,7 +45,8 @@ pack's, the engine is unusable. Every occluder scene is decoded; a pack that doe
 
 Exit status: 0 if an engine would load this set, 1 if a required part is missing or invalid
 (grid section, fields sidecar, an unreadable or foreign no-go table, a foreign occluder pack; the
-reason is on stderr, with --json too), 2 for usage errors.`;
+reason is on stderr, with --json too) or the main pack itself does not decode (one error line,
+e.g. a section tag other than BGEO, BOML, BSRF, BGRD), 2 for usage errors.`;
 
 function magicOf(bytes: Uint8Array): string {
   return String.fromCharCode(...bytes.subarray(0, 4));

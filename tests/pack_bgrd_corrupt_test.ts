@@ -390,3 +390,37 @@ Deno.test("bgrd corrupt: bytes no tile owns (a zone count cut by one) and shared
   const e2 = assertThrows(() => parseBgrd(tail), NavscopeError) as NavscopeError;
   assert(e2.message.includes("after the last tile payload"), e2.message);
 });
+
+Deno.test("bgrd corrupt: a zone name no baker writes is refused on parse and on encode", () => {
+  const sec = sectionWith(VALID, 6);
+  assertEquals(new TextDecoder().decode(sec.subarray(44, 53)), "map01base");
+  const cases: [string, RegExp][] = [
+    ["map01bas\x01", /control character U\+0001 at index 8/],
+    [" map01bas", /white space at the start or end/],
+    ["map01\u2066b", /format character U\+2066 at index 5/], // 3 UTF-8 bytes
+    ["map01ba\x9f", /control character U\+009F at index 7/], // U+009F: 2 UTF-8 bytes
+  ];
+  for (const [name, why] of cases) {
+    const raw = new TextEncoder().encode(name);
+    assertEquals(raw.length, 9, JSON.stringify(name));
+    const b = sec.slice();
+    b.set(raw, 44);
+    const e = expectError(() => parseBgrd(b, { file: "base.nav" }), "bad_value", false);
+    assertEquals([e.where.file, e.where.zone, e.where.offset], ["base.nav", 0, 44]);
+    assert(why.test(e.message), e.message);
+    // deno-lint-ignore no-control-regex
+    assert(!/[\x00-\x1f\x7f-\x9f\u2066]/.test(e.message), JSON.stringify(e.message));
+    const w = assertThrows(
+      () => encodeBgrd({ zones: [{ name, x0: 0, y0: 0, globalRegions: 0, tiles: [] }] }),
+      NavscopeError,
+    ) as NavscopeError;
+    assertEquals(w.code, "bad_value");
+    assert(why.test(w.message), w.message);
+  }
+  // An empty name (length 0, no padding) is refused too.
+  const empty = assertThrows(
+    () => encodeBgrd({ zones: [{ name: "", x0: 0, y0: 0, globalRegions: 0, tiles: [] }] }),
+    NavscopeError,
+  ) as NavscopeError;
+  assert(/it is empty/.test(empty.message), empty.message);
+});

@@ -1,8 +1,9 @@
 /**
  * BNAV section directory and byte accounting (issue 10 item 13): a section count cut short, a
  * tag byte changed, a section size or offset changed, trailing bytes and overlaps are errors at
- * the offset where the layout stops making sense; unknown tags are warnings naming the tag; every
- * pack navscope writes (v5 with alignment padding, legacy v1–4 back to back, the examples) loads.
+ * the offset where the layout stops making sense; a tag other than the four known sections is an
+ * error naming the tag (issue 27); every pack navscope writes (v5 with alignment padding, legacy
+ * v1–4 back to back, the examples) loads.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { type ErrorCode, NavscopeError } from "../src/errors.ts";
@@ -17,14 +18,13 @@ import {
 } from "../src/pack/bnav/mod.ts";
 import { randomMainPack } from "../src/testing/bnav_random.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
-import { run as inspect } from "../commands/inspect.ts";
+import { main } from "../commands/main.ts";
 import { gzip } from "../src/codec/mod.ts";
 
 const FILE = "base.nav";
 
 function sample(): { pack: MainPack; bytes: Uint8Array } {
   const pack = randomMainPack(11, { zones: 2, trianglesPerZone: 30 });
-  pack.extraSections = []; // known sections only: no warnings
   return { pack, bytes: encodeMainPack(pack) };
 }
 
@@ -125,27 +125,66 @@ Deno.test("bnav layout: a changed size or offset, tail bytes and overlaps are er
   expectError(p, "bad_value", padAt, /between section BGEO and section BOML/);
 });
 
-Deno.test("bnav layout: unknown section tags are warnings naming the tag", () => {
-  const pack = randomMainPack(11, { zones: 2, trianglesPerZone: 30 });
+Deno.test("bnav layout: a section tag other than the four known ones is an error naming it", () => {
+  const pack = randomMainPack(11, { zones: 2, trianglesPerZone: 30, extraSection: true });
   assertEquals(pack.extraSections.map((s) => s.tag), ["XTRA"]);
   const bytes = encodeMainPack(pack);
-  const load = decodeMainPack(bytes, { file: FILE });
-  assertEquals(load.warnings.length, 1);
-  assert(/section "XTRA" .* not one navscope knows/.test(load.warnings[0]), load.warnings[0]);
-  assertEquals(describeMainPack(bytes).warnings, load.warnings);
-  assertEquals(decodeMainPack(sample().bytes).warnings, []);
+  const xtra = entries(bytes).find((e) => e.tag === "XTRA")!;
+  assertEquals(xtra.at, 80 + 24 * 4);
+  const e = expectError(
+    bytes,
+    "bad_value",
+    xtra.at,
+    new RegExp(
+      `entry 4 has tag "XTRA" \\(section at offset ${xtra.offset}, ${xtra.size} bytes\\), not one ` +
+        "of the four sections a main pack has \\(BGEO, BOML, BSRF, BGRD\\)",
+    ),
+  );
+  assertEquals(e.where.section, "section directory");
+  assertEquals(e.where.offset, xtra.at);
+  // All four known sections present: nothing hints at a renamed one.
+  assert(!e.message.includes("damaged tag"), e.message);
+  // The same for a v4 pack (directory without BGEO).
+  const v4 = encodeLegacyMainPack(pack, 4);
+  const e4 = expectError(v4, "bad_value", entries(v4).find((x) => x.tag === "XTRA")!.at, /"XTRA"/);
+  assert(!e4.message.includes("missing"), e4.message);
+  // Without the extra section the pack loads.
+  decodeMainPack(sample().bytes);
 });
 
-Deno.test("bnav layout: inspect prints the warnings on stderr and in --json", async () => {
+Deno.test("bnav layout: a known section under a damaged tag names the missing one", () => {
+  const { bytes } = sample();
+  for (const [i, tag] of ["BGEO", "BOML", "BSRF", "BGRD"].entries()) {
+    const b = bytes.slice();
+    b[80 + 24 * i + 2] = 0x58; // BGEO → BGXO, BSRF → BSXF, …
+    const bad = `${tag.slice(0, 2)}X${tag[3]}`;
+    const e = expectError(b, "bad_value", 80 + 24 * i, new RegExp(`"${bad}"`));
+    assert(
+      e.message.includes(`section ${tag} missing: a known section under a damaged tag?`),
+      e.message,
+    );
+  }
+});
+
+Deno.test("bnav layout: inspect refuses a pack with an unknown section: one line, exit 1", async () => {
   const dir = await Deno.makeTempDir({ prefix: "navscope_layout_" });
-  const pack = randomMainPack(11, { zones: 2, trianglesPerZone: 30 });
+  const pack = randomMainPack(11, { zones: 2, trianglesPerZone: 30, extraSection: true });
   await Deno.writeFile(`${dir}/base.nav.gz`, gzip(encodeMainPack(pack)));
-  const text = await captureOutput(() => inspect([`${dir}/base.nav.gz`]));
-  assert(/warning: .*section "XTRA"/.test(text.err), text.err);
-  const json = await captureOutput(() => inspect([`${dir}/base.nav.gz`, "--json"]));
-  const report = JSON.parse(json.out);
-  assert(report.warnings.some((w: string) => w.includes('"XTRA"')), json.out.slice(0, 300));
-  assert(/warning: .*"XTRA"/.test(json.err), json.err);
+  for (const args of [[], ["--json"]]) {
+    const errs: string[] = [];
+    const orig = console.error; // main prints its one error line there
+    console.error = (...a: unknown[]) => void errs.push(a.join(" "));
+    try {
+      const r = await captureOutput(() => main(["inspect", `${dir}/base.nav.gz`, ...args]));
+      assertEquals(r.value, 1, r.err);
+      assertEquals([r.out, r.err], ["", ""], args.join());
+    } finally {
+      console.error = orig;
+    }
+    assertEquals(errs.length, 1, errs.join("\n"));
+    assert(!errs[0].includes("\n"), errs[0]);
+    assert(/^navscope inspect: error: .*base\.nav\.gz.*"XTRA"/.test(errs[0]), errs[0]);
+  }
   await Deno.remove(dir, { recursive: true });
 });
 
@@ -157,6 +196,10 @@ Deno.test("bnav layout: every pack navscope writes accounts for its bytes", asyn
   }
   for (const w of ["city_small", "nav_test", "dungeon", "proto_level", "tower_big"]) {
     const bytes = await readMaybeGzip(`examples/${w}/base.nav.gz`);
-    assertEquals(decodeMainPack(bytes).warnings, [], w);
+    assertEquals(
+      decodeMainPack(bytes).sections.map((x) => x.tag),
+      ["BGEO", "BOML", "BSRF", "BGRD"],
+      w,
+    );
   }
 });

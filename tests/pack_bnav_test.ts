@@ -291,7 +291,7 @@ Deno.test("bnav: describeMainPack reports header, sections, zones and chunks", (
   const d = describeMainPack(bytes, { file: "x.nav", verify: true });
   assertEquals(d.verified, true);
   assertEquals(d.header.triangles, 120);
-  assertEquals(d.sections.map((s) => s.tag), ["BGEO", "BOML", "BSRF", "BGRD", "XTRA"]);
+  assertEquals(d.sections.map((s) => s.tag), ["BGEO", "BOML", "BSRF", "BGRD"]);
   assert(d.geometry.kind === "BGEO");
   assertEquals(d.geometry.chunks.triangle.map((c) => c.records), [16, 16, 16, 16, 16, 16, 16, 8]);
   assertEquals(d.geometry.chunks.vertex.length, 1);

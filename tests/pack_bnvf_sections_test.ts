@@ -381,3 +381,33 @@ Deno.test("reject: a corrupt tile inside a valid file names file, zone, tile, of
   ]);
   assert(e.where.offset! >= off, e.message);
 });
+
+Deno.test("reject: an FZON zone name no baker writes, on read and on write", () => {
+  const { model } = synthSidecar(mulberry32(23), { zones: 2, tiles: 1, maxRecords: 20 });
+  const bytes = encodeSidecar(model);
+  const v = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset);
+  const fzonOff = Number(v(bytes).getBigUint64(48 + 24 + 8, true));
+  const nameAt = fzonOff + 8; // u32 zone count, u32 name length
+  const name0 = model.zones[0].name;
+  assertEquals(new TextDecoder().decode(bytes.subarray(nameAt, nameAt + 9)), name0);
+  const cases: [string, RegExp][] = [
+    [`${name0.slice(0, 8)}\x00`, /control character U\+0000 at index 8/],
+    [`\u00ad${name0.slice(0, 7)}`, /format character U\+00AD at index 0/], // soft hyphen: Cf
+    [`${name0.slice(0, 8)}\n`, /white space at the start or end/],
+  ];
+  for (const [name, why] of cases) {
+    const raw = new TextEncoder().encode(name);
+    assertEquals(raw.length, 9, JSON.stringify(name));
+    const b = bytes.slice();
+    b.set(raw, nameAt);
+    const e = err(() => openSidecar(b, null, { file: "x.fields.nav" }), "bad_value");
+    assertEquals([e.where.file, e.where.section, e.where.offset], ["x.fields.nav", "FZON", nameAt]);
+    assert(why.test(e.message), e.message);
+    // deno-lint-ignore no-control-regex
+    assert(!/[\x00-\x1f\x7f-\x9f]/.test(e.message), JSON.stringify(e.message));
+    const bad = { ...model, zones: [{ ...model.zones[0], name }, model.zones[1]] };
+    const w = err(() => encodeSidecar(bad), "bad_value");
+    assertEquals(w.where.section, "FZON");
+    assert(why.test(w.message), w.message);
+  }
+});

@@ -147,9 +147,71 @@ Deno.test("OCLS container: decode only the target, last record of a name wins, m
   assertEquals(decodeOccluderPack(broken, "B"), b);
   assertThrows(() => decodeOccluderPack(broken, "bad"), NavscopeError);
   // Byte-exact container round trip, UTF-8 names included.
-  const u = encodeOccluderPack([randomScene(r, "武陵_基地"), randomScene(r, "")]);
+  const u = encodeOccluderPack([randomScene(r, "武陵_基地"), randomScene(r, "dungeon-7")]);
   const again = encodeOccluderPack(decodeOccluderPackAll(u));
   assertEquals(again, u);
+});
+
+/** A one-record OCLS container with raw name bytes (whatever an encoder would refuse). */
+function rawContainer(name: Uint8Array, body: Uint8Array): Uint8Array {
+  const b = new Uint8Array(12 + 2 + name.length + 4 + body.length);
+  const d = new DataView(b.buffer);
+  b.set([0x4f, 0x43, 0x4c, 0x53]); // "OCLS"
+  d.setUint32(4, 1, true);
+  d.setUint32(8, 1, true);
+  d.setUint16(12, name.length, true);
+  b.set(name, 14);
+  d.setUint32(14 + name.length, body.length, true);
+  b.set(body, 18 + name.length);
+  return b;
+}
+
+Deno.test("OCLS record names: a name no zone can have is refused on read and on write", () => {
+  const scene = randomScene(mulberry32(8), "Z", true);
+  const body = encodeOccluderZone(scene);
+  const enc = new TextEncoder();
+  // Sanity: the hand-built container reads like the encoder's.
+  assertEquals(rawContainer(enc.encode("Z"), body), encodeOccluderPack([scene]));
+  const cases: [string, RegExp][] = [
+    ["", /it is empty/],
+    [" Z", /white space at the start or end/],
+    ["Z\t", /white space at the start or end/],
+    ["Z\x07x", /control character U\+0007 at index 1/],
+    ["Z\x7f", /control character U\+007F/],
+    ["Z\u0085x", /control character U\+0085/],
+    ["Z\u200bx", /format character U\+200B at index 1/],
+    ["Z\u202ex", /format character U\+202E/],
+  ];
+  for (const [name, why] of cases) {
+    const bytes = rawContainer(enc.encode(name), body);
+    for (
+      const read of [
+        () => readOclsDirectory(bytes, "f.occ"),
+        () => decodeOccluderPack(bytes, "Z", "f.occ"),
+      ]
+    ) {
+      const e = assertThrows(read, NavscopeError) as NavscopeError;
+      assertEquals(e.code, "bad_value", e.message);
+      assertEquals([e.where.file, e.where.section, e.where.offset], ["f.occ", "OCLS record", 14]);
+      assert(why.test(e.message), `${JSON.stringify(name)}: ${e.message}`);
+      // The name is in the message with its control characters escaped: one printable line.
+      // deno-lint-ignore no-control-regex
+      assert(!/[\x00-\x1f\x7f-\x9f\u202e]/.test(e.message), JSON.stringify(e.message));
+    }
+    const w = assertThrows(
+      () => encodeOccluderPack([{ ...scene, zone: name }]),
+      NavscopeError,
+    ) as NavscopeError;
+    assertEquals(w.code, "bad_value");
+    assert(why.test(w.message), w.message);
+  }
+  // Names that are fine: non-ASCII letters, inner spaces, a 65535-byte name.
+  for (const name of ["武陵 基地", "a b", "x".repeat(0xffff)]) {
+    assertEquals(
+      readOclsDirectory(encodeOccluderPack([{ ...scene, zone: name }])).records[0].name,
+      name,
+    );
+  }
 });
 
 Deno.test("OCLS corruption: every truncation, bad magic / version, counts, trailing bytes", () => {

@@ -133,6 +133,37 @@ Deno.test("manifest: each bad field is reported with its JSON path", () => {
   );
 });
 
+Deno.test("manifest: a zone name no pack can hold is refused before baking", () => {
+  const cases: [unknown, RegExp][] = [
+    ["", /it is empty/],
+    [" base", /white space at the start or end/],
+    ["base\u3000", /white space at the start or end/], // ideographic space
+    ["ba\x07se", /control character U\+0007 at index 2/],
+    ["ba\u0085se", /control character U\+0085/],
+    ["ba\u200dse", /format character U\+200D at index 2/],
+    ["\u202ebase", /format character U\+202E at index 0/],
+    [7, /is 7/],
+  ];
+  for (const [name, why] of cases) {
+    const e = fails(
+      (m) => {
+        m.zones[0].name = name;
+        m.zones[1].parent = name;
+      },
+      "$.zones[0].name",
+      why,
+    );
+    assert(/not empty, no control .* or format/.test(e.message), e.message);
+    // deno-lint-ignore no-control-regex
+    assert(!/[\x00-\x1f\x7f-\x9f\u202e]/.test(e.message), JSON.stringify(e.message));
+  }
+  // Other scripts and inner spaces are names.
+  const m = good() as { zones: { name: string; parent?: string }[] };
+  m.zones[0].name = "四号 谷地";
+  m.zones[1].parent = "四号 谷地";
+  assertEquals(validateManifest(m, "/w/world.json").zones[0].name, "四号 谷地");
+});
+
 Deno.test("manifest: invalid JSON names the line", () => {
   const e = assertThrows(
     () => parseManifest('{\n  "format": "navscope-world",\n  "version": 1,,\n}', "/w/bad.json"),

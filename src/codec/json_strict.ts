@@ -369,6 +369,27 @@ export async function readTextStrict(path: string): Promise<string> {
  * no leading or trailing white space. Anything else names no zone a baker writes.
  */
 export function isPlausibleName(s: string): boolean {
+  return nameFault(s) === null;
+}
+
+/** What {@link isPlausibleName} asks of a name, for the `expected` part of an error. */
+export const PLAUSIBLE_NAME =
+  "a zone name: not empty, no control (C0, DEL, C1) or format (Unicode Cf) characters, no white " +
+  "space at either end";
+
+/**
+ * Why `s` is not a plausible name ({@link isPlausibleName}), in words (`it is empty`, `it holds
+ * control character U+0007 at index 2`, …), or null when it is one.
+ */
+export function nameFault(s: string): string | null {
+  if (s === "") return "it is empty";
+  if (s.trim() !== s) return "it has white space at the start or end";
   // deno-lint-ignore no-control-regex
-  return s !== "" && s.trim() === s && !/[\x00-\x1f\x7f-\x9f]|\p{Cf}/u.test(s);
+  const m = /[\x00-\x1f\x7f-\x9f]|\p{Cf}/u.exec(s);
+  if (!m) return null;
+  const cp = m[0].codePointAt(0)!;
+  const kind = cp <= 0x9f ? "control" : "format";
+  return `it holds ${kind} character U+${
+    cp.toString(16).toUpperCase().padStart(4, "0")
+  } at index ${m.index}`;
 }

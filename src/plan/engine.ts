@@ -88,9 +88,8 @@ export interface EngineInfo {
   /** The load error every plan returns, or null when usable. */
   error: string | null;
   /**
-   * What the engine loaded but cannot use, in words: unknown extra sections of the main pack, an
-   * occluder pack that does not decode (plans run without occluders and say so in their
-   * warnings). `inspect` reports the same.
+   * What the engine loaded but cannot use, in words: an occluder pack that does not decode (plans
+   * run without occluders and say so in their warnings). `inspect` reports the same.
    */
   warnings: string[];
   /** Zones of the main pack. */
@@ -143,9 +142,6 @@ export class Engine {
       this.pack = load.pack;
       this.info.buildHash = load.header.buildHash.toString(16).padStart(16, "0");
       this.info.zones = load.pack.zones.map((z) => z.name);
-      // What the main pack carries that the engine does not use (unknown extra sections), as
-      // inspect reports it.
-      this.info.warnings.push(...load.warnings);
       if (!load.pack.grid) throw new PlanFailure("grid_decode_failed", "包里没有预烘格图段");
       try {
         this.section = parseBgrd(load.pack.grid, { file: this.mainPackPath });

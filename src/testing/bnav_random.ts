@@ -25,13 +25,18 @@ export interface RandomPackOptions {
   maxTrianglesPerZone?: number;
   /** Exactly this many triangles per zone instead of a random count. */
   trianglesPerZone?: number;
-  /** Include BSRF / BOML / BGRD / an extra section (default true each). */
+  /** Include BSRF / BOML / BGRD (default true each). */
   sections?: boolean;
+  /**
+   * Also an unknown `XTRA` section (default false): a pack a decoder must refuse (spec: 已知四个段),
+   * for tests that need one.
+   */
+  extraSection?: boolean;
 }
 
 const NAMES = ["map01base", "map02base", "四号谷地", "tier_a", "dungeon-7", "x"];
 
-/** Builds a random, valid, encodable main pack. */
+/** Builds a random, valid, encodable main pack (not decodable with `extraSection`). */
 export function randomMainPack(seed: number, opts: RandomPackOptions = {}): MainPack {
   const rnd = mulberry32(seed);
   const ri = (n: number) => Math.floor(rnd() * n);
@@ -104,7 +109,9 @@ export function randomMainPack(seed: number, opts: RandomPackOptions = {}): Main
     surfaces: withSections ? randomSurfaces(T, rnd) : null,
     offMeshLinks: withSections ? randomOffMesh(zones, T, rnd) : null,
     grid: withSections ? randomBytes(64 + ri(200), rnd, "BGRD") : null,
-    extraSections: withSections ? [{ tag: "XTRA", flags: 7, bytes: randomBytes(ri(50), rnd) }] : [],
+    extraSections: opts.extraSection
+      ? [{ tag: "XTRA", flags: 7, bytes: randomBytes(ri(50), rnd) }]
+      : [],
   };
 }
 

@@ -9,6 +9,7 @@
 import { type Landmark, validateLandmarks } from "./landmarks.ts";
 import { NavscopeError } from "../errors.ts";
 import { decodeUtf8Strict, parseJson, readFileBytes } from "../codec/mod.ts";
+import { escapeControls, nameFault, PLAUSIBLE_NAME } from "../codec/json_strict.ts";
 
 /** Format tag written in every manifest. */
 export const MANIFEST_FORMAT = "navscope-world";
@@ -199,7 +200,7 @@ function zone(c: Checker, j: unknown, p: string, id: number, dir: string): ZoneS
     "off_mesh_links",
     "no_go",
   ]);
-  const name = c.str(o.name, `${p}.name`);
+  const name = c.zoneName(o.name, `${p}.name`);
   const sizePx = c.vec(o.size_px, `${p}.size_px`, 2) as [number, number];
   if (!(sizePx[0] > 0 && sizePx[1] > 0)) {
     c.fail(`${p}.size_px`, `is ${show(sizePx)}`, "two positive numbers");
@@ -462,6 +463,17 @@ class Checker {
     return v;
   }
 
+  /**
+   * A zone name: a string that is a plausible name (`isPlausibleName`), as the pack encoders
+   * and decoders require — refused here, before anything is baked, so bake never writes one.
+   */
+  zoneName(v: unknown, p: string): string {
+    if (typeof v !== "string") this.fail(p, `is ${show(v)}`, PLAUSIBLE_NAME);
+    const fault = nameFault(v);
+    if (fault) this.fail(p, `is ${show(v)}: ${fault}`, PLAUSIBLE_NAME);
+    return v;
+  }
+
   num(v: unknown, p: string): number {
     if (typeof v !== "number" || !Number.isFinite(v)) {
       this.fail(p, `is ${show(v)}`, "a finite number");
@@ -483,8 +495,9 @@ class Checker {
 
 function show(v: unknown): string {
   if (v === undefined) return "missing";
+  // JSON.stringify leaves DEL, C1 and bidi controls as they are: escaped for a one-line message.
   const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + "..." : s;
+  return s === undefined ? String(v) : escapeControls(s.length > 60 ? s.slice(0, 57) + "..." : s);
 }
 
 function absolutePath(p: string): string {

@@ -19,6 +19,7 @@
  * @module
  */
 import { ByteReader, ByteWriter } from "../../codec/mod.ts";
+import { escapeControls, nameFault, PLAUSIBLE_NAME } from "../../codec/json_strict.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
 import { K_CS, type SpanColumns } from "../grid_types.ts";
 import type { BgrdScratch } from "./streams.ts";
@@ -218,6 +219,16 @@ function readZone(
     name = UTF8.decode(nameBytes);
   } catch {
     throw zr.error("bad_value", `zone ${z} name is not valid UTF-8`, "UTF-8 text", nameAt);
+  }
+  // The grid's zones are the zone table's, which holds only plausible names (bnav/zones.ts).
+  const fault = nameFault(name);
+  if (fault) {
+    throw zr.error(
+      "bad_value",
+      `zone ${z} name "${escapeControls(name)}" is not a zone name: ${fault}`,
+      PLAUSIBLE_NAME,
+      nameAt,
+    );
   }
   if (pad.some((b) => b !== 0)) {
     throw zr.error("bad_value", `zone ${name} name padding is not zero`, "zero bytes", padAt);
@@ -459,12 +470,24 @@ export interface BgrdInput {
 }
 
 /**
- * Encodes a whole section: header, directory, then the payloads in directory order.
+ * Encodes a whole section: header, directory, then the payloads in directory order. Refuses a
+ * zone name that is not a plausible zone name (`isPlausibleName`), as the decoder does.
  * Deterministic; `encodeBgrd(decodeBgrd(b))` gives back `b` for any section this encoder wrote.
  */
 export function encodeBgrd(input: BgrdInput): Uint8Array {
   const version = input.version ?? 3;
   const enc = new TextEncoder();
+  input.zones.forEach((z, zi) => {
+    const fault = nameFault(z.name);
+    if (fault) {
+      throw new NavscopeError(
+        "bad_value",
+        `zone ${zi} name "${escapeControls(z.name)}" is not a zone name: ${fault}`,
+        { section: SECTION, zone: escapeControls(z.name) },
+        PLAUSIBLE_NAME,
+      );
+    }
+  });
   const payloads: Uint8Array[][] = input.zones.map((z) =>
     z.tiles.map((t, i) => {
       const where = { section: SECTION, zone: z.name, tile: i };

@@ -6,14 +6,16 @@
  *
  * v5 file layout written here: 80-byte header, section directory (right after the header), then
  * the sections BGEO, BOML, BSRF, BGRD and any extra sections, each starting on an 8-byte
- * boundary (zero padding). The four void table offsets in the header are written as 0.
+ * boundary (zero padding). The four void table offsets in the header are written as 0. Extra
+ * sections are for tests that need a directory entry to damage (bake never writes one): the
+ * decoder refuses any tag but the four known ones (spec: 已知四个段).
  * @module
  */
 import { ByteReader, ByteWriter } from "../../codec/bytes.ts";
 import { readMaybeGzip } from "../../codec/file.ts";
 import { Fnv1a64 } from "../../codec/fnv.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
-import { checkPackLayout, unknownSectionWarnings } from "./layout.ts";
+import { checkPackLayout, unknownSectionError } from "./layout.ts";
 import {
   assembleBgeo,
   type BgeoLayout,
@@ -55,7 +57,6 @@ import {
   type LinkColumns,
   type MainPack,
   NO_TRIANGLE,
-  type RawSection,
   SECTION_ENTRY_SIZE,
   type TriangleColumns,
   type ZoneRecord,
@@ -92,8 +93,6 @@ export interface MainPackLoad {
   gridSection: { offset: number; size: number } | null;
   /** FNV-1a 64 of the whole (decompressed) file, when asked for: the BNVF sidecar's `fileFnv`. */
   fileFnv?: bigint;
-  /** Things a loader should tell but that do not stop the load (unknown section tags). */
-  warnings: string[];
   /**
    * Where the off-mesh links' end triangles stand: `"stored"` (BOML v2, or no BOML), or
    * `"v1-unresolved"` (BOML v1 stores none: they are {@link NO_TRIANGLE} until the mesh layer's
@@ -311,31 +310,26 @@ export interface PackFront {
   header: MainPackHeader;
   /** Directory. */
   sections: SectionInfo[];
-  /** Known sections by tag. */
+  /** Sections by tag (only the four known ones: any other tag is refused). */
   known: Map<string, SectionInfo>;
-  /** Unknown sections. */
-  extra: SectionInfo[];
   /** BGEO layout (v5), else null. */
   bgeo: BgeoLayout | null;
   /** Zones. */
   zones: ZoneRecord[];
   /** Zone table bytes (hash input). */
   zoneTable: Uint8Array;
-  /** Warnings about the directory (unknown section tags), in directory order. */
-  warnings: string[];
 }
 
 /** Reads header, directory, BGEO layout and the v5 zone table. */
 export function readFront(bytes: Uint8Array, where: ErrorLocation): PackFront {
   const header = readHeader(bytes, where);
   const sections = readSections(bytes, header, where);
+  // An unknown tag is damage (spec 主包头与段目录: 已知四个段), refused before anything reads
+  // the directory further: a renamed BGEO then says so instead of "no BGEO section".
+  const unknown = unknownSectionError(header, sections, where);
+  if (unknown) throw unknown;
   const known = new Map<string, SectionInfo>();
-  const extra: SectionInfo[] = [];
   for (const s of sections) {
-    if (!(KNOWN_SECTIONS as readonly string[]).includes(s.tag)) {
-      extra.push(s);
-      continue;
-    }
     if (known.has(s.tag)) {
       throw new NavscopeError("bad_value", `section ${s.tag} appears twice in the directory`, {
         ...where,
@@ -364,19 +358,8 @@ export function readFront(bytes: Uint8Array, where: ErrorLocation): PackFront {
   }
   // Every byte belongs to the header, the directory, a table or a section (bnav_layout.ts).
   checkPackLayout(bytes, header, sections, where);
-  checkRenamedSections(header, known, extra, where);
-  const warnings = unknownSectionWarnings(sections);
   if (!g) {
-    return {
-      header,
-      sections,
-      known,
-      extra,
-      bgeo: null,
-      zones: [],
-      zoneTable: new Uint8Array(0),
-      warnings,
-    };
+    return { header, sections, known, bgeo: null, zones: [], zoneTable: new Uint8Array(0) };
   }
   const bgeo = readBgeoLayout(bytes, g.offset, g.size, {
     vertex: header.vertexCount,
@@ -393,34 +376,7 @@ export function readFront(bytes: Uint8Array, where: ErrorLocation): PackFront {
   const zones = decodeZoneRecords(r, header.zoneCount, header.version);
   r.expectEnd(`${header.zoneCount} zone records`);
   checkZoneRanges(zones, header.triangleCount, { ...where, section: "BGEO zone table" });
-  return { header, sections, known, extra, bgeo, zones, zoneTable, warnings };
-}
-
-/**
- * A known section missing while an unknown one is present (issue 27 item 7): BSRF, BOML and BGRD
- * may each be absent (spec: 包里没有 BSRF 时全部可走), but their absence changes planning —
- * BSRF→BXRF made every triangle walkable with a warning only. An unknown tag next to a missing
- * known one is most likely that section under a damaged tag: refused, naming both.
- */
-function checkRenamedSections(
-  header: MainPackHeader,
-  known: Map<string, SectionInfo>,
-  extra: SectionInfo[],
-  where: ErrorLocation,
-): void {
-  if (header.version < 4) return;
-  const missing = ["BOML", "BSRF", "BGRD"].filter((t) => !known.has(t));
-  if (missing.length > 0 && extra.length > 0) {
-    throw new NavscopeError(
-      "bad_value",
-      `section${missing.length > 1 ? "s" : ""} ${missing.join(", ")} missing while the directory ` +
-        `lists unknown section${extra.length > 1 ? "s" : ""} ${
-          extra.map((x) => JSON.stringify(x.tag)).join(", ")
-        }: a known section under a damaged tag?`,
-      { ...where, section: "section directory", offset: header.sectionDirOffset },
-      "the known sections under their own tags",
-    );
-  }
+  return { header, sections, known, bgeo, zones, zoneTable };
 }
 
 /**
@@ -499,14 +455,13 @@ export function finishLoad(
     header: front.header,
     sections: front.sections,
     gridSection: g ? { offset: g.offset, size: g.size } : null,
-    warnings: front.warnings,
     offMeshLinkEnds: linkEndsOf(bytes, front, { file: opts.file ?? "<memory>" }),
   };
   if (opts.fileFnv) out.fileFnv = new Fnv1a64().update(bytes).digest();
   return out;
 }
 
-/** BOML, BSRF, BGRD and extra sections of a whole load. */
+/** BOML, BSRF and BGRD of a whole load. */
 function decodeSideSections(
   bytes: Uint8Array,
   front: PackFront,
@@ -524,17 +479,8 @@ function decodeSideSections(
     surfaces: bsrf ? decodeBsrf(bsrf.b, bsrf.s.offset, T, where) : null,
     offMeshLinks: boml ? decodeBoml(boml.b, boml.s.offset, T, where) : null,
     grid: bgrd ? bgrd.b.slice() : null,
-    extraSections: rawSections(bytes, front.extra),
+    extraSections: [], // a decoded pack has none: readFront refuses unknown tags
   };
-}
-
-/** Copies the unknown sections. */
-export function rawSections(bytes: Uint8Array, extra: SectionInfo[]): RawSection[] {
-  return extra.map((s) => ({
-    tag: s.tag,
-    flags: s.flags,
-    bytes: bytes.slice(s.offset, s.offset + s.size),
-  }));
 }
 
 function decodeBgeoWhole(

@@ -106,8 +106,6 @@ export interface MainPackSummary {
   grid: { offset: number; size: number } | null;
   /** True when `verify` was asked and the full decode (with build_hash) passed. */
   verified: boolean;
-  /** Warnings that do not stop a load (unknown section tags). */
-  warnings: string[];
 }
 
 /** Summarises main-pack bytes. Throws the decoders' NavscopeError on malformed input. */
@@ -211,6 +209,5 @@ export function describeMainPack(
     surfaces,
     grid: grid ? { offset: grid.offset, size: grid.size } : null,
     verified: !!opts.verify,
-    warnings: front.warnings,
   };
 }

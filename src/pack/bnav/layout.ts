@@ -9,7 +9,8 @@
  * part that starts on an 8-byte boundary (the v5 writer aligns every section to 8); the legacy
  * writer packs parts back to back. Nothing may follow the last part. Empty sections own no
  * bytes. Directory tags must be four printable ASCII characters (0x20–0x7E, as the encoder
- * requires); {@link sectionTagError} checks that.
+ * requires); {@link sectionTagError} checks that, and {@link unknownSectionError} that each is one
+ * of the four known sections.
  * @module
  */
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
@@ -79,18 +80,45 @@ export function sectionTagError(
       bytes[entryAt + i].toString(16).padStart(2, "0")
     }, not a printable ASCII character: the directory is damaged`,
     { ...where, section: "section directory", offset: entryAt + i },
-    "a tag of four printable ASCII characters (BGEO, BOML, BSRF, BGRD or an extra section's)",
+    "a tag of four printable ASCII characters (BGEO, BOML, BSRF or BGRD)",
   );
 }
 
-/** Warnings for directory entries navscope does not know (kept, never read). */
-export function unknownSectionWarnings(sections: readonly SectionInfo[]): string[] {
-  return sections
-    .filter((s) => !(KNOWN_SECTIONS as readonly string[]).includes(s.tag))
-    .map((s) =>
-      `section ${JSON.stringify(s.tag)} at ${s.offset} (${s.size} bytes) is not one navscope ` +
-      `knows (${KNOWN_SECTIONS.join(", ")}): kept, not read`
-    );
+/**
+ * The error for the first directory entry whose tag is none of the four known sections, or null.
+ * The spec (主包头与段目录: 已知四个段) knows BGEO, BOML, BSRF and BGRD and no correct writer
+ * produces another, so an unknown tag is damage, not an extension to skip. When a known section
+ * the version has is absent at the same time, the unknown entry is most likely that section under
+ * a damaged tag (`BSRF`→`BXRF` made every triangle walkable, issue 27 item 7): the message says
+ * so.
+ */
+export function unknownSectionError(
+  h: MainPackHeader,
+  sections: readonly SectionInfo[],
+  where: ErrorLocation,
+): NavscopeError | null {
+  const known = KNOWN_SECTIONS as readonly string[];
+  const i = sections.findIndex((s) => !known.includes(s.tag));
+  if (i < 0) return null;
+  const s = sections[i];
+  const unknown = sections.filter((x) => !known.includes(x.tag)).length;
+  const more = unknown > 1 ? ` (${unknown - 1} more unknown entr${unknown > 2 ? "ies" : "y"})` : "";
+  // BGEO exists since v5; before, geometry sits in flat tables and the directory lists only the
+  // other three.
+  const expected = h.version >= BGEO_SINCE ? known : known.filter((t) => t !== "BGEO");
+  const missing = expected.filter((t) => !sections.some((x) => x.tag === t));
+  const renamed = missing.length > 0
+    ? `; section${missing.length > 1 ? "s" : ""} ${missing.join(", ")} missing: a known ` +
+      "section under a damaged tag?"
+    : "";
+  return new NavscopeError(
+    "bad_value",
+    `directory entry ${i} has tag ${JSON.stringify(s.tag)} (section at offset ${s.offset}, ` +
+      `${s.size} bytes)${more}, not one of the four sections a main pack has ` +
+      `(${KNOWN_SECTIONS.join(", ")}): no correct writer produces another${renamed}`,
+    { ...where, section: "section directory", offset: h.sectionDirOffset + SECTION_ENTRY_SIZE * i },
+    `a tag of ${KNOWN_SECTIONS.slice(0, 3).join(", ")} or ${KNOWN_SECTIONS[3]}`,
+  );
 }
 
 /**

@@ -171,7 +171,11 @@ export interface MainPack {
   offMeshLinks: OffMeshLink[] | null;
   /** BGRD grid section bytes (decoded elsewhere), or null. */
   grid: Uint8Array | null;
-  /** Unknown sections, in directory order. */
+  /**
+   * Sections written after the known ones, in directory order: the encoder writes them (tests use
+   * one to stage a damaged directory); a decoded pack has none, since the decoder refuses every
+   * tag but BGEO, BOML, BSRF and BGRD.
+   */
   extraSections: RawSection[];
 }
 

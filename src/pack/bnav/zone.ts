@@ -21,7 +21,6 @@ import {
   finishLoad,
   type MainPackLoad,
   type PackFront,
-  rawSections,
   readFront,
 } from "./codec.ts";
 import { requireLittleEndian } from "./canonical.ts";
@@ -100,7 +99,7 @@ export function loadZone(
       ? zoneOffMeshLinks(decodeBoml(boml.b, boml.s.offset, T, where), zones, lo, hi)
       : null,
     grid: bgrd ? bgrd.b.slice() : null,
-    extraSections: rawSections(bytes, front.extra),
+    extraSections: [], // a decoded pack has none: readFront refuses unknown tags
   };
   const { pack: _p, ...facts } = finishLoad(bytes, pack, front, opts);
   return { ...facts, pack, zone, triangleBase: lo, vertexBase: geo.vertexBase };

@@ -7,6 +7,7 @@
  * @module
  */
 import { type ByteReader, ByteWriter } from "../../codec/bytes.ts";
+import { escapeControls, nameFault, PLAUSIBLE_NAME } from "../../codec/json_strict.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
 import { FLOOR_Y_SINCE, ZONE_PREFIX, ZONE_PREFIX_V1, type ZoneRecord } from "./types.ts";
 
@@ -53,7 +54,8 @@ function isUint(v: number, max: number): boolean {
 
 /**
  * Decodes `count` zone records from `r` (positioned at the table). `version` decides whether the
- * record carries `floor_y`. Returns the records and leaves `r` after the last name.
+ * record carries `floor_y`. Every name must be UTF-8 and a plausible zone name (`isPlausibleName`:
+ * the encoder refuses the same). Returns the records and leaves `r` after the last name.
  */
 export function decodeZoneRecords(r: ByteReader, count: number, version: number): ZoneRecord[] {
   const hasFloor = version >= FLOOR_Y_SINCE;
@@ -87,6 +89,17 @@ export function decodeZoneRecords(r: ByteReader, count: number, version: number)
       name = utf8.decode(raw);
     } catch {
       throw r.error("bad_value", `zone record ${i} name is not valid UTF-8`, "UTF-8 text", at);
+    }
+    // Zones are looked up by name (legs, no-go tables, the grid and occluder packs): a name no
+    // baker writes (empty, control or format characters, outer white space) is damage.
+    const fault = nameFault(name);
+    if (fault) {
+      throw r.error(
+        "bad_value",
+        `zone record ${i}: name "${escapeControls(name)}" is not a zone name: ${fault}`,
+        PLAUSIBLE_NAME,
+        at + prefix,
+      );
     }
     zones.push({
       id,
@@ -148,13 +161,22 @@ export function findZone(
 /**
  * The zone-table values no correct writer produces (issue 27; spec 几何段 › 区表), checked by the
  * decoders and the encoder alike: width and height finite and > 0 px, the affine {sx, tx, sy, ty}
- * and floor_y finite with sx, sy ≠ 0, zone names and ids unique (a zone is looked up by either),
- * and a tier zone's parent (`component_count`) an existing zone other than itself.
+ * and floor_y finite with sx, sy ≠ 0, every name a plausible zone name (`isPlausibleName`), zone
+ * names and ids unique (a zone is looked up by either), and a tier zone's parent (`component_count`) an existing zone other than itself.
  */
 export function checkZoneValues(zones: readonly ZoneRecord[], where: ErrorLocation): void {
   const byId = new Map<number, ZoneRecord>();
   const names = new Set<string>();
   zones.forEach((z, i) => {
+    const fault = nameFault(z.name);
+    if (fault) {
+      throw new NavscopeError(
+        "bad_value",
+        `zone record ${i}: name "${escapeControls(z.name)}" is not a zone name: ${fault}`,
+        { ...where, zone: escapeControls(z.name) },
+        PLAUSIBLE_NAME,
+      );
+    }
     const bad = (what: string, expected: string) =>
       new NavscopeError(
         "bad_value",

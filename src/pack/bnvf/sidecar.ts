@@ -27,6 +27,7 @@
  */
 import { pairSidecars } from "../set/pairing.ts";
 import { ByteReader, ByteWriter, readMaybeGzip } from "../../codec/mod.ts";
+import { escapeControls, nameFault, PLAUSIBLE_NAME } from "../../codec/json_strict.ts";
 import { type ErrorLocation, NavscopeError, withLocation } from "../../errors.ts";
 import {
   FCON_SIZE,
@@ -579,6 +580,16 @@ function readZones(bytes: Uint8Array, byTag: Map<string, SidecarSection>): Sidec
     } catch {
       throw r.error("bad_value", `zone ${i} name is not UTF-8`, "a UTF-8 name", at + 4);
     }
+    // The sidecar's zones are the main pack's, whose zone table holds only plausible names.
+    const fault = nameFault(name);
+    if (fault) {
+      throw r.error(
+        "bad_value",
+        `zone ${i} name "${escapeControls(name)}" is not a zone name: ${fault}`,
+        PLAUSIBLE_NAME,
+        at + 4,
+      );
+    }
     const padAt = r.pos;
     const pad = r.take((4 - (nameLen % 4)) % 4, "name padding");
     if (pad.some((b) => b !== 0)) {
@@ -881,6 +892,15 @@ export function encodeSidecar(m: SidecarModel, fspnZones?: readonly Uint8Array[]
   fzon.u32(m.zones.length);
   const enc = new TextEncoder();
   m.zones.forEach((z, i) => {
+    const fault = nameFault(z.name);
+    if (fault) {
+      throw new NavscopeError(
+        "bad_value",
+        `zone ${i} name "${escapeControls(z.name)}" is not a zone name: ${fault}`,
+        { section: "FZON", zone: escapeControls(z.name) },
+        PLAUSIBLE_NAME,
+      );
+    }
     const name = enc.encode(z.name);
     fzon.u32(name.length).bytes(name).align(4);
     fzon.u32(z.regions).u32(z.tiles.length);

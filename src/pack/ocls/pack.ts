@@ -7,6 +7,7 @@
  * @module
  */
 import { ByteReader, ByteWriter } from "../../codec/bytes.ts";
+import { escapeControls, nameFault, PLAUSIBLE_NAME } from "../../codec/json_strict.ts";
 import { readMaybeGzip } from "../../codec/file.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
 import { decodeOccluderZone } from "./zone.ts";
@@ -40,7 +41,8 @@ const utf8enc = new TextEncoder();
 
 /**
  * Reads the container header and walks the records without decoding any body. Every record must
- * fit, the count must match the header and no bytes may follow the last record.
+ * fit, its name must be valid UTF-8 and a plausible zone name (`isPlausibleName`), the count must
+ * match the header and no bytes may follow the last record.
  */
 export function readOclsDirectory(bytes: Uint8Array, file = "<memory>"): OclsDirectory {
   const r = new ByteReader(bytes, { file, section: "OCLS header" });
@@ -90,6 +92,17 @@ function readRecord(r: ByteReader, i: number): OclsRecord {
     name = utf8.decode(nameBytes);
   } catch {
     throw r.error("bad_value", `record ${i}: zone name is not valid UTF-8`, "UTF-8", at + 2);
+  }
+  // A record names a zone; a name no zone table can hold (the rule of legs and no-go tables,
+  // isPlausibleName) is damage, not a zone the engine would never look up.
+  const fault = nameFault(name);
+  if (fault) {
+    throw r.error(
+      "bad_value",
+      `record ${i}: zone name "${escapeControls(name)}" is not a zone name: ${fault}`,
+      PLAUSIBLE_NAME,
+      at + 2,
+    );
   }
   const length = r.u32();
   if (length > r.remaining) {
@@ -152,11 +165,20 @@ export interface OclsWriteRecord {
   body: Uint8Array;
 }
 
-/** Writes an OCLS container from records in the given order. */
+/** Writes an OCLS container from records in the given order; refuses an implausible zone name. */
 export function encodeOccluderPackRecords(records: readonly OclsWriteRecord[]): Uint8Array {
   const w = new ByteWriter(OCLS_HEADER_BYTES + records.reduce((a, r) => a + r.body.length + 8, 0));
   w.tag(OCLS_MAGIC).u32(OCLS_VERSION).u32(records.length);
   for (const rec of records) {
+    const fault = nameFault(rec.name);
+    if (fault) {
+      throw new NavscopeError(
+        "bad_value",
+        `zone name "${escapeControls(rec.name)}" is not a zone name: ${fault}`,
+        { zone: escapeControls(rec.name), section: "OCLS encode" },
+        PLAUSIBLE_NAME,
+      );
+    }
     const name = utf8enc.encode(rec.name);
     if (name.length > 0xffff) {
       throw new NavscopeError("bad_value", `zone name of ${name.length} bytes`, {

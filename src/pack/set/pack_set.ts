@@ -102,8 +102,8 @@ export interface PackSetReport {
     warning: string | null;
   };
   /**
-   * Things that do not stop the engine but a planner engineer should see (unknown section tags,
-   * …); `inspect` prints each on stderr.
+   * Things that do not stop the engine but a planner engineer should see (a main pack not named
+   * `.nav`, an occluder pack that does not decode, …); `inspect` prints each on stderr.
    */
   warnings: string[];
   /** Whether an engine built on this set would load (spec 引擎装载). */
@@ -261,7 +261,7 @@ export async function inspectPackSet(
     emptyZones.length > 0 &&
     `grid section: zone ${emptyZones.join(", ")} has no grid records (区没有预烘格图)`,
   ].filter((x): x is string => typeof x === "string");
-  const warnings = [...main.warnings];
+  const warnings: string[] = [];
   if (!/\.nav(\.gz)?$/.test(mainPath)) {
     warnings.push(
       `${mainPath} is a main pack by its content but not named BASE.nav[.gz]; its paired files ` +
