@@ -49,7 +49,7 @@ Deno.test("inspect: a flipped grid byte is the grid's error; the sidecar FNV mis
   assert(r.report.unusableReason!.startsWith("grid section: "), r.report.unusableReason!);
   assertEquals(r.report.sidecar.status, "invalid");
   assert(
-    r.report.sidecar.error!.includes("the main pack changed after the sidecar was baked"),
+    r.report.sidecar.error!.includes(`the main pack ${main} changed after the sidecar was baked`),
     r.report.sidecar.error!,
   );
   assert(r.report.sidecar.error!.includes("the grid section is damaged too"), "grid noted");

@@ -41,6 +41,10 @@ Deno.test("no-go parser: every bad field is one error naming the file and the JS
     [doc({ A: [{ rings: [[[0, 0], [1, 0], [1, "2"]]] }] }), "$.zones.A[0].rings[0][2][1]"],
     [doc({ A: [{ rings: [SQUARE], floor: "3" }] }), "$.zones.A[0].floor"],
     [doc({ A: [{ rings: [SQUARE], name: 4 }] }), "$.zones.A[0].name"],
+    // CLI fuzz: a polygon label with a control character was accepted.
+    [doc({ A: [{ rings: [SQUARE], name: "a\u0008b" }] }), "$.zones.A[0].name"],
+    [doc({ A: [{ rings: [SQUARE], name: "\u0000" }] }), "U+0000"],
+    [doc({ A: [{ rings: [SQUARE], name: "" }] }), "it is empty"],
   ];
   for (const [text, needle] of cases) {
     const e = err(text);

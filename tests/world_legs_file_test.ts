@@ -73,3 +73,16 @@ Deno.test("legs file: zone names with bidi overrides or zero-width characters ar
   refused(doc({}, [{ ...leg, zone: "map\u200b01base" }]), "$.legs[0].zone");
   assertEquals(parseLegs(doc({}, [{ ...leg, zone: "地图01" }]), "b.json")[0].zone, "地图01");
 });
+
+Deno.test("legs file: leg ids, notes and landmarks with control characters are refused", () => {
+  // CLI fuzz: `"id": "\u0000"` and a note with a backspace were accepted and garbled the tables.
+  refused(doc({}, [{ ...leg, id: "a\u0000" }]), "$.legs[0].id", "U+0000");
+  refused(doc({}, [{ ...leg, id: "a\u0008b" }]), "$.legs[0].id", "U+0008");
+  refused(doc({}, [{ ...leg, id: " a" }]), "$.legs[0].id", "white space");
+  refused(doc({}, [{ ...leg, note: "a\u0008b" }]), "$.legs[0].note", "U+0008");
+  refused(doc({}, [{ ...leg, note: "a\u009bb" }]), "$.legs[0].note", "U+009B");
+  refused(doc({}, [{ ...leg, landmarks: ["ok", "x\u0007"] }]), "$.legs[0].landmarks[1]");
+  // Tabs and line feeds are text; other scripts too.
+  const fine = { ...leg, id: "台阶_1", note: "two lines\n\tindented", landmarks: ["门"] };
+  assertEquals(parseLegs(doc({}, [fine]), "b.json"), [fine]);
+});

@@ -393,3 +393,18 @@ export function nameFault(s: string): string | null {
     cp.toString(16).toUpperCase().padStart(4, "0")
   } at index ${m.index}`;
 }
+
+/**
+ * Why free text `s` (a leg's note, a landmark) is not text a writer produces, or null: control
+ * characters (C0 but tab and line feed, DEL, C1) only get into such text by damage or by copying
+ * binary data, and they garble every table and log line that shows it.
+ */
+export function textFault(s: string): string | null {
+  // deno-lint-ignore no-control-regex
+  const m = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/.exec(s);
+  if (!m) return null;
+  const cp = m[0].codePointAt(0)!;
+  return `it holds control character U+${
+    cp.toString(16).toUpperCase().padStart(4, "0")
+  } at index ${m.index}`;
+}

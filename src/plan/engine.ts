@@ -156,7 +156,13 @@ export class Engine {
       try {
         this.sidecar = await loadSidecarFile(
           fields,
-          sidecarExpectations(load.header.buildHash, bytes, this.section, load.pack),
+          sidecarExpectations(
+            load.header.buildHash,
+            bytes,
+            this.section,
+            load.pack,
+            this.mainPackPath,
+          ),
         );
       } catch (e) {
         const code = e instanceof NavscopeError && /判据/.test(e.message)

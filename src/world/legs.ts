@@ -11,7 +11,13 @@
  */
 import { NavscopeError } from "../errors.ts";
 import { parseJson } from "../codec/json.ts";
-import { escapeControls, isPlausibleName, readTextStrict } from "../codec/json_strict.ts";
+import {
+  escapeControls,
+  isPlausibleName,
+  nameFault,
+  readTextStrict,
+  textFault,
+} from "../codec/json_strict.ts";
 import type { LandmarkSet, Point3 } from "./landmarks.ts";
 
 /** Format tag of a legs file. */
@@ -207,6 +213,15 @@ export function validateLeg(l: unknown, p: string, file: string): Leg {
     if (!LEG_KEYS.has(k)) fail(file, `${p}.${k}`, "is unknown", "a leg key");
   }
   if (typeof o.id !== "string" || o.id === "") fail(file, `${p}.id`, "is not a string", "an id");
+  const idFault = nameFault(o.id);
+  if (idFault) {
+    fail(
+      file,
+      `${p}.id`,
+      `is ${JSON.stringify(o.id)}: ${idFault}`,
+      "a leg id (no control or format characters, no outer spaces)",
+    );
+  }
   if (typeof o.zone !== "string") fail(file, `${p}.zone`, "is not a string", "a zone name");
   if (!isPlausibleName(o.zone)) {
     fail(
@@ -258,7 +273,15 @@ export function validateLeg(l: unknown, p: string, file: string): Leg {
   if (!Array.isArray(o.landmarks) || !o.landmarks.every((s) => typeof s === "string")) {
     fail(file, `${p}.landmarks`, "is not a string array", "landmark names");
   }
+  o.landmarks.forEach((s, k) => {
+    const f = textFault(s);
+    if (f) fail(file, `${p}.landmarks[${k}]`, f, "text without control characters");
+  });
   if (typeof o.note !== "string") fail(file, `${p}.note`, "is not a string", "a note");
+  const noteFault = textFault(o.note);
+  if (noteFault) {
+    fail(file, `${p}.note`, noteFault, "text without control characters (tab, line feed allowed)");
+  }
   return o as unknown as Leg;
 }
 

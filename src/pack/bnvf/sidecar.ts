@@ -479,7 +479,9 @@ function checkPairing(h: SidecarHeader, expect: SidecarExpectations | null): voi
   if (h.buildHash !== BigInt.asUintN(64, expect.buildHash)) {
     throw new NavscopeError(
       "hash_mismatch",
-      `build_hash ${hex(h.buildHash)} is not the main pack's (旁包不是配这份主包的)`,
+      `build_hash ${hex(h.buildHash)} is not the main pack's${
+        expect.mainFile ? ` (${expect.mainFile})` : ""
+      } (旁包不是配这份主包的)`,
       { section: "BNVF header", offset: 8 },
       hex(BigInt.asUintN(64, expect.buildHash)),
     );
@@ -488,7 +490,9 @@ function checkPairing(h: SidecarHeader, expect: SidecarExpectations | null): voi
     throw new NavscopeError(
       "hash_mismatch",
       `main-pack FNV ${hex(h.fileFnv)} is not the FNV of the main pack's decompressed bytes, ` +
-        `though its build_hash matches: the main pack changed after the sidecar was baked ` +
+        `though its build_hash matches: the main pack${
+          expect.mainFile ? ` ${expect.mainFile}` : ""
+        } changed after the sidecar was baked ` +
         `(bytes outside the hashed tables differ: the section directory, BOML, BSRF or the ` +
         `BGRD grid — damaged, or re-written by another tool)`,
       { section: "BNVF header", offset: 16 },

@@ -46,6 +46,8 @@ export interface SidecarExpectations {
    * per link with that link's fields. Undefined skips the FLNK-against-BOML checks.
    */
   offMeshLinks?: ReadonlyArray<SidecarBomlFacts> | null;
+  /** The main pack's file, named in a pairing error (the file that changed is often that one). */
+  mainFile?: string;
 }
 
 /** The fields of a BOML off-mesh link that its FLNK record repeats. */

@@ -33,7 +33,12 @@
  */
 import { NavscopeError } from "../../errors.ts";
 import { parseJson } from "../../codec/json.ts";
-import { decodeUtf8Strict, escapeControls, isPlausibleName } from "../../codec/json_strict.ts";
+import {
+  decodeUtf8Strict,
+  escapeControls,
+  isPlausibleName,
+  nameFault,
+} from "../../codec/json_strict.ts";
 
 /** Format tag of the no-go table file. */
 export const NOGO_FORMAT = "navscope-nogo";
@@ -171,6 +176,8 @@ function polygonSpec(file: string, path: string, p: Json): NoGoPolygonSpec {
   const out: NoGoPolygonSpec = { rings: [] };
   if (p.name !== undefined) {
     if (typeof p.name !== "string") fail(file, `${path}.name`, "must be a string");
+    const f = nameFault(p.name);
+    if (f) fail(file, `${path}.name`, `is ${JSON.stringify(p.name)}: ${f}`);
     out.name = p.name;
   }
   if (p.floor !== undefined) {

@@ -124,6 +124,7 @@ export function sidecarExpectations(
     zones: readonly { name: string; id: number }[];
     offMeshLinks: SidecarExpectations["offMeshLinks"];
   },
+  mainFile?: string,
 ): SidecarExpectations {
   const ids = new Map(main?.zones.map((z) => [z.name, z.id]) ?? []);
   return {
@@ -137,6 +138,7 @@ export function sidecarExpectations(
       cells: ownedBox(z.tiles),
     })),
     offMeshLinks: main ? main.offMeshLinks : undefined,
+    ...(mainFile === undefined ? {} : { mainFile }),
   };
 }
 
@@ -208,6 +210,7 @@ export async function inspectPackSet(
     status.fields,
     section,
     {
+      file: mainPath,
       buildHash: BigInt(`0x${main.header.buildHash}`),
       bytes,
       zones: main.zones,
@@ -308,6 +311,7 @@ async function inspectSidecar(
   existing: string | null,
   section: BgrdSection | null,
   main: {
+    file: string;
     buildHash: bigint;
     bytes: Uint8Array;
     zones: readonly { name: string; id: number }[];
@@ -327,7 +331,7 @@ async function inspectSidecar(
     };
   }
   try {
-    const expect = sidecarExpectations(main.buildHash, main.bytes, section, main);
+    const expect = sidecarExpectations(main.buildHash, main.bytes, section, main, main.file);
     const pack = await loadSidecarFile(existing, expect);
     return {
       report: { path, status: "ok", error: null, summary: summarizeSidecar(pack, expect) },
