@@ -66,7 +66,9 @@ function sectionEntry(bytes: Uint8Array, tag: string): number {
 
 /**
  * Replaces chunk `k` of `table` with `chunk`, fixing every offset and size that moves (chunk
- * directory entries, the BGEO size, later sections). The hash is left alone.
+ * directory entries, the BGEO size) and re-laying the sections after BGEO on 8-byte boundaries as
+ * the encoder does, so the result breaks no layout rule and only the chunk is damaged (every v5
+ * pack has at least BGRD after BGEO). The hash is left alone.
  */
 function spliceChunk(
   bytes: Uint8Array,
@@ -78,12 +80,20 @@ function spliceChunk(
   const g = geometry(bytes);
   const c = g.chunks[table][k];
   const delta = chunk.length - c.size;
-  const out = new Uint8Array(bytes.length + delta);
+  const bgeo = d.sections.find((s) => s.tag === "BGEO")!;
+  let end = bgeo.offset + bgeo.size + delta;
+  const moved = new Map<number, number>(); // directory index → new offset
+  d.sections.forEach((s, i) => {
+    if (s.offset <= bgeo.offset) return;
+    end += (8 - (end % 8)) % 8;
+    moved.set(i, end);
+    end += s.size;
+  });
+  const out = new Uint8Array(end);
   out.set(bytes.subarray(0, c.offset));
   out.set(chunk, c.offset);
-  out.set(bytes.subarray(c.offset + c.size), c.offset + chunk.length);
+  out.set(bytes.subarray(c.offset + c.size, bgeo.offset + bgeo.size), c.offset + chunk.length);
   const v = dv(out);
-  const bgeo = d.sections.find((s) => s.tag === "BGEO")!;
   for (const t of ["vertex", "triangle", "link"] as const) {
     g.chunks[t].forEach((e, j) => {
       const at = g.directories[t] + 16 * j;
@@ -94,7 +104,10 @@ function spliceChunk(
   d.sections.forEach((s, i) => {
     const at = 80 + 24 * i;
     if (s.tag === "BGEO") v.setBigUint64(at + 16, BigInt(s.size + delta), true);
-    else if (s.offset > c.offset) v.setBigUint64(at + 8, BigInt(s.offset + delta), true);
+    const to = moved.get(i);
+    if (to === undefined) return;
+    out.set(bytes.subarray(s.offset, s.offset + s.size), to);
+    v.setBigUint64(at + 8, BigInt(to), true);
   });
   return out;
 }

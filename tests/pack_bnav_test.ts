@@ -20,6 +20,7 @@ import {
   sliceZone,
   ZONE_FLAG_TIER,
 } from "../src/pack/bnav/mod.ts";
+import { encodeBgrd } from "../src/pack/bgrd/section.ts";
 import { randomMainPack } from "../src/testing/bnav_random.ts";
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
@@ -157,7 +158,7 @@ Deno.test("bnav: hand-worked chunk streams (vertex transpose, 7 triangle streams
     links: { source: new Uint32Array([0, 0, 1]), target: new Uint32Array([1, 0, 0]) },
     surfaces: null,
     offMeshLinks: null,
-    grid: null,
+    grid: encodeBgrd({ version: 3, zones: [] }), // every v5 pack carries BGRD
     extraSections: [],
   };
   const bytes = encodeMainPack(pack);
@@ -170,12 +171,20 @@ Deno.test("bnav: hand-worked chunk streams (vertex transpose, 7 triangle streams
     while (r.remaining) out.push([...readStream(r)]);
     return out;
   };
-  // Header fields: magic, version 5, counts, section directory right after the 80-byte header.
+  // Header fields: magic, version 5, counts, section directory right after the 80-byte header,
+  // two entries: BGEO right after the directory (80 + 2·24 = 128, 8-aligned), then BGRD on the
+  // next 8-byte boundary, its bytes stored verbatim, the file ending with it.
   const dv = new DataView(bytes.buffer);
   assertEquals(new TextDecoder().decode(bytes.subarray(0, 4)), "BNAV");
   assertEquals([dv.getUint16(4, true), dv.getUint32(8, true), dv.getUint32(12, true)], [5, 1, 4]);
   assertEquals([dv.getUint32(16, true), dv.getUint32(20, true)], [2, 3]);
-  assertEquals([Number(dv.getBigUint64(64, true)), dv.getUint32(72, true)], [80, 1]);
+  assertEquals([Number(dv.getBigUint64(64, true)), dv.getUint32(72, true)], [80, 2]);
+  const [geo, grid] = d.sections;
+  assertEquals([geo.tag, geo.offset, grid.tag], ["BGEO", 128, "BGRD"]);
+  const gridAt = geo.offset + geo.size + ((8 - ((geo.offset + geo.size) % 8)) % 8);
+  assertEquals([grid.offset, grid.size], [gridAt, pack.grid!.length]);
+  assertEquals(bytes.subarray(grid.offset), pack.grid!);
+  assertEquals(d.grid, { offset: gridAt, size: pack.grid!.length });
   // Vertex chunk: byte j of record i sits at j·n + i.
   const [planes] = streams(g.chunks.vertex[0]);
   const raw = new Uint8Array(pack.vertices.buffer);

@@ -25,7 +25,10 @@ export interface RandomPackOptions {
   maxTrianglesPerZone?: number;
   /** Exactly this many triangles per zone instead of a random count. */
   trianglesPerZone?: number;
-  /** Include BSRF / BOML / BGRD (default true each). */
+  /**
+   * Include BSRF and BOML (default true). The BGRD grid (random bytes) is always there: every v5
+   * pack carries one (spec 体积、内存与速度; the encoder refuses a pack without).
+   */
   sections?: boolean;
   /**
    * Also an unknown `XTRA` section (default false): a pack a decoder must refuse (spec: 已知四个段),
@@ -108,7 +111,7 @@ export function randomMainPack(seed: number, opts: RandomPackOptions = {}): Main
     links: { source: Uint32Array.from(src), target: Uint32Array.from(tgt) },
     surfaces: withSections ? randomSurfaces(T, rnd) : null,
     offMeshLinks: withSections ? randomOffMesh(zones, T, rnd) : null,
-    grid: withSections ? randomBytes(64 + ri(200), rnd, "BGRD") : null,
+    grid: randomBytes(64 + ri(200), rnd, "BGRD"),
     extraSections: opts.extraSection
       ? [{ tag: "XTRA", flags: 7, bytes: randomBytes(ri(50), rnd) }]
       : [],

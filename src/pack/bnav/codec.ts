@@ -51,6 +51,7 @@ import { decodeFlatGeometry } from "./legacy.ts";
 import {
   allocTriangles,
   BGEO_SINCE,
+  BGRD_REQUIRED_SINCE,
   fillCentroids,
   HEADER_SIZE,
   KNOWN_SECTIONS,
@@ -185,7 +186,10 @@ function encodeBgeoSection(pack: MainPack, sizes: ChunkSizes, zoneTable: Uint8Ar
   return assembleBgeo(counts, sizes, zoneTable, chunks, aux);
 }
 
-/** Checks a pack is encodable: consistent lengths, indices in range, links sorted. */
+/**
+ * Checks a pack is encodable as v5: consistent lengths, indices in range, links sorted, a grid
+ * present (every v5 pack carries BGRD).
+ */
 export function validatePack(pack: MainPack, where: ErrorLocation = {}): void {
   const fail = (code: "bad_value" | "count_mismatch", section: string, what: string, exp: string) =>
     new NavscopeError(code, what, { ...where, section }, exp);
@@ -268,6 +272,16 @@ export function validatePack(pack: MainPack, where: ErrorLocation = {}): void {
     }
   }
   checkFiniteVertices(pack.vertices, 0, V, 0, { ...where, section: "vertices" });
+  // The encoder writes v5 only, and every v5 pack carries BGRD (see readFront): refuse what the
+  // decoder would refuse rather than write it.
+  if (!pack.grid) {
+    throw fail(
+      "bad_value",
+      "BGRD",
+      "the pack has no grid",
+      `a BGRD section (required since v${BGRD_REQUIRED_SINCE}, the version written)`,
+    );
+  }
   checkPackRefs(pack, where);
   for (const s of pack.extraSections) {
     if (!/^[\x20-\x7e]{4}$/.test(s.tag) || (KNOWN_SECTIONS as readonly string[]).includes(s.tag)) {
@@ -358,6 +372,22 @@ export function readFront(bytes: Uint8Array, where: ErrorLocation): PackFront {
   }
   // Every byte belongs to the header, the directory, a table or a section (bnav_layout.ts).
   checkPackLayout(bytes, header, sections, where);
+  // Every v5 pack carries the baked grid (spec 体积、内存与速度, data placement table: 「体素格图
+  // 第 4 代起离线烘进主包 … 主包多出 BGRD 段;同一次改动重新编码了几何与格图」): the change that
+  // baked BGRD in is the one that re-encoded the geometry into BGEO, so a BGEO pack without BGRD
+  // is damage (a dropped directory entry), not an older generation. v1–4 packs may lack it.
+  // Checked right after the layout, not before it with the BGEO check above: the encoder writes
+  // BGRD last, so a section count cut short loses it first, and the layout error naming the lost
+  // entries says more than "no BGRD"; a directory re-laid out without BGRD is caught here.
+  if (header.version >= BGRD_REQUIRED_SINCE && !known.has("BGRD")) {
+    throw new NavscopeError(
+      "bad_value",
+      `v${header.version} pack has no BGRD section`,
+      { ...where, section: "section directory", offset: header.sectionDirOffset },
+      `a BGRD section (required since v${BGRD_REQUIRED_SINCE}; spec 体积、内存与速度: ` +
+        "「主包多出 BGRD 段;同一次改动重新编码了几何与格图」)",
+    );
+  }
   if (!g) {
     return { header, sections, known, bgeo: null, zones: [], zoneTable: new Uint8Array(0) };
   }

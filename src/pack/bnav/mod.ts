@@ -9,6 +9,7 @@
 export {
   allocTriangles,
   BGEO_SINCE,
+  BGRD_REQUIRED_SINCE,
   BSRF_WALKABLE_MASK,
   fillCentroids,
   FLOOR_Y_SINCE,

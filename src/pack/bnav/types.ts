@@ -20,6 +20,12 @@ export const FLOOR_Y_SINCE = 3;
 export const SECTION_DIR_SINCE = 4;
 /** Geometry lives in the chunked BGEO section from version 5 (header table offsets void). */
 export const BGEO_SINCE = 5;
+/**
+ * Every pack from version 5 carries the BGRD grid section (spec 体积、内存与速度: the grid was
+ * baked into the main pack by the same change that re-encoded the geometry, i.e. with BGEO);
+ * v4 packs may or may not have one.
+ */
+export const BGRD_REQUIRED_SINCE = 5;
 
 /** Header size before the section directory existed (format-notes: 64 bytes for v1–3). */
 export const HEADER_SIZE_V1 = 64;
