@@ -14,7 +14,8 @@ import { io, parseFlags, Progress, warnFileProblems } from "./support/terminal.t
 export const summary = "Self-contained HTML report of run logs (charts, failures, drill-downs)";
 
 /** Usage text. */
-export const help = `navscope report LOGS… --out report.html [--baseline BASE [--thresholds FILE]]
+export const help = `navscope report LOGS… --out report.html [--baseline BASE [--thresholds FILE]
+                 [--across-profiles]]
                  [--pack PACK …] [--battery LEGS.json …] [--drill N] [--trace out.json]
                  [--title T] [--max-points N] [--max-legs N] [--json FILE] [--strict]
 
@@ -41,6 +42,9 @@ their wording and carry an English gloss.
   --baseline BASE    compare with BASE (logs, a replay dir or a stats --json file) exactly as
                      navscope diff (and nightly) does; needs exactly one LOGS path
   --thresholds FILE  the thresholds file of navscope diff (default: diff's defaults)
+  --across-profiles  with --baseline: compare runs planned under different planner profiles
+                     (refused otherwise, as by navscope diff); the page then names both
+                     profiles and lists the legs whose outcome the profiles' switches change
   --trace FILE       also write the per-plan stage timings as Chrome Trace Event JSON (one
                      track per worker, one slice per stage) for Perfetto / chrome://tracing
   --title T          page title (default "navscope report")
@@ -86,6 +90,7 @@ export async function run(args: string[]): Promise<number> {
     pack: { type: "string", multiple: true },
     battery: { type: "string", multiple: true },
     thresholds: { type: "string" },
+    "across-profiles": { type: "boolean" },
     trace: { type: "string" },
     title: { type: "string" },
     "max-points": { type: "string" },
@@ -113,6 +118,12 @@ export async function run(args: string[]): Promise<number> {
     { path: values.json, what: "the report data (--json)", createParents: true },
     { path: values.trace, what: "the trace (--trace)", createParents: true },
   ]);
+  if (values["across-profiles"] && values.baseline === undefined) {
+    throw new NavscopeError(
+      "usage",
+      "report: --across-profiles needs --baseline (see navscope report --help)",
+    );
+  }
   if (values.thresholds !== undefined && values.baseline === undefined) {
     throw new NavscopeError(
       "usage",
@@ -164,7 +175,13 @@ export async function run(args: string[]): Promise<number> {
     // The same comparison as navscope diff and nightly (commands/diff.ts diffPaths →
     // src/analyze/diff.ts diffRuns), so the report's verdict is theirs.
     const { diffPaths } = await import("./diff.ts");
-    const { report } = await diffPaths(values.baseline, positionals[0], values.thresholds);
+    const { report } = await diffPaths(
+      values.baseline,
+      positionals[0],
+      values.thresholds,
+      undefined,
+      { acrossProfiles: values["across-profiles"] === true },
+    );
     const { setBaseline } = await import("../reports/report_data.ts");
     await setBaseline(data, acc, report, values.baseline);
   }

@@ -691,6 +691,15 @@
       v += `<div class="legs"><b>New failing:</b><ul>${legList(b.new_failing_legs)}</ul></div>`;
     }
     if (nFixed) v += `<div class="legs"><b>Fixed:</b><ul>${legList(b.fixed_legs)}</ul></div>`;
+    if (b.changed_legs) {
+      v +=
+        `<p class="profiles">Planner profiles differ: base <code>${
+          esc((b.profiles.base || []).join(", ") || "spec")
+        }</code>, current <code>${
+          esc((b.profiles.current || []).join(", ") || "spec")
+        }</code>; ${b.changed_legs.length} leg${b.changed_legs.length === 1 ? "" : "s"} changed. ` +
+        '<a href="#profile-changes">Which</a></p>';
+    }
     v += `<p class="muted small">Base <code>${esc(b.base.source)}</code> (${esc(b.base.kind)}, ${
       esc(b.base.plans)
     } plans) vs current <code>${esc(b.current.source)}</code> (${
@@ -719,6 +728,24 @@
         `<td class="${esc(m.verdict)}">${esc(m.verdict)}</td></tr>`;
     }
     h += "</tbody></table>";
+    if (b.changed_legs) {
+      // Runs of two planner profiles (report --across-profiles): what the switches changed.
+      const prof = (ps) => (ps && ps.length ? ps.join(", ") : "spec");
+      const n = b.changed_legs.length;
+      h += `<h3 id="profile-changes">Legs changed across profiles (${n})</h3>` +
+        `<p>Base profile <code>${esc(prof(b.profiles && b.profiles.base))}</code>, current ` +
+        `<code>${esc(prof(b.profiles && b.profiles.current))}</code>: the legs whose outcome ` +
+        "(class, tier, point count, length) differs. docs/profiles.md names the change behind " +
+        "each switch.</p>" +
+        (n
+          ? "<table><thead><tr><th>leg</th><th>base</th><th>current</th></tr></thead><tbody>" +
+            b.changed_legs.map((l) =>
+              `<tr><td><code>${esc(legOf(l.leg) || l.leg)}</code></td><td>${esc(l.base)}</td><td>${
+                esc(l.current)
+              }</td></tr>`
+            ).join("") + "</tbody></table>"
+          : "<p class=muted>none</p>");
+    }
     h += `<h3>New failing legs (${nNew})</h3>` +
       (nNew ? `<ul>${legList(b.new_failing_legs)}</ul>` : "<p class=muted>none</p>");
     h += `<h3>Fixed legs (${nFixed})</h3>` +
