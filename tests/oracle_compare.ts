@@ -27,6 +27,7 @@ export interface RefRow {
   comparable: boolean;
   why_not?: string;
   warnings: string[];
+  debug_warnings: string[];
   n_topology_cells: number;
   taut_points: [number, number][];
   pulled_points: [number, number][];
@@ -112,7 +113,10 @@ export function differingFields(r: PlanResult, ref: RefRow): Field[] {
   if (built && !same([d.x0, d.y0, d.nx, d.ny], [ref.x0, ref.y0, ref.nx, ref.ny])) {
     out.push("window");
   }
-  if (!same(r.warnings, ref.warnings)) out.push("warnings");
+  // Both lists: the result's (empty on failure) and those recorded during the plan.
+  if (!same(r.warnings, ref.warnings) || !same(r.debug.warnings, ref.debug_warnings)) {
+    out.push("warnings");
+  }
   if (ref.ok) {
     if (d.topologyCells !== ref.n_topology_cells) out.push("topology");
     if (!near(d.tautPoints, ref.taut_points)) out.push("taut");

@@ -558,7 +558,11 @@ export class Engine {
         drops: [],
         length: 0,
         noGo: e.extra.noGo === true,
-        warnings: [...debug.warnings],
+        // A failed plan returns no warnings: those recorded before the failure stay in
+        // debug.warnings (RecastPlanResult's warnings vs debug.warnings, maaend-runlogs.md: the
+        // navigator logs warnings on success only; every failed row of both oracle sets has empty
+        // warnings and its recorded ones in debug_warnings).
+        warnings: [],
         debug,
       };
     }
