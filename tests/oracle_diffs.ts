@@ -38,7 +38,9 @@ for (const s of sets) {
       const set = await loadSet(dir, name);
       const a = await agreement(set, profile);
       console.log(formatAgreement(name, profile.name, a));
-      if (showLegs) for (const [id, f] of a.diffs) console.log(`  ${name} ${id}: ${f.join(", ")}`);
+      if (showLegs) {
+        for (const [id, f] of a.diffs) console.log(`  ${name} ${id}: ${f.join(", ")}`);
+      }
     }
   }
 }

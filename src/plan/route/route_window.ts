@@ -224,6 +224,8 @@ class Router {
   /** The open area of the geometry pass (null when it did not run). */
   solidc: Uint8Array | null = null;
   readonly all: Uint8Array;
+  /** core cells with a usable span (lazily: only the core retry needs it). */
+  private coreU: Uint8Array | null = null;
   /** The plan's counters (a throw-away set without a sink). */
   readonly cnt: WorkCounters;
   /** Which pass the SpanAstar runs count for. */
@@ -323,6 +325,12 @@ class Router {
     if (topo && topo.spans) {
       const geo = this.geometry(topo);
       if (geo && geo.chain && geo.chain.length >= 2) (chain = geo.chain), (last = geo);
+    }
+    // Reference build (switch cellPullBlockersOnly off): its geometry pass also runs on a
+    // cell-level path and fails (no span path exists), but the corridor it built first leaves
+    // its open area solidc, which the route mask tm of the pull then starts from (拉直的输入).
+    if (!topo && !base.spanLevel && inp.cellPullBlockersOnly === false) {
+      this.solidc = corridor(w.dist, w.nx, w.ny, final.cells).solidc;
     }
     const t2 = performance.now();
     const post = postProcess(w, {
@@ -438,12 +446,17 @@ class Router {
           cells: Int32Array.of(this.sa.cell),
           chain: Int32Array.of(s),
           cost: 0,
-          mask: and(this.walk, lim, ncell),
+          mask: and(this.cw3, lim, ncell),
           spanLevel: true,
         };
       }
     }
-    const walkLim = and(this.walk, lim, ncell);
+    // The span searches run on cells with a usable span: a cell of the walk or core mask without
+    // one (only other layers' floors there) is no corner a diagonal step may cut (对角切角), and
+    // no cell of the route mask tm (拉直的输入 step 3 takes the final solve's mask). The
+    // reference build behaves so on every leg of tests/fixtures/oracle*; a cell there is never
+    // entered anyway. The connectivity check and the cell-level fallback keep the whole masks.
+    const walkLim = and(this.cw3, lim, ncell);
     // #6219: the early abandon; without it (reference profile) the bound check after the search
     // decides, with the search-edge note.
     const abandonAt = this.tentative && early && this.inp.earlyAbandon !== false
@@ -465,8 +478,9 @@ class Router {
     let mask = walkLim;
     if (!p) {
       if (this.tentative) throw new Escalate(Reason.WalkBroken);
-      p = run(coreLim, Infinity);
-      mask = coreLim;
+      this.coreU ??= this.cellsWithUsable(w.core);
+      mask = and(this.coreU, lim, ncell);
+      p = run(mask, Infinity);
       if (p) this.warnings.add(Warning.WalkToCore); // 成功就记一条告警 (求解器 step 3)
     }
     if (p) {
@@ -477,7 +491,8 @@ class Router {
     // Cell-level fallback (求解器 step 5).
     if (inp.goalDeckY !== null || inp.startDeckY !== null || !baseline) return null;
     if (this.tentative) throw new Escalate(Reason.CellLevel);
-    for (const m of [walkLim, coreLim]) {
+    const walkAll = and(this.walk, lim, ncell);
+    for (const m of [walkAll, coreLim]) {
       const sa = nearestCell(m, this.nx, this.ny, this.sCell);
       const ga = nearestCell(m, this.nx, this.ny, this.gCell);
       if (!sa || !ga) continue;
@@ -486,6 +501,9 @@ class Router {
         // Re-picked anchors count from here on (access, checks, the 8-px judgement).
         this.setAnchors(sa, ga);
         this.warnings.add(Warning.CellFallback);
+        // 无解再退到 core: a cell-level route on core is a walk → core fallback too, and the
+        // reference build records both warnings (every such leg of tests/fixtures/oracle).
+        if (m === coreLim) this.warnings.add(Warning.WalkToCore);
         return {
           spans: null,
           cells: r.cells,
