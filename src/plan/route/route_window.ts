@@ -491,11 +491,13 @@ class Router {
     // Cell-level fallback (求解器 step 5).
     if (inp.goalDeckY !== null || inp.startDeckY !== null || !baseline) return null;
     if (this.tentative) throw new Escalate(Reason.CellLevel);
+    // 在 walk 上重选两端吸附锚点,跑格级 A*,无解再退到 core: the anchors are picked once, on
+    // walk ∧ lim, and the core retry starts from the same anchors.
     const walkAll = and(this.walk, lim, ncell);
+    const sa = nearestCell(walkAll, this.nx, this.ny, this.sCell);
+    const ga = nearestCell(walkAll, this.nx, this.ny, this.gCell);
+    if (!sa || !ga) return null;
     for (const m of [walkAll, coreLim]) {
-      const sa = nearestCell(m, this.nx, this.ny, this.sCell);
-      const ga = nearestCell(m, this.nx, this.ny, this.gCell);
-      if (!sa || !ga) continue;
       const r = costAstar(w, m, sa.cell, ga.cell, this.cnt);
       if (r) {
         // Re-picked anchors count from here on (access, checks, the 8-px judgement).

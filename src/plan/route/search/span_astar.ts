@@ -31,8 +31,13 @@ import { DX, DY, stepBannedK } from "../../../grid/step_bans.ts";
 
 export { DX, DY, stepBanned, stepBannedK } from "../../../grid/step_bans.ts";
 
-/** Per neighbour k of DX/DY: the neighbour of the opposite direction. */
-const OPPOSITE = [2, 3, 0, 1, 6, 7, 4, 5];
+/**
+ * SetVertex's scan (formulas.md #113): the candidate parents w = u + (east, west, south, north,
+ * then the diagonals south-east, south-west, north-west, north-east), given as the neighbour k of
+ * DX/DY of the step w → u. An equal-cost pick goes to the first; the spec names no order, the
+ * reference build's is this one (the L-shaped ties of the oracle sets, docs/profiles.md).
+ */
+const SET_VERTEX_STEPS = [2, 0, 3, 1, 6, 7, 4, 5];
 
 /** Orthogonal step weight as f32(w·0.5). */
 const HALF_ORTH = Math.fround(0.5);
@@ -319,9 +324,8 @@ export class SpanSearch {
     const price = o.price, mu = price === null ? 1 : price[cu], gate = o.gate ?? null;
     let best = Infinity, bw = -1, bs = -1;
     for (let n = 0; n < 8; n++) {
-      // The neighbours w = u + (DX[n], DY[n]) in the neighbour order, which decides an equal-cost
-      // pick; the step w → u goes along (dx, dy) = −(DX[n], DY[n]), neighbour k = OPPOSITE[n].
-      const k = OPPOSITE[n], dx = DX[k], dy = DY[k];
+      // w sits at u − (dx, dy): the step w → u goes along (dx, dy).
+      const k = SET_VERTEX_STEPS[n], dx = DX[k], dy = DY[k];
       const wx = ux - dx, wy = uy - dy;
       if (wx < 0 || wy < 0 || wx >= nx || wy >= ny) continue;
       const cw = wy * nx + wx;
