@@ -107,6 +107,8 @@ export interface RouteInput {
   landingMargin?: boolean;
   /** 拉直的输入 third kind: blocker segments only (default true; profile `cellPullBlockersOnly`). */
   cellPullBlockersOnly?: boolean;
+  /** 9839304: waypoints anchored at the line heights (default true; profile switch). */
+  waypointStartHeight?: boolean;
 }
 
 /**
@@ -346,6 +348,7 @@ class Router {
       counters: this.cnt,
       landingMargin: inp.landingMargin !== false,
       cellPullRouteMask: inp.cellPullBlockersOnly === false,
+      waypointStartHeight: inp.waypointStartHeight !== false,
     });
     const t3 = performance.now();
     const gc = this.gCell[1] * this.nx + this.gCell[0];
