@@ -5,11 +5,11 @@
  *   across profiles;
  * - agreement with the C++ reference build under `reference`: every leg of the vendored oracle
  *   sets (tests/fixtures/oracle: v1, the older packs; tests/fixtures/oracle-v2: the current packs;
- *   the example batteries and the random legs of nav_test and dungeon) planned under the
- *   `reference` profile and compared field by field with the C++ output (outcome and class, tier,
- *   tier notes, window, warnings, topology cells, taut / pulled / assembled / final points ≤ 1e-6
- *   px, clearance, waypoints, length). The counts reached are asserted, so a regression fails;
- *   the remaining differences are listed and explained in docs/profiles.md;
+ *   the example batteries and the random legs of nav_test, dungeon, proto_level and tower_big)
+ *   planned under the `reference` profile and compared field by field with the C++ output
+ *   (outcome and class, tier, tier notes, window, warnings, topology cells, taut / pulled /
+ *   assembled / final points ≤ 1e-6 px, clearance, waypoints, length). Every leg agrees in every field and the counts are
+ *   asserted, so a regression fails; docs/profiles.md "Causes found" lists what it took;
  * - switch attribution: on a small set of legs each switch of the reference profile is flipped
  *   alone on top of `spec`; the test prints which legs each changes and asserts that every leg
  *   where `spec` and `reference` differ is changed by at least one switch.
@@ -76,10 +76,7 @@ Deno.test("profiles: spec applies every change, reference none; names and files 
 
 type Counts = Record<Field, number> & { legs: number; exact: number };
 
-/**
- * Per set: the counts reached under `reference` (legs equal to the C++ output, per field). The
- * differing legs and their explanation: docs/profiles.md "Remaining differences".
- */
+/** Per set: the counts reached under `reference` (legs equal to the C++ output, per field). */
 const EXPECTED: Record<string, { dir: string; counts: Counts }> = {};
 
 async function agreementTest(name: string, dir: string, expect: Counts | null) {
