@@ -617,7 +617,9 @@ function stitchHop(ctx: PlanContext, a: PlanResult, b: PlanResult, c: HopCandida
   const points = [...a.points, ...b.points];
   const full = <T>(x: T[], y: T[], nx: number, ny: number) =>
     x.length === nx && y.length === ny ? [...x, ...y] : [];
-  const waypoints = a.waypoints.length && b.waypoints.length
+  // A one-point part has no waypoints to give (they exclude the start): not a missing column.
+  const has = (r: PlanResult) => r.waypoints.length > 0 || r.points.length === 1;
+  const waypoints = has(a) && has(b)
     ? [...new Set([...a.waypoints, n, ...b.waypoints.map((i) => i + n)])].sort((p, q) => p - q)
     : [];
   const warnings = [...new Set([...a.warnings, ...b.warnings, kHopWarning])];
