@@ -1,7 +1,7 @@
 /**
  * Helper script (not a test): lists, per world and oracle set, the legs whose plan under a profile
  * differs from the C++ reference output, and in which fields. Reads the golden data from a
- * directory given on the command line (default `../shared`), so it also covers the worlds not
+ * directory given on the command line (default: the checkout's `../shared`), so it also covers the worlds not
  * vendored into tests/fixtures.
  *
  *   deno run -A tests/oracle_diffs.ts [--root DIR] [--profile reference|spec]
@@ -19,7 +19,17 @@ const opt = (k: string) => {
   const i = args.indexOf(k);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const root = opt("--root") ?? new URL("../../../shared/", import.meta.url).pathname;
+/** `../shared` beside the checkout (or beside its parent, for a worktree under /work/wt/). */
+function sharedRoot(): string {
+  for (const rel of ["../../shared/", "../../../shared/"]) {
+    const p = new URL(rel, import.meta.url).pathname;
+    try {
+      if (Deno.statSync(p + "oracle").isDirectory) return p;
+    } catch { /* try the next */ }
+  }
+  throw new Error("../shared/oracle not found: give --root DIR");
+}
+const root = opt("--root") ?? sharedRoot();
 const profile = namedProfile(opt("--profile") ?? "reference");
 const sets = opt("--set") ? [opt("--set")!] : ["v1", "v2"];
 const worlds = opt("--world")
