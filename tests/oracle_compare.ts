@@ -111,7 +111,8 @@ export function differingFields(r: PlanResult, ref: RefRow): Field[] {
   const sameClass = ref.ref_class === "unclassified"
     ? !r.ok && r.message === ref.error
     : cls === ref.ref_class;
-  if (!sameClass || r.ok !== ref.ok) out.push("outcome");
+  // A failure also carries the C++ message verbatim (gap distances included).
+  if (!sameClass || r.ok !== ref.ok || (!ref.ok && r.message !== ref.error)) out.push("outcome");
   const built = ref.nx > 0;
   if (built && d.tier !== ref.tier) out.push("tier");
   if (!same(d.tierNotes, ref.tier_notes)) out.push("notes");
