@@ -329,7 +329,7 @@ function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
       ["core anchor start / goal px", `${fmtNum(d.coreStart)} / ${fmtNum(d.coreGoal)}`],
       ["anchor snap start / goal px", `${fmtNum(d.snapStart)} / ${fmtNum(d.snapGoal)}`],
       ["region", d.region < 0 ? "-" : String(d.region)],
-      ["warnings", r.warnings.join("; ") || "-"],
+      ["warnings", d.warnings.join("; ") || "-"], // recorded ones: a failed result has none of its own
     ],
     align: ["left", "left"],
   };

@@ -27,6 +27,7 @@ export interface RefRow {
   comparable: boolean;
   why_not?: string;
   warnings: string[];
+  debug_warnings: string[];
   n_topology_cells: number;
   taut_points: [number, number][];
   pulled_points: [number, number][];
@@ -105,14 +106,23 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export function differingFields(r: PlanResult, ref: RefRow): Field[] {
   const d = r.debug, out: Field[] = [];
   const cls = r.ok ? "ok" : r.error;
-  if (cls !== ref.ref_class || r.ok !== ref.ok) out.push("outcome");
+  // `unclassified`: the oracle's message → class mapping did not know the C++ message (e.g.
+  // 区没有预烘格图 of a tier zone); the messages themselves are compared then.
+  const sameClass = ref.ref_class === "unclassified"
+    ? !r.ok && r.message === ref.error
+    : cls === ref.ref_class;
+  // A failure also carries the C++ message verbatim (gap distances included).
+  if (!sameClass || r.ok !== ref.ok || (!ref.ok && r.message !== ref.error)) out.push("outcome");
   const built = ref.nx > 0;
   if (built && d.tier !== ref.tier) out.push("tier");
   if (!same(d.tierNotes, ref.tier_notes)) out.push("notes");
   if (built && !same([d.x0, d.y0, d.nx, d.ny], [ref.x0, ref.y0, ref.nx, ref.ny])) {
     out.push("window");
   }
-  if (!same(r.warnings, ref.warnings)) out.push("warnings");
+  // Both lists: the result's (empty on failure) and those recorded during the plan.
+  if (!same(r.warnings, ref.warnings) || !same(r.debug.warnings, ref.debug_warnings)) {
+    out.push("warnings");
+  }
   if (ref.ok) {
     if (d.topologyCells !== ref.n_topology_cells) out.push("topology");
     if (!near(d.tautPoints, ref.taut_points)) out.push("taut");

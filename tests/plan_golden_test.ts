@@ -26,25 +26,8 @@ import { type PlanProfile, REFERENCE_PROFILE, SPEC_PROFILE } from "../src/plan/p
 const WORLDS = ["dungeon", "nav_test", "proto_level", "tower_big", "city_small"];
 
 /**
- * Differences not explained by a profile switch yet (both profiles). Both city_small legs end at
- * tier 3 in the solver's fallback chain on the old pack's Dead-without-Walk flags (求解器 steps 3
- * and 5): the reference also reports `walk 断开→退回 core` although in our run no core retry finds
- * a path (start and goal spans are in one component of the bake's DAG, but every span search
- * fails); the spec records that warning only on success (求解器 step 3: "成功就记一条告警"), which
- * 20 other comparable legs confirm. Their routes then come from the cell-level baseline and
- * differ in the pulled points even with the reference's route-mask check of that pull (switch
- * cellPullBlockersOnly off, which fixes 9 such legs of the v2 dungeon random set). See
- * docs/profiles.md "Remaining differences".
- */
-const KNOWN_BOTH = [
-  "city_small/slope_65_up: warnings",
-  "city_small/slope_75_up: warnings",
-  "city_small/slope_65_up: route",
-  "city_small/slope_75_up: route",
-];
-/**
- * Known differences per profile. Under `spec` also the two explained by switches of the
- * reference profile (tests/plan_profiles_test.ts flips them one by one):
+ * Known differences under `spec`, each explained by a switch of the reference profile
+ * (tests/plan_profiles_test.ts flips them one by one); under `reference` there are none.
  *
  * - tower_big/flat_walk_1 descends the tower with a 5.3-m ledge drop: the spec moves the landing
  *   away from the ledge (落点留余量, R = 3·0.41/|s_x| = 4.92 px here, #6147, switch
@@ -52,15 +35,19 @@ const KNOWN_BOTH = [
  * - city_small/stairs_05_up: the whole-window topology retry on core gives 227 cells under spec,
  *   183 in the reference: the reference's RiseOk has no drops beyond kClimb (#6011, formulas.md
  *   #49, switch `ledgeDrops`); with it off the leg matches in every field.
+ * - city_small/slope_65_up, slope_75_up end in the cell-level fallback (求解器 step 5): the spec's
+ *   pull of a cell-level path checks only the blocker segments (拉直的输入, third kind); the
+ *   reference also keeps the chord on the route mask (switch `cellPullBlockersOnly`).
  *
  * Listed so the test fails on any other difference, and when one of these is fixed.
  */
 const KNOWN: Record<string, Set<string>> = {
-  reference: new Set(KNOWN_BOTH),
+  reference: new Set(),
   spec: new Set([
-    ...KNOWN_BOTH,
     "tower_big/flat_walk_1: route",
     "city_small/stairs_05_up: topology",
+    "city_small/slope_65_up: route",
+    "city_small/slope_75_up: route",
   ]),
 };
 const dir = (w: string) => new URL(`./fixtures/oracle/${w}/`, import.meta.url).pathname;

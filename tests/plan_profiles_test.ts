@@ -5,11 +5,11 @@
  *   across profiles;
  * - agreement with the C++ reference build under `reference`: every leg of the vendored oracle
  *   sets (tests/fixtures/oracle: v1, the older packs; tests/fixtures/oracle-v2: the current packs;
- *   the example batteries and the random legs of nav_test and dungeon) planned under the
- *   `reference` profile and compared field by field with the C++ output (outcome and class, tier,
- *   tier notes, window, warnings, topology cells, taut / pulled / assembled / final points ≤ 1e-6
- *   px, clearance, waypoints, length). The counts reached are asserted, so a regression fails;
- *   the remaining differences are listed and explained in docs/profiles.md;
+ *   the example batteries and the random legs of nav_test, dungeon, proto_level and tower_big)
+ *   planned under the `reference` profile and compared field by field with the C++ output
+ *   (outcome and class, tier, tier notes, window, warnings, topology cells, taut / pulled /
+ *   assembled / final points ≤ 1e-6 px, clearance, waypoints, length). Every leg agrees in every field and the counts are
+ *   asserted, so a regression fails; docs/profiles.md "Causes found" lists what it took;
  * - switch attribution: on a small set of legs each switch of the reference profile is flipped
  *   alone on top of `spec`; the test prints which legs each changes and asserts that every leg
  *   where `spec` and `reference` differ is changed by at least one switch.
@@ -76,10 +76,7 @@ Deno.test("profiles: spec applies every change, reference none; names and files 
 
 type Counts = Record<Field, number> & { legs: number; exact: number };
 
-/**
- * Per set: the counts reached under `reference` (legs equal to the C++ output, per field). The
- * differing legs and their explanation: docs/profiles.md "Remaining differences".
- */
+/** Per set: the counts reached under `reference` (legs equal to the C++ output, per field). */
 const EXPECTED: Record<string, { dir: string; counts: Counts }> = {};
 
 async function agreementTest(name: string, dir: string, expect: Counts | null) {
@@ -109,64 +106,14 @@ const all = (n: number): Counts => ({
   length: n,
 });
 
-EXPECTED["v1/nav_test/examples"] = { dir: "oracle/nav_test/", counts: all(25) };
-EXPECTED["v1/dungeon/examples"] = { dir: "oracle/dungeon/", counts: all(4) };
-EXPECTED["v2/nav_test/examples"] = { dir: "oracle-v2/nav_test/", counts: all(25) };
-EXPECTED["v2/dungeon/examples"] = { dir: "oracle-v2/dungeon/", counts: all(4) };
-EXPECTED["v2/nav_test/random"] = {
-  dir: "oracle-v2/nav_test/random/",
-  counts: { ...all(120), exact: 115, warnings: 115 },
-};
-EXPECTED["v2/dungeon/random"] = {
-  dir: "oracle-v2/dungeon/random/",
-  counts: {
-    ...all(120),
-    exact: 100,
-    outcome: 118,
-    warnings: 115,
-    topology: 116,
-    taut: 109,
-    pulled: 106,
-    assembled: 106,
-    points: 107,
-    clearance: 107,
-    waypoints: 117,
-    length: 107,
-  },
-};
-EXPECTED["v1/nav_test/random"] = {
-  dir: "oracle/nav_test/random/",
-  counts: {
-    ...all(120),
-    exact: 110,
-    warnings: 112,
-    topology: 118,
-    taut: 118,
-    pulled: 119,
-    assembled: 119,
-    points: 119,
-    clearance: 119,
-    waypoints: 119,
-    length: 119,
-  },
-};
-EXPECTED["v1/dungeon/random"] = {
-  dir: "oracle/dungeon/random/",
-  counts: {
-    ...all(120),
-    exact: 96,
-    outcome: 118,
-    warnings: 103,
-    topology: 111,
-    taut: 109,
-    pulled: 106,
-    assembled: 106,
-    points: 106,
-    clearance: 106,
-    waypoints: 120,
-    length: 106,
-  },
-};
+// Every vendored set agrees with the C++ output in every field (docs/profiles.md "Agreement").
+for (const [set, dir] of [["v1", "oracle"], ["v2", "oracle-v2"]]) {
+  for (const w of ["nav_test", "dungeon", "proto_level", "tower_big"]) {
+    const examples = { nav_test: 25, dungeon: 4, proto_level: 4, tower_big: 3 }[w]!;
+    EXPECTED[`${set}/${w}/examples`] = { dir: `${dir}/${w}/`, counts: all(examples) };
+    EXPECTED[`${set}/${w}/random`] = { dir: `${dir}/${w}/random/`, counts: all(120) };
+  }
+}
 
 for (const [name, e] of Object.entries(EXPECTED)) {
   Deno.test(`profiles: reference agreement, ${name}`, () => agreementTest(name, e.dir, e.counts));

@@ -144,7 +144,8 @@ export function flatStep(dh: number): boolean {
 /**
  * Above this rise (double dh = h1 − h0) {@link riseOk} is false whatever the grid: rules 3–4 need
  * dh ≤ kSlope·√2·kCS, rule 6 dh ≤ kStepUp, and rule 5 or 7 refuses the rest (7: dh > kBumpUp).
- * Spans ascend within a column, so a search scanning one may stop at the first span above it.
+ * A search scanning a column skips a span above it without calling riseOk (the window's columns
+ * are in (region, height) order, so later spans may still be lower).
  */
 export const RISE_NEVER_ABOVE: number = Math.max(kBumpUp, kStepUp, kSlope * Math.SQRT2 * kCS);
 

@@ -1,6 +1,6 @@
 /**
  * The packed span table of a window (spec 预烘场 › span 合并, PackSpans): spans sorted by cell,
- * then by height; an occupancy bitmap with a prefix count every 64 cells turns a cell index into
+ * then by height in the bake, by (region, height) in a planner window (the record order); an occupancy bitmap with a prefix count every 64 cells turns a cell index into
  * the index of its occupied column. Both the bake and the runtime query spans through it.
  * @module
  */
@@ -19,7 +19,10 @@ export interface SpanGrid {
   cs: Int32Array;
   /** sp_cell: cell index of each span (ascending). */
   cell: Int32Array;
-  /** sp_h: span height, metres (f32), ascending within a cell. */
+  /**
+   * sp_h: span height, metres (f32). Within a cell: a window's table keeps the record order
+   * (region, height) (spec 展开成栅格图层); tables built by {@link spanGridFromColumns} ascend.
+   */
   h: Float32Array;
   /** face bit per occupied column (spec span 合并: face). */
   face: Uint8Array;
@@ -105,13 +108,19 @@ export function spanGridFromSorted(
  * Sets `grid.face[j]` for every occupied column j (spec span 合并, formulas #34):
  * `face = (n ≠ 2) ∧ (h_max − h_min > kClimb)`. A column is a rasterised facade when its spans
  * stack higher than a wall and there are more than two of them (exactly two is a floor under a
- * roof: colonnade, bridge, eave). Heights ascend within a column, so max − min = last − first.
+ * roof: colonnade, bridge, eave). A window's column is in record order, (region, height) (spec
+ * 展开成栅格图层), so the highest and lowest spans are looked for, not taken from the ends.
  */
 export function markFaces(grid: SpanGrid): void {
-  const nocc = grid.cs.length - 1;
+  const nocc = grid.cs.length - 1, h = grid.h;
   for (let j = 0; j < nocc; j++) {
     const a = grid.cs[j], b = grid.cs[j + 1], n = b - a;
-    grid.face[j] = n !== 2 && grid.h[b - 1] - grid.h[a] > kClimb ? 1 : 0;
+    let lo = h[a], hi = h[a];
+    for (let s = a + 1; s < b; s++) {
+      if (h[s] < lo) lo = h[s];
+      else if (h[s] > hi) hi = h[s];
+    }
+    grid.face[j] = n !== 2 && hi - lo > kClimb ? 1 : 0;
   }
 }
 

@@ -560,7 +560,11 @@ export class Engine {
         drops: [],
         length: 0,
         noGo: e.extra.noGo === true,
-        warnings: [...debug.warnings],
+        // A failed plan returns no warnings: those recorded before the failure stay in
+        // debug.warnings (RecastPlanResult's warnings vs debug.warnings, maaend-runlogs.md: the
+        // navigator logs warnings on success only; every failed row of both oracle sets has empty
+        // warnings and its recorded ones in debug_warnings).
+        warnings: [],
         debug,
       };
     }
@@ -615,7 +619,9 @@ function stitchHop(ctx: PlanContext, a: PlanResult, b: PlanResult, c: HopCandida
   const points = [...a.points, ...b.points];
   const full = <T>(x: T[], y: T[], nx: number, ny: number) =>
     x.length === nx && y.length === ny ? [...x, ...y] : [];
-  const waypoints = a.waypoints.length && b.waypoints.length
+  // A one-point part has no waypoints to give (they exclude the start): not a missing column.
+  const has = (r: PlanResult) => r.waypoints.length > 0 || r.points.length === 1;
+  const waypoints = has(a) && has(b)
     ? [...new Set([...a.waypoints, n, ...b.waypoints.map((i) => i + n)])].sort((p, q) => p - q)
     : [];
   const warnings = [...new Set([...a.warnings, ...b.warnings, kHopWarning])];

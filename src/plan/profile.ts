@@ -57,6 +57,20 @@ export interface ProfileSwitches {
    * differs" note): the chord must also stay on the route mask tm, as for the parent chain.
    */
   cellPullBlockersOnly: boolean;
+  /**
+   * 9839304 (叠层处重规划起点层与下落判定; spec 路点 step 2, 逐点高度 › 沿线推算的高度): PullWaypoints
+   * anchors each drivability walk at the line height of the current waypoint, and gives no
+   * waypoints without line heights. Off: the reference build, which has no per-point heights
+   * (formulas.md "Missing from the reference entirely: … drops/heights output"): no start
+   * height, the first sample takes the lowest triangle.
+   */
+  waypointStartHeight: boolean;
+  /**
+   * 9839304 (叠层处重规划起点层与下落判定: "声明了终点面时,起点先按终点那一类筛三角"; spec 起点所在的面
+   * step 2): with a goal deck, the start snaps only to triangles whose seed cell holds a span of
+   * the goal's region. Off: the start snaps with the floor keys as usual.
+   */
+  startByGoalRegion: boolean;
 }
 
 /** Switch names in table order. */
@@ -72,6 +86,8 @@ export const SWITCH_NAMES: readonly (keyof ProfileSwitches)[] = [
   "chordDropExclusion",
   "snapKeys",
   "cellPullBlockersOnly",
+  "waypointStartHeight",
+  "startByGoalRegion",
 ];
 
 /** Per switch: the change it stands for (spec PR / commit and section). */
@@ -88,6 +104,8 @@ export const SWITCH_SOURCES: Readonly<Record<keyof ProfileSwitches, string>> = {
   snapKeys: "formulas.md #64 (吸附 comparison keys)",
   cellPullBlockersOnly:
     "spec 拉直的输入, third kind (cell-level pull: blockers only; from the data)",
+  waypointStartHeight: "9839304, spec 路点 step 2 (PullWaypoints anchored at the line height)",
+  startByGoalRegion: "9839304, spec 起点所在的面 step 2 (start filtered by the goal's region)",
 };
 
 /** A resolved profile: its name (as recorded in plan lines) and switches. */

@@ -220,6 +220,7 @@ async function tierLoop(
         chordDropExclusion: sw.chordDropExclusion,
         landingMargin: sw.landingMargin,
         cellPullBlockersOnly: sw.cellPullBlockersOnly,
+        waypointStartHeight: sw.waypointStartHeight,
         sink,
         onAnchors: (startSpan, goalSpans) => (ctx.anchors = { startSpan, goalSpans, gate }),
       });

@@ -184,7 +184,7 @@ export interface PlanDebug {
   region: number;
   /** The region rectangle (the full window), global cells `[x0, y0, nx, ny]`; null before. */
   regionRect: [number, number, number, number] | null;
-  /** Search warnings (also in the result's warnings). */
+  /** Warnings recorded during the plan (the result's warnings when it succeeds; a failed result has none). */
   warnings: string[];
   /** Per-cell path of the search (px, cell centres). */
   topologyPoints: Pt[];
@@ -236,7 +236,7 @@ export interface PlanResult {
   length: number;
   /** An endpoint lies in an author no-go zone. */
   noGo: boolean;
-  /** Warnings. */
+  /** Warnings (empty when the plan failed: see `debug.warnings`). */
   warnings: string[];
   /** Debug record. */
   debug: PlanDebug;

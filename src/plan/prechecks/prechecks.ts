@@ -62,7 +62,9 @@ export function runPrechecks(
   const goalDeck = req.goalDeckY ?? null;
   let startPatch: GridPatch | null = null, goalPatch: GridPatch | null = null;
   let goalPick: PickedRecord | null = null;
-  if (goalDeck !== null) {
+  // 9839304 (起点所在的面 step 2; profile switch startByGoalRegion): the reference build snaps the
+  // start as usual even when the goal declares a deck.
+  if (goalDeck !== null && req.profile?.switches.startByGoalRegion !== false) {
     // Decoded before snapping: 起点所在的面 step 2 needs the goal's region. A failure here is
     // retried at item 9 (前置检查与选类).
     ctx.sub("region_pick", () => {

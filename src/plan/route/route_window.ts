@@ -107,6 +107,8 @@ export interface RouteInput {
   landingMargin?: boolean;
   /** 拉直的输入 third kind: blocker segments only (default true; profile `cellPullBlockersOnly`). */
   cellPullBlockersOnly?: boolean;
+  /** 9839304: waypoints anchored at the line heights (default true; profile switch). */
+  waypointStartHeight?: boolean;
 }
 
 /**
@@ -224,6 +226,8 @@ class Router {
   /** The open area of the geometry pass (null when it did not run). */
   solidc: Uint8Array | null = null;
   readonly all: Uint8Array;
+  /** core cells with a usable span (lazily: only the core retry needs it). */
+  private coreU: Uint8Array | null = null;
   /** The plan's counters (a throw-away set without a sink). */
   readonly cnt: WorkCounters;
   /** Which pass the SpanAstar runs count for. */
@@ -324,6 +328,12 @@ class Router {
       const geo = this.geometry(topo);
       if (geo && geo.chain && geo.chain.length >= 2) (chain = geo.chain), (last = geo);
     }
+    // Reference build (switch cellPullBlockersOnly off): its geometry pass also runs on a
+    // cell-level path and fails (no span path exists), but the corridor it built first leaves
+    // its open area solidc, which the route mask tm of the pull then starts from (拉直的输入).
+    if (!topo && !base.spanLevel && inp.cellPullBlockersOnly === false) {
+      this.solidc = corridor(w.dist, w.nx, w.ny, final.cells).solidc;
+    }
     const t2 = performance.now();
     const post = postProcess(w, {
       start: inp.start,
@@ -338,6 +348,7 @@ class Router {
       counters: this.cnt,
       landingMargin: inp.landingMargin !== false,
       cellPullRouteMask: inp.cellPullBlockersOnly === false,
+      waypointStartHeight: inp.waypointStartHeight !== false,
     });
     const t3 = performance.now();
     const gc = this.gCell[1] * this.nx + this.gCell[0];
@@ -438,12 +449,17 @@ class Router {
           cells: Int32Array.of(this.sa.cell),
           chain: Int32Array.of(s),
           cost: 0,
-          mask: and(this.walk, lim, ncell),
+          mask: and(this.cw3, lim, ncell),
           spanLevel: true,
         };
       }
     }
-    const walkLim = and(this.walk, lim, ncell);
+    // The span searches run on cells with a usable span: a cell of the walk or core mask without
+    // one (only other layers' floors there) is no corner a diagonal step may cut (对角切角), and
+    // no cell of the route mask tm (拉直的输入 step 3 takes the final solve's mask). The
+    // reference build behaves so on every leg of tests/fixtures/oracle*; a cell there is never
+    // entered anyway. The connectivity check and the cell-level fallback keep the whole masks.
+    const walkLim = and(this.cw3, lim, ncell);
     // #6219: the early abandon; without it (reference profile) the bound check after the search
     // decides, with the search-edge note.
     const abandonAt = this.tentative && early && this.inp.earlyAbandon !== false
@@ -465,8 +481,9 @@ class Router {
     let mask = walkLim;
     if (!p) {
       if (this.tentative) throw new Escalate(Reason.WalkBroken);
-      p = run(coreLim, Infinity);
-      mask = coreLim;
+      this.coreU ??= this.cellsWithUsable(w.core);
+      mask = and(this.coreU, lim, ncell);
+      p = run(mask, Infinity);
       if (p) this.warnings.add(Warning.WalkToCore); // 成功就记一条告警 (求解器 step 3)
     }
     if (p) {
@@ -477,15 +494,21 @@ class Router {
     // Cell-level fallback (求解器 step 5).
     if (inp.goalDeckY !== null || inp.startDeckY !== null || !baseline) return null;
     if (this.tentative) throw new Escalate(Reason.CellLevel);
-    for (const m of [walkLim, coreLim]) {
-      const sa = nearestCell(m, this.nx, this.ny, this.sCell);
-      const ga = nearestCell(m, this.nx, this.ny, this.gCell);
-      if (!sa || !ga) continue;
+    // 在 walk 上重选两端吸附锚点,跑格级 A*,无解再退到 core: the anchors are picked once, on
+    // walk ∧ lim, and the core retry starts from the same anchors.
+    const walkAll = and(this.walk, lim, ncell);
+    const sa = nearestCell(walkAll, this.nx, this.ny, this.sCell);
+    const ga = nearestCell(walkAll, this.nx, this.ny, this.gCell);
+    if (!sa || !ga) return null;
+    for (const m of [walkAll, coreLim]) {
       const r = costAstar(w, m, sa.cell, ga.cell, this.cnt);
       if (r) {
         // Re-picked anchors count from here on (access, checks, the 8-px judgement).
         this.setAnchors(sa, ga);
         this.warnings.add(Warning.CellFallback);
+        // 无解再退到 core: a cell-level route on core is a walk → core fallback too, and the
+        // reference build records both warnings (every such leg of tests/fixtures/oracle).
+        if (m === coreLim) this.warnings.add(Warning.WalkToCore);
         return {
           spans: null,
           cells: r.cells,

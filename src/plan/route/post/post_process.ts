@@ -47,6 +47,8 @@ export interface PostInput {
   cellPullRouteMask?: boolean;
   /** #6147: move drop landings inward (落点留余量); false = the reference (drops found only). */
   landingMargin?: boolean;
+  /** 9839304: PullWaypoints anchored at the line heights; false = the reference (no heights). */
+  waypointStartHeight?: boolean;
 }
 
 /** Post-processing output. */
@@ -269,7 +271,7 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
   const t6 = performance.now();
   // Waypoints (路点): none without a height check (cell-level input); the drivability test and
   // the pull's blocker segments and route mask otherwise.
-  let waypoints: number[] = points.length ? [points.length - 1] : [];
+  let waypoints: number[] = points.length > 1 ? [points.length - 1] : [];
   if (pulledH && inp.mesh) {
     // The drivability test starts from the line heights; across a drop the walk breaks (it
     // follows one layer), and the drop-checked heights (the landing written back) stand in.
@@ -281,9 +283,10 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
       inp.mesh,
       points,
       clearance,
-      line,
+      inp.waypointStartHeight === false ? null : line,
       wpView,
       drops.map((d) => d.index),
+      inp.waypointStartHeight !== false,
     );
   } else if (!pulledH) waypoints = [];
   const t7 = performance.now();

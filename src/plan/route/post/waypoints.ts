@@ -108,7 +108,12 @@ export function routeSegmentDrivable(m: DriveMesh, a: Pt, b: Pt, w: number, h0: 
   return true;
 }
 
-/** PullWaypoints over the final points. `drops` are landing indices (kept as waypoints). */
+/**
+ * PullWaypoints over the final points. `drops` are landing indices (kept as waypoints). With
+ * `anchored` (9839304) each walk starts at the line height `heights[c]` and no line heights means
+ * no waypoints; without (the reference build) the walks have no start height and `heights` is
+ * not read.
+ */
 export function pullWaypoints(
   m: DriveMesh,
   pts: readonly Pt[],
@@ -116,9 +121,12 @@ export function pullWaypoints(
   heights: readonly number[] | null,
   view: Visibility,
   drops: readonly number[] = [],
+  anchored = true,
 ): number[] {
   const n = pts.length;
-  if (n === 0 || heights === null) return [];
+  // Waypoints exclude the start (maaend-runlogs.md, RecastPlanResult.waypoints): a one-point
+  // route has none, as in the reference build (city_small bridge_under).
+  if (n < 2 || (anchored && heights === null)) return [];
   const out: number[] = [];
   let c = 0;
   while (c < n - 1) {
@@ -128,8 +136,9 @@ export function pullWaypoints(
     let w = Infinity;
     for (let k = c + 1; k <= cap; k++) {
       const half = k - 1 > c ? (w = Math.min(w, clearance[k - 1])) : 0;
-      if (!routeSegmentDrivable(m, pts[c], pts[k], half, heights[c])) break;
-      if (!view.ok(pts[c][0], pts[c][1], pts[k][0], pts[k][1], heights[c], heights[k])) break;
+      if (!routeSegmentDrivable(m, pts[c], pts[k], half, heights ? heights[c] : null)) break;
+      // The view has no layer check: the heights are not read.
+      if (!view.ok(pts[c][0], pts[c][1], pts[k][0], pts[k][1], 0, 0)) break;
       j = k;
     }
     if (j === c) j = c + 1;

@@ -21,7 +21,7 @@ const DY = [0, 1, 0, -1, 1, 1, -1, -1];
 export type AccessResult =
   | { kind: "inside" }
   | { kind: "none" }
-  | { kind: "path"; cells: Int32Array; cost: number };
+  | { kind: "path"; cells: Int32Array; cost: number }; // cells: anchor … last cell before the target
 
 /** Reusable work arrays; only the cells a search touched are reset (linkChains). */
 export class AccessSearch {
@@ -97,9 +97,15 @@ export class AccessSearch {
     return { kind: "none" };
   }
 
+  /**
+   * The path from the anchor up to, not including, the reached target cell `c` (端点接入: an
+   * anchor already in chan0 has an empty path, so the path is the cells joined to the channel;
+   * the target is in it already). The route mask tm takes these cells (拉直的输入 step 2); the
+   * reference build's tm lacks the target cell (v2 proto_level random rnd_117).
+   */
   private trace(c: number): Int32Array {
     const out: number[] = [];
-    for (let k = c; k >= 0; k = this.pred[k]) out.push(k);
+    for (let k = this.pred[c]; k >= 0; k = this.pred[k]) out.push(k);
     return Int32Array.from(out.reverse());
   }
 }

@@ -31,6 +31,14 @@ import { DX, DY, stepBannedK } from "../../../grid/step_bans.ts";
 
 export { DX, DY, stepBanned, stepBannedK } from "../../../grid/step_bans.ts";
 
+/**
+ * SetVertex's scan (formulas.md #113): the candidate parents w = u + (east, west, south, north,
+ * then the diagonals south-east, south-west, north-west, north-east), given as the neighbour k of
+ * DX/DY of the step w → u. An equal-cost pick goes to the first; the spec names no order, the
+ * reference build's is this one (the L-shaped ties of the oracle sets, docs/profiles.md).
+ */
+const SET_VERTEX_STEPS = [2, 0, 3, 1, 6, 7, 4, 5];
+
 /** Orthogonal step weight as f32(w·0.5). */
 const HALF_ORTH = Math.fround(0.5);
 /** Diagonal step weight as f32(√2·0.5). */
@@ -241,13 +249,15 @@ export class SpanSearch {
       const mb = unit ? 1 : price[cb];
       const ex = bx - gx, ey = by - gy, hb = Math.sqrt(ex * ex + ey * ey);
       const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
-      // The column's spans ascend: past RISE_NEVER_ABOVE every later one fails RiseOk too. Its
-      // drops (below −kClimb) come first and share one seam look-ahead (向下一步: it depends on
-      // the departure height and the direction only); when it blocks, RiseOk refuses them all.
+      // A column's spans are in record order, (region, height) (spec 展开成栅格图层), not by
+      // height: a lower span of this region may follow a higher one of another region, so every
+      // span is looked at (a span past RISE_NEVER_ABOVE fails RiseOk and is skipped). The drops
+      // (below −kClimb) share one seam look-ahead (向下一步: it depends on the departure height
+      // and the direction only); when it blocks, RiseOk refuses them all.
       let seam = -1;
       for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
         const dhv = sp.h[v] - hu;
-        if (dhv > RISE_NEVER_ABOVE) break;
+        if (dhv > RISE_NEVER_ABOVE) continue;
         const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
         if (!o.usable[v] || cv > relaxClosed) continue;
         const drop = dhv < -kClimb;
@@ -313,9 +323,9 @@ export class SpanSearch {
     this.reparents++;
     const price = o.price, mu = price === null ? 1 : price[cu], gate = o.gate ?? null;
     let best = Infinity, bw = -1, bs = -1;
-    for (let k = 0; k < 8; k++) {
+    for (let n = 0; n < 8; n++) {
       // w sits at u − (dx, dy): the step w → u goes along (dx, dy).
-      const dx = DX[k], dy = DY[k];
+      const k = SET_VERTEX_STEPS[n], dx = DX[k], dy = DY[k];
       const wx = ux - dx, wy = uy - dy;
       if (wx < 0 || wy < 0 || wx >= nx || wy >= ny) continue;
       const cw = wy * nx + wx;
