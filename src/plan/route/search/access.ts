@@ -47,6 +47,10 @@ export class AccessSearch {
   /**
    * From `start` over `mask` to the first popped cell of `target`. `maxCost` stops the expansion
    * once a popped cost reaches it (the hit test comes first).
+   *
+   * The heap is written out in the loop (locals, no method per comparison): an anchor whose
+   * component has no target floods the whole component (proto_level: ~46 k pops per such run),
+   * and there the heap was most of the topology stage.
    */
   run(
     mask: Uint8Array,
@@ -56,44 +60,89 @@ export class AccessSearch {
     maxCost = Infinity,
   ): AccessResult {
     if (target[start]) return { kind: "inside" };
-    const { cost, bott, pred, heap, nx, ny } = this;
-    for (const c of this.touched) (cost[c] = 0x7fffffff), (pred[c] = -1);
-    this.touched.length = 0;
-    heap.clear();
+    const { cost, bott, pred, nx, ny } = this;
+    const touched = this.touched;
+    for (let i = 0; i < touched.length; i++) {
+      const c = touched[i];
+      cost[c] = 0x7fffffff;
+      pred[c] = -1;
+    }
+    touched.length = 0;
     cost[start] = 0;
     bott[start] = dist[start];
-    this.touched.push(start);
-    heap.push(0, dist[start], start);
-    let pops = 0;
-    while (heap.size > 0) {
-      const kc = heap.topCost(), kb = heap.topB(), c = heap.topCell();
-      heap.pop();
-      pops++;
-      if (kc !== cost[c] || kb !== bott[c]) continue; // stale
-      if (target[c]) {
-        if (this.counters) this.counters["topology.access_pops"] += pops;
-        return { kind: "path", cells: this.trace(c), cost: cost[c] };
+    touched.push(start);
+    const heap = this.heap;
+    let HC = heap.c, HB = heap.b, HI = heap.id;
+    HC[0] = 0, HB[0] = bott[start], HI[0] = start;
+    let size = 1, pops = 0;
+    let found = -1;
+    while (size > 0) {
+      const kc = HC[0], kb = HB[0], c = HI[0];
+      // Pop: sift the last entry down from the root; order (cost ↑, bottleneck ↓, cell ↑).
+      const n = --size;
+      if (n > 0) {
+        const lc = HC[n], lb = HB[n], li = HI[n];
+        let i = 0;
+        for (;;) {
+          let k = 2 * i + 1;
+          if (k >= n) break;
+          let C = HC[k], B = HB[k], I = HI[k];
+          if (k + 1 < n) {
+            const C2 = HC[k + 1], B2 = HB[k + 1], I2 = HI[k + 1];
+            if (C2 < C || (C2 === C && (B2 > B || (B2 === B && I2 < I)))) {
+              k++, C = C2, B = B2, I = I2;
+            }
+          }
+          if (!(C < lc || (C === lc && (B > lb || (B === lb && I < li))))) break;
+          HC[i] = C, HB[i] = B, HI[i] = I;
+          i = k;
+        }
+        HC[i] = lc, HB[i] = lb, HI[i] = li;
       }
-      if (cost[c] >= maxCost) break;
-      const x = c % nx, y = (c / nx) | 0;
+      pops++;
+      const cc = cost[c], bc = bott[c];
+      if (kc !== cc || kb !== bc) continue; // stale
+      if (target[c]) {
+        found = c;
+        break;
+      }
+      if (cc >= maxCost) break;
+      const y = (c / nx) | 0, x = c - y * nx;
       for (let d = 0; d < 8; d++) {
         const bx = x + DX[d], by = y + DY[d];
         if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
         const b = by * nx + bx;
         if (!mask[b]) continue;
-        const nc = cost[c] + (d < 4 ? 100 : 141);
-        const nb = Math.min(bott[c], dist[b]);
-        const better = nc < cost[b] ||
-          (nc === cost[b] && (nb > bott[b] || (nb === bott[b] && c < pred[b])));
+        const nc = cc + (d < 4 ? 100 : 141);
+        const db = dist[b];
+        const nb = bc < db ? bc : db; // Math.min of two non-NaN floats
+        const ob = cost[b];
+        const better = nc < ob ||
+          (nc === ob && (nb > bott[b] || (nb === bott[b] && c < pred[b])));
         if (!better) continue;
-        if (cost[b] === 0x7fffffff) this.touched.push(b);
+        if (ob === 0x7fffffff) touched.push(b);
         cost[b] = nc;
         bott[b] = nb;
         pred[b] = c;
-        heap.push(nc, nb, b);
+        // Push: sift up.
+        if (size === HC.length) {
+          heap.grow();
+          HC = heap.c, HB = heap.b, HI = heap.id;
+        }
+        const fb = bott[b]; // the stored (float32) bottleneck, as the pop compares it
+        let i = size++;
+        while (i > 0) {
+          const p = (i - 1) >> 1;
+          const C = HC[p];
+          if (C < nc || (C === nc && (HB[p] > fb || (HB[p] === fb && HI[p] < b)))) break;
+          HC[i] = C, HB[i] = HB[p], HI[i] = HI[p];
+          i = p;
+        }
+        HC[i] = nc, HB[i] = fb, HI[i] = b;
       }
     }
     if (this.counters) this.counters["topology.access_pops"] += pops;
+    if (found >= 0) return { kind: "path", cells: this.trace(found), cost: cost[found] };
     return { kind: "none" };
   }
 
@@ -104,64 +153,17 @@ export class AccessSearch {
   }
 }
 
-/** Min-heap on (cost ascending, bottleneck descending, cell ascending), typed arrays. */
+/** The access search's heap arrays (the run loop pushes and pops in place). */
 class AccessHeap {
-  private c = new Int32Array(1024);
-  private b = new Float32Array(1024);
-  private id = new Int32Array(1024);
-  size = 0;
+  c = new Int32Array(1024);
+  b = new Float32Array(1024);
+  id = new Int32Array(1024);
 
-  clear(): void {
-    this.size = 0;
-  }
-
-  private less(i: number, c: number, b: number, id: number): boolean {
-    const C = this.c[i];
-    return C < c || (C === c && (this.b[i] > b || (this.b[i] === b && this.id[i] < id)));
-  }
-
-  push(c: number, b: number, id: number): void {
-    if (this.size === this.c.length) {
-      const n = this.size * 2;
-      const C = new Int32Array(n), B = new Float32Array(n), I = new Int32Array(n);
-      C.set(this.c), B.set(this.b), I.set(this.id);
-      this.c = C, this.b = B, this.id = I;
-    }
-    let i = this.size++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.less(p, c, b, id)) break;
-      this.c[i] = this.c[p], this.b[i] = this.b[p], this.id[i] = this.id[p];
-      i = p;
-    }
-    this.c[i] = c, this.b[i] = b, this.id[i] = id;
-  }
-
-  topCost(): number {
-    return this.c[0];
-  }
-
-  topB(): number {
-    return this.b[0];
-  }
-
-  topCell(): number {
-    return this.id[0];
-  }
-
-  pop(): void {
-    const n = --this.size;
-    if (n === 0) return;
-    const c = this.c[n], b = this.b[n], id = this.id[n];
-    let i = 0;
-    for (;;) {
-      let k = 2 * i + 1;
-      if (k >= n) break;
-      if (k + 1 < n && this.less(k + 1, this.c[k], this.b[k], this.id[k])) k++;
-      if (!this.less(k, c, b, id)) break;
-      this.c[i] = this.c[k], this.b[i] = this.b[k], this.id[i] = this.id[k];
-      i = k;
-    }
-    this.c[i] = c, this.b[i] = b, this.id[i] = id;
+  /** Doubles the capacity, keeping the entries. */
+  grow(): void {
+    const n = this.c.length * 2;
+    const C = new Int32Array(n), B = new Float32Array(n), I = new Int32Array(n);
+    C.set(this.c), B.set(this.b), I.set(this.id);
+    this.c = C, this.b = B, this.id = I;
   }
 }
