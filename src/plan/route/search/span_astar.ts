@@ -21,7 +21,13 @@
  */
 
 import { kClimb } from "../../../grid/constants.ts";
-import { dropSeamBlocked, type FallGate, RISE_NEVER_ABOVE, riseOk } from "../../../grid/rise_ok.ts";
+import {
+  dropSeamBlocked,
+  type FallGate,
+  RISE_FLAT_MAX,
+  RISE_NEVER_ABOVE,
+  riseOk,
+} from "../../../grid/rise_ok.ts";
 import { occIndex } from "../../../grid/span_grid.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
 import type { Visibility } from "../visibility/visibility.ts";
@@ -217,6 +223,10 @@ export class SpanSearch {
   private expand(u: number, o: SpanSearchOptions, E: number, gx: number, gy: number): void {
     const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny;
     const { g, parent, step, jump, mark, heap } = this;
+    // The option and table reads hoisted out of the neighbour loops (the calls in there keep
+    // V8 from hoisting them itself).
+    const mask = o.mask, usable = o.usable, steps = w.steps;
+    const H = sp.h, CS = sp.cs, CELL = sp.cell, snx = sp.nx;
     const price = o.price, theta = o.theta, gate = o.gate ?? null;
     // 1 = a closed span is still relaxed (pre-#6214); 0 = #6214's skip.
     const relaxClosed = theta?.relaxClosed ? 1 : 0;
@@ -224,53 +234,65 @@ export class SpanSearch {
     const dropChord = theta?.dropChord ? 1 : 0;
     const CLOSED = E + 1;
     const unit = price === null;
-    const cu = sp.cell[u];
+    const cu = CELL[u];
     const x = cu % nx, y = (cu / nx) | 0;
-    const hu = sp.h[u], mu = unit ? 1 : price[cu];
+    const hu = H[u], mu = unit ? 1 : price[cu], gu = g[u];
     const pu = parent[u];
+    // The chord to the grandparent (Lazy Theta*) is possible from u at all.
+    const chordFrom = theta !== undefined && pu >= 0 && !jump[u];
+    const cp = chordFrom ? CELL[pu] : 0;
+    const chordPrice = chordFrom && (unit || price[cp] <= 1);
+    const cpx = cp % nx, cpy = (cp / nx) | 0;
     for (let k = 0; k < 8; k++) {
       const dx = DX[k], dy = DY[k];
       const bx = x + dx, by = y + dy;
       if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
       const cb = by * nx + bx;
-      if (!o.mask[cb]) continue;
-      if (k >= 4 && (!o.mask[y * nx + bx] || !o.mask[by * nx + x])) continue;
-      if (stepBannedK(w.steps, cu, cb, k)) continue;
+      if (!mask[cb]) continue;
+      if (k >= 4 && (!mask[y * nx + bx] || !mask[by * nx + x])) continue;
+      if (stepBannedK(steps, cu, cb, k)) continue;
       const j = occIndex(sp, cb);
       if (j < 0) continue;
       const mb = unit ? 1 : price[cb];
-      const ex = bx - gx, ey = by - gy, hb = Math.sqrt(ex * ex + ey * ey);
+      // The heuristic of b, computed on the first push only (same value).
+      let hb = -1;
       const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
       // The column's spans ascend: past RISE_NEVER_ABOVE every later one fails RiseOk too. Its
       // drops (below −kClimb) come first and share one seam look-ahead (向下一步: it depends on
       // the departure height and the direction only); when it blocks, RiseOk refuses them all.
       let seam = -1;
-      for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
-        const dhv = sp.h[v] - hu;
+      for (let v = CS[j], ve = CS[j + 1]; v < ve; v++) {
+        const hv = H[v];
+        const dhv = hv - hu;
         if (dhv > RISE_NEVER_ABOVE) break;
         const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
-        if (!o.usable[v] || cv > relaxClosed) continue;
+        if (!usable[v] || cv > relaxClosed) continue;
         const drop = dhv < -kClimb;
         const jmp = drop && !dropChord;
         if (drop) {
+          // RiseOk of a drop (rules 2–3): the seam look-ahead, then the FallGate, then yes.
           if (seam < 0) seam = dropSeamBlocked(sp, x, y, hu, dx, dy) ? 1 : 0;
           if (seam === 1) continue;
+          if (gate !== null && gate(y * snx + x, by * snx + bx, hu, hv)) continue;
+        } else if (dhv > RISE_FLAT_MAX && !riseOk(sp, x, y, hu, dx, dy, hv, gate)) {
+          // In the flat band −kClimb ≤ dh ≤ RISE_FLAT_MAX RiseOk is yes without the grid.
+          continue;
         }
-        if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
-        let np = u, nd = g[u] + cost;
-        if (theta && pu >= 0 && !jump[u] && !jmp && mb <= 1) {
-          const cp = sp.cell[pu];
-          if (unit || price[cp] <= 1) {
-            const ex = bx - (cp % nx), ey = by - ((cp / nx) | 0);
-            const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
-            if (cd < nd - 1e-12) np = pu, nd = cd;
-          }
+        let np = u, nd = gu + cost;
+        if (chordPrice && !jmp && mb <= 1) {
+          const ex = bx - cpx, ey = by - cpy;
+          const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
+          if (cd < nd - 1e-12) np = pu, nd = cd;
         }
         if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
           g[v] = nd;
           if (!cv) (step[v] = u), (mark[v] = E);
           // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
           if (theta) (parent[v] = np), (jump[v] = jmp ? 1 : 0);
+          if (hb < 0) {
+            const ex = bx - gx, ey = by - gy;
+            hb = Math.sqrt(ex * ex + ey * ey);
+          }
           heap.push(nd + hb, v);
         }
       }
@@ -278,13 +300,13 @@ export class SpanSearch {
     for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
       const i = this.linkOrder[q], v = w.links.toSpan[i];
       const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
-      if (!o.usable[v] || cv > relaxClosed || !o.mask[sp.cell[v]]) continue;
-      const nd = g[u] + w.links.cost[i];
+      if (!usable[v] || cv > relaxClosed || !mask[CELL[v]]) continue;
+      const nd = gu + w.links.cost[i];
       if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
         g[v] = nd;
         if (!cv) (step[v] = u), (mark[v] = E);
         if (theta) (parent[v] = u), (jump[v] = 1);
-        heap.push(nd + heuristic(sp.cell[v], nx, gx, gy), v);
+        heap.push(nd + heuristic(CELL[v], nx, gx, gy), v);
       }
     }
   }
