@@ -349,7 +349,12 @@ export class SpanSearch {
       const ws = k < 4 ? 1 : Math.SQRT2, mw = price === null ? 1 : price[cw];
       for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
         if (this.mark[s] !== this.epoch + 1 || !o.usable[s]) continue;
-        if (!riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], gate)) continue;
+        const dh = sp.h[u] - sp.h[s];
+        // The flat band needs no RiseOk call (yes by rules 2–3, as in expand).
+        if (
+          (dh < -kClimb || dh > RISE_FLAT_MAX) &&
+          !riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], gate)
+        ) continue;
         const c = this.g[s] + ws * 0.5 * Math.fround(mw + mu);
         if (c < best - 1e-12) best = c, bw = s, bs = s;
       }

@@ -6,10 +6,9 @@
  * @module
  */
 
-import { kCS } from "../../../grid/constants.ts";
-import { walkDigitalLine } from "../../../grid/digital_line.ts";
+import { kCS, rint } from "../../../grid/constants.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
-import { stepBanned } from "../../../grid/step_bans.ts";
+import { DX, DY, stepBannedK } from "../../../grid/step_bans.ts";
 import type { BlockerSegments } from "./blockers.ts";
 import { layerReaches, layerWalk } from "./layer_oracle.ts";
 
@@ -81,10 +80,12 @@ export class Visibility {
     const len = Math.max(Math.abs(bx - ax), Math.abs(by - ay), 1) + 1;
     if (this.cells.length < 2 * len) this.cells = new Int32Array(4 * len);
     const cells = this.cells;
-    walkDigitalLine(ax, ay, bx, by, (x, y, k) => {
-      cells[2 * k] = x;
-      cells[2 * k + 1] = y;
-    });
+    // walkDigitalLine (formulas #116) written out: no visitor closure on the per-pop sight check.
+    const ddx = bx - ax, ddy = by - ay, n = len - 1;
+    for (let k = 0; k <= n; k++) {
+      cells[2 * k] = ax + rint(ddx * k / n);
+      cells[2 * k + 1] = ay + rint(ddy * k / n);
+    }
     return len;
   }
 
@@ -97,8 +98,14 @@ export class Visibility {
       if (ax < 0 || ay < 0 || ax >= nx || ay >= ny || bx < 0 || by < 0 || bx >= nx || by >= ny) {
         continue;
       }
-      if (stepBanned(steps, ay * nx + ax, by * nx + bx, bx - ax, by - ay)) return true;
+      // Consecutive cells are 8-neighbours: the step's neighbour index k of DX/DY by table.
+      const d = STEP_K[(by - ay + 1) * 3 + (bx - ax + 1)];
+      if (stepBannedK(steps, ay * nx + ax, by * nx + bx, d)) return true;
     }
     return false;
   }
 }
+
+/** Neighbour index k of DX/DY for the step (dx, dy), at `(dy + 1)·3 + (dx + 1)`. */
+const STEP_K = new Int8Array(9).fill(-1);
+for (let k = 0; k < 8; k++) STEP_K[(DY[k] + 1) * 3 + (DX[k] + 1)] = k;
