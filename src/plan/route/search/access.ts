@@ -29,7 +29,7 @@ export class AccessSearch {
   private readonly bott: Float32Array;
   private readonly pred: Int32Array;
   private readonly touched: number[] = [];
-  private readonly heap = new AccessHeap();
+  private readonly queue = new AccessQueue();
 
   /** @param counters where the heap pops are counted (`topology.access_pops`), if anywhere. */
   constructor(
@@ -48,9 +48,13 @@ export class AccessSearch {
    * From `start` over `mask` to the first popped cell of `target`. `maxCost` stops the expansion
    * once a popped cost reaches it (the hit test comes first).
    *
-   * The heap is written out in the loop (locals, no method per comparison): an anchor whose
-   * component has no target floods the whole component (proto_level: ~46 k pops per such run),
-   * and there the heap was most of the topology stage.
+   * The queue is a bucket queue, one bucket per cost value (Dial): a push from a popped cost C
+   * lands at C + 100 or C + 141, so the live costs span at most 142 values (buckets by cost mod
+   * 142), and a bucket is complete before its cost is popped. Each bucket is a list kept sorted
+   * by (bottleneck ↓, cell ↑) on insertion; the pops come in exactly the heap's (cost,
+   * bottleneck, cell) order, so the pops, pushes and paths are the same. An anchor whose
+   * component holds no target floods the whole component (proto_level: ~46 k pops per such
+   * run), and there a binary heap was most of the topology stage.
    */
   run(
     mask: Uint8Array,
@@ -71,37 +75,27 @@ export class AccessSearch {
     cost[start] = 0;
     bott[start] = dist[start];
     touched.push(start);
-    const heap = this.heap;
-    let HC = heap.c, HB = heap.b, HI = heap.id;
-    HC[0] = 0, HB[0] = bott[start], HI[0] = start;
-    let size = 1, pops = 0;
+    const q = this.queue, head = q.head;
+    head.fill(-1);
+    let NEXT = q.next, EB = q.b, EI = q.id;
+    NEXT[0] = -1, EB[0] = bott[start], EI[0] = start;
+    head[0] = 0;
+    // Entries used in the pool, entries queued, the current cost and its bucket.
+    let used = 1, size = 1, cur = 0, bk = 0;
+    let pops = 0;
     let found = -1;
     while (size > 0) {
-      const kc = HC[0], kb = HB[0], c = HI[0];
-      // Pop: sift the last entry down from the root; order (cost ↑, bottleneck ↓, cell ↑).
-      const n = --size;
-      if (n > 0) {
-        const lc = HC[n], lb = HB[n], li = HI[n];
-        let i = 0;
-        for (;;) {
-          let k = 2 * i + 1;
-          if (k >= n) break;
-          let C = HC[k], B = HB[k], I = HI[k];
-          if (k + 1 < n) {
-            const C2 = HC[k + 1], B2 = HB[k + 1], I2 = HI[k + 1];
-            if (C2 < C || (C2 === C && (B2 > B || (B2 === B && I2 < I)))) {
-              k++, C = C2, B = B2, I = I2;
-            }
-          }
-          if (!(C < lc || (C === lc && (B > lb || (B === lb && I < li))))) break;
-          HC[i] = C, HB[i] = B, HI[i] = I;
-          i = k;
-        }
-        HC[i] = lc, HB[i] = lb, HI[i] = li;
+      while (head[bk] < 0) {
+        cur++;
+        bk = bk === BUCKETS - 1 ? 0 : bk + 1;
       }
+      const e = head[bk];
+      head[bk] = NEXT[e];
+      size--;
+      const kb = EB[e], c = EI[e];
       pops++;
       const cc = cost[c], bc = bott[c];
-      if (kc !== cc || kb !== bc) continue; // stale
+      if (cur !== cc || kb !== bc) continue; // stale
       if (target[c]) {
         found = c;
         break;
@@ -113,7 +107,8 @@ export class AccessSearch {
         if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
         const b = by * nx + bx;
         if (!mask[b]) continue;
-        const nc = cc + (d < 4 ? 100 : 141);
+        const step = d < 4 ? 100 : 141;
+        const nc = cc + step;
         const db = dist[b];
         const nb = bc < db ? bc : db; // Math.min of two non-NaN floats
         const ob = cost[b];
@@ -124,21 +119,25 @@ export class AccessSearch {
         cost[b] = nc;
         bott[b] = nb;
         pred[b] = c;
-        // Push: sift up.
-        if (size === HC.length) {
-          heap.grow();
-          HC = heap.c, HB = heap.b, HI = heap.id;
+        // Into bucket nc mod 142, after the entries with a higher bottleneck, or an equal one
+        // and a smaller cell (the stored float32 bottleneck, as the pop compares it).
+        if (used === NEXT.length) {
+          q.grow();
+          NEXT = q.next, EB = q.b, EI = q.id;
         }
-        const fb = bott[b]; // the stored (float32) bottleneck, as the pop compares it
-        let i = size++;
-        while (i > 0) {
-          const p = (i - 1) >> 1;
-          const C = HC[p];
-          if (C < nc || (C === nc && (HB[p] > fb || (HB[p] === fb && HI[p] < b)))) break;
-          HC[i] = C, HB[i] = HB[p], HI[i] = HI[p];
-          i = p;
+        const fb = bott[b], slot = used++;
+        EB[slot] = fb, EI[slot] = b;
+        let nbk = bk + step;
+        if (nbk >= BUCKETS) nbk -= BUCKETS;
+        let prev = -1, at = head[nbk];
+        while (at >= 0 && (EB[at] > fb || (EB[at] === fb && EI[at] < b))) {
+          prev = at;
+          at = NEXT[at];
         }
-        HC[i] = nc, HB[i] = fb, HI[i] = b;
+        NEXT[slot] = at;
+        if (prev < 0) head[nbk] = slot;
+        else NEXT[prev] = slot;
+        size++;
       }
     }
     if (this.counters) this.counters["topology.access_pops"] += pops;
@@ -153,17 +152,21 @@ export class AccessSearch {
   }
 }
 
-/** The access search's heap arrays (the run loop pushes and pops in place). */
-class AccessHeap {
-  c = new Int32Array(1024);
+/** Buckets of the access queue: the step costs are 100 and 141, so 142 live cost values. */
+const BUCKETS = 142;
+
+/** The access search's bucket queue: list heads per bucket and a pool of entries. */
+class AccessQueue {
+  head = new Int32Array(BUCKETS);
+  next = new Int32Array(1024);
   b = new Float32Array(1024);
   id = new Int32Array(1024);
 
-  /** Doubles the capacity, keeping the entries. */
+  /** Doubles the entry pool, keeping the entries. */
   grow(): void {
-    const n = this.c.length * 2;
-    const C = new Int32Array(n), B = new Float32Array(n), I = new Int32Array(n);
-    C.set(this.c), B.set(this.b), I.set(this.id);
-    this.c = C, this.b = B, this.id = I;
+    const n = this.next.length * 2;
+    const N = new Int32Array(n), B = new Float32Array(n), I = new Int32Array(n);
+    N.set(this.next), B.set(this.b), I.set(this.id);
+    this.next = N, this.b = B, this.id = I;
   }
 }
