@@ -178,8 +178,30 @@ export class SpanSearch {
     let pops = 0, expanded = 0, sights = 0;
     this.runs++;
     while (heap.size > 0) {
-      const f = heap.topKey(), u = heap.topId();
-      heap.pop();
+      // The heap's pop written out (locals; the loop runs once per pop): take the root, sift
+      // the last entry down; order (f, span index) as KeyIdHeap's.
+      const K = heap.keys, I = heap.ids;
+      const f = K[0], u = I[0];
+      const n = --heap.size;
+      if (n > 0) {
+        const lk = K[n], li = I[n];
+        let i = 0;
+        for (;;) {
+          let c = 2 * i + 1;
+          if (c >= n) break;
+          let ck = K[c], ci = I[c];
+          if (c + 1 < n) {
+            const k2 = K[c + 1], i2 = I[c + 1];
+            if (k2 < ck || (k2 === ck && i2 < ci)) (c++), (ck = k2), (ci = i2);
+          }
+          if (lk < ck || (lk === ck && li < ci)) break;
+          K[i] = ck;
+          I[i] = ci;
+          i = c;
+        }
+        K[i] = lk;
+        I[i] = li;
+      }
       pops++;
       if (mark[u] === CLOSED) continue;
       const cu = sp.cell[u];
@@ -293,7 +315,19 @@ export class SpanSearch {
             const ex = bx - gx, ey = by - gy;
             hb = Math.sqrt(ex * ex + ey * ey);
           }
-          heap.push(nd + hb, v);
+          // The heap's push written out: sift up from the end.
+          if (heap.size === heap.keys.length) heap.grow();
+          const K = heap.keys, I = heap.ids, key = nd + hb;
+          let i = heap.size++;
+          while (i > 0) {
+            const p = (i - 1) >> 1, pk = K[p];
+            if (pk < key || (pk === key && I[p] < v)) break;
+            K[i] = pk;
+            I[i] = I[p];
+            i = p;
+          }
+          K[i] = key;
+          I[i] = v;
         }
       }
     }
@@ -335,20 +369,21 @@ export class SpanSearch {
     this.reparents++;
     const price = o.price, mu = price === null ? 1 : price[cu], gate = o.gate ?? null;
     let best = Infinity, bw = -1, bs = -1;
+    const mask = o.mask, usable = o.usable, mark = this.mark, CLOSED = this.epoch + 1;
     for (let k = 0; k < 8; k++) {
       // w sits at u − (dx, dy): the step w → u goes along (dx, dy).
       const dx = DX[k], dy = DY[k];
       const wx = ux - dx, wy = uy - dy;
       if (wx < 0 || wy < 0 || wx >= nx || wy >= ny) continue;
       const cw = wy * nx + wx;
-      if (!o.mask[cw]) continue;
-      if (k >= 4 && (!o.mask[wy * nx + ux] || !o.mask[uy * nx + wx])) continue;
+      if (!mask[cw]) continue;
+      if (k >= 4 && (!mask[wy * nx + ux] || !mask[uy * nx + wx])) continue;
       if (stepBannedK(w.steps, cw, cu, k)) continue;
       const j = occIndex(sp, cw);
       if (j < 0) continue;
       const ws = k < 4 ? 1 : Math.SQRT2, mw = price === null ? 1 : price[cw];
       for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
-        if (this.mark[s] !== this.epoch + 1 || !o.usable[s]) continue;
+        if (mark[s] !== CLOSED || !usable[s]) continue;
         const dh = sp.h[u] - sp.h[s];
         // The flat band needs no RiseOk call (yes by rules 2–3, as in expand).
         if (
