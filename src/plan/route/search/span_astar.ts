@@ -28,7 +28,7 @@ import {
   RISE_NEVER_ABOVE,
   riseOk,
 } from "../../../grid/rise_ok.ts";
-import { occIndex } from "../../../grid/span_grid.ts";
+import { occIndex, occRankOf, occupiedBit } from "../../../grid/span_grid.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 import { KeyIdHeap } from "./heap.ts";
@@ -109,6 +109,59 @@ export function linkCsr(
 function heuristic(c: number, nx: number, gx: number, gy: number): number {
   const dx = (c % nx) - gx, dy = ((c / nx) | 0) - gy;
   return Math.sqrt(dx * dx + dy * dy);
+}
+
+/** Per neighbour k of DX/DY: the column of cell u + (DX[k], DY[k]), or −1 (neighbourColumns). */
+const NJ = new Int32Array(8);
+/** Per neighbour k: the opposite neighbour (−DX[k], −DY[k]). */
+const OPP = [2, 3, 0, 1, 6, 7, 4, 5];
+
+/**
+ * Fills {@link NJ} with the occupied-column index (occIndex) of each 8-neighbour of the cell
+ * (x, y) = cu, column ju, or −1 (outside the window or empty). One rank per neighbour row
+ * and bit tests for the rest, instead of up to eight occIndex popcounts per expanded span.
+ */
+function neighbourColumns(
+  sp: WindowGrid["spans"],
+  cu: number,
+  ju: number,
+  x: number,
+  y: number,
+  nx: number,
+  ny: number,
+): void {
+  const left = x > 0, right = x + 1 < nx;
+  NJ[0] = right && occupiedBit(sp, cu + 1) ? ju + 1 : -1;
+  NJ[2] = left && occupiedBit(sp, cu - 1) ? ju - 1 : -1;
+  if (y + 1 < ny) neighbourRow(sp, cu + nx, left, right, 5, 1, 4);
+  else NJ[5] = NJ[1] = NJ[4] = -1;
+  if (y > 0) neighbourRow(sp, cu - nx, left, right, 6, 3, 7);
+  else NJ[6] = NJ[3] = NJ[7] = -1;
+}
+
+/** The columns of cells c − 1, c, c + 1 of one row into NJ[kl], NJ[km], NJ[kr]. */
+function neighbourRow(
+  sp: WindowGrid["spans"],
+  c: number,
+  left: boolean,
+  right: boolean,
+  kl: number,
+  km: number,
+  kr: number,
+): void {
+  let r: number;
+  if (left) {
+    r = occRankOf(sp, c - 1);
+    const o = occupiedBit(sp, c - 1);
+    NJ[kl] = o ? r : -1;
+    r += o;
+  } else {
+    NJ[kl] = -1;
+    r = occRankOf(sp, c);
+  }
+  const o = occupiedBit(sp, c);
+  NJ[km] = o ? r : -1;
+  NJ[kr] = right && occupiedBit(sp, c + 1) ? r + o : -1;
 }
 
 /** Reusable work buffers of a window's searches. */
@@ -265,6 +318,7 @@ export class SpanSearch {
     const cp = chordFrom ? CELL[pu] : 0;
     const chordPrice = chordFrom && (unit || price[cp] <= 1);
     const cpx = cp % nx, cpy = (cp / nx) | 0;
+    neighbourColumns(sp, cu, occIndex(sp, cu), x, y, nx, ny);
     for (let k = 0; k < 8; k++) {
       const dx = DX[k], dy = DY[k];
       const bx = x + dx, by = y + dy;
@@ -273,7 +327,7 @@ export class SpanSearch {
       if (!mask[cb]) continue;
       if (k >= 4 && (!mask[y * nx + bx] || !mask[by * nx + x])) continue;
       if (stepBannedK(steps, cu, cb, k)) continue;
-      const j = occIndex(sp, cb);
+      const j = NJ[k];
       if (j < 0) continue;
       const mb = unit ? 1 : price[cb];
       // The heuristic of b, computed on the first push only (same value).
@@ -369,6 +423,7 @@ export class SpanSearch {
     this.reparents++;
     const price = o.price, mu = price === null ? 1 : price[cu], gate = o.gate ?? null;
     let best = Infinity, bw = -1, bs = -1;
+    neighbourColumns(sp, cu, occIndex(sp, cu), ux, uy, nx, ny);
     const mask = o.mask, usable = o.usable, mark = this.mark, CLOSED = this.epoch + 1;
     for (let k = 0; k < 8; k++) {
       // w sits at u − (dx, dy): the step w → u goes along (dx, dy).
@@ -379,7 +434,7 @@ export class SpanSearch {
       if (!mask[cw]) continue;
       if (k >= 4 && (!mask[wy * nx + ux] || !mask[uy * nx + wx])) continue;
       if (stepBannedK(w.steps, cw, cu, k)) continue;
-      const j = occIndex(sp, cw);
+      const j = NJ[OPP[k]];
       if (j < 0) continue;
       const ws = k < 4 ? 1 : Math.SQRT2, mw = price === null ? 1 : price[cw];
       for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
