@@ -6,11 +6,17 @@
  * @module
  */
 
-import { kCS, rint } from "../../../grid/constants.ts";
+import { kCS } from "../../../grid/constants.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
 import { DX, DY, stepBannedK } from "../../../grid/step_bans.ts";
 import type { BlockerSegments } from "./blockers.ts";
 import { layerReaches, layerWalk } from "./layer_oracle.ts";
+
+/**
+ * 1/kCS: kCS = 0.25 is a power of two, so `v * INV_CS` is `v / kCS` exactly (a scaling by 4,
+ * no rounding) without the division per on-mask sample.
+ */
+const INV_CS = 1 / kCS;
 
 /** A line-of-sight view over one window. */
 export class Visibility {
@@ -71,8 +77,8 @@ export class Visibility {
     const n = Math.floor(L / (kCS * 0.5)) + 2;
     for (let i = n - 1; i >= 0; i--) {
       const t = i / (n - 1);
-      const x = Math.trunc((px + dx * t - ox) / kCS);
-      const y = Math.trunc((py + dy * t - oy) / kCS);
+      const x = Math.trunc((px + dx * t - ox) * INV_CS);
+      const y = Math.trunc((py + dy * t - oy) * INV_CS);
       if (x < 0 || y < 0 || x >= nx || y >= ny || !on[y * nx + x]) return false;
     }
     return true;
@@ -86,11 +92,9 @@ export class Visibility {
     if (this.cells.length < 2 * len) this.cells = new Int32Array(4 * len);
     const cells = this.cells;
     // walkDigitalLine (formulas #116) written out: no visitor closure on the per-pop sight check.
-    const ddx = bx - ax, ddy = by - ay, n = len - 1;
-    for (let k = 0; k <= n; k++) {
-      cells[2 * k] = ax + rint(ddx * k / n);
-      cells[2 * k + 1] = ay + rint(ddy * k / n);
-    }
+    const n = len - 1;
+    digitalAxis(cells, 0, ax, bx - ax, n);
+    digitalAxis(cells, 1, ay, by - ay, n);
     return len;
   }
 
@@ -108,6 +112,26 @@ export class Visibility {
       if (stepBannedK(steps, ay * nx + ax, by * nx + bx, d)) return true;
     }
     return false;
+  }
+}
+
+/**
+ * One axis of the digital line (formulas #116): `out[2k + off] = a + rint(d·k/n)`, k = 0..n,
+ * with |d| ≤ n, by integers: q = |d|·k = fl·n + rem kept incrementally, rounded half to even
+ * by comparing 2·rem with n, and the sign put back (half-to-even rounding is odd-symmetric).
+ * Equal to the double formula: d·k is exact, an exact half is representable, and any other
+ * quotient lies ≥ 1/(2n) from a half, far beyond the division's rounding error.
+ */
+function digitalAxis(out: Int32Array, off: number, a: number, d: number, n: number): void {
+  const m = d < 0 ? -d : d, sg = d < 0 ? -1 : 1;
+  let fl = 0, rem = 0;
+  out[off] = a;
+  for (let k = 1; k <= n; k++) {
+    rem += m;
+    if (rem >= n) (rem -= n), fl++;
+    const r2 = 2 * rem;
+    const v = r2 < n ? fl : r2 > n ? fl + 1 : fl + (fl & 1);
+    out[2 * k + off] = a + sg * v;
   }
 }
 
