@@ -345,6 +345,15 @@ export class SpanSearch {
         if (!usable[v] || cv > relaxClosed) continue;
         const drop = dhv < -kClimb;
         const jmp = drop && !dropChord;
+        let np = u, nd = gu + cost;
+        if (chordPrice && !jmp && mb <= 1) {
+          const ex = bx - cpx, ey = by - cpy;
+          const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
+          if (cd < nd - 1e-12) np = pu, nd = cd;
+        }
+        // The improvement test before RiseOk (both must hold; RiseOk and the FallGate have no
+        // effect on the search but their verdict): a step that would not improve v skips them.
+        if (!(nd < (mv >= E ? g[v] : Infinity) - 1e-12)) continue;
         if (drop) {
           // RiseOk of a drop (rules 2–3): the seam look-ahead, then the FallGate, then yes.
           if (seam < 0) seam = dropSeamBlocked(sp, x, y, hu, dx, dy) ? 1 : 0;
@@ -354,35 +363,27 @@ export class SpanSearch {
           // In the flat band −kClimb ≤ dh ≤ RISE_FLAT_MAX RiseOk is yes without the grid.
           continue;
         }
-        let np = u, nd = gu + cost;
-        if (chordPrice && !jmp && mb <= 1) {
-          const ex = bx - cpx, ey = by - cpy;
-          const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
-          if (cd < nd - 1e-12) np = pu, nd = cd;
+        g[v] = nd;
+        if (!cv) (step[v] = u), (mark[v] = E);
+        // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
+        if (theta) (parent[v] = np), (jump[v] = jmp ? 1 : 0);
+        if (hb < 0) {
+          const ex = bx - gx, ey = by - gy;
+          hb = Math.sqrt(ex * ex + ey * ey);
         }
-        if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
-          g[v] = nd;
-          if (!cv) (step[v] = u), (mark[v] = E);
-          // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
-          if (theta) (parent[v] = np), (jump[v] = jmp ? 1 : 0);
-          if (hb < 0) {
-            const ex = bx - gx, ey = by - gy;
-            hb = Math.sqrt(ex * ex + ey * ey);
-          }
-          // The heap's push written out: sift up from the end.
-          if (heap.size === heap.keys.length) heap.grow();
-          const K = heap.keys, I = heap.ids, key = nd + hb;
-          let i = heap.size++;
-          while (i > 0) {
-            const p = (i - 1) >> 1, pk = K[p];
-            if (pk < key || (pk === key && I[p] < v)) break;
-            K[i] = pk;
-            I[i] = I[p];
-            i = p;
-          }
-          K[i] = key;
-          I[i] = v;
+        // The heap's push written out: sift up from the end.
+        if (heap.size === heap.keys.length) heap.grow();
+        const K = heap.keys, I = heap.ids, key = nd + hb;
+        let i = heap.size++;
+        while (i > 0) {
+          const p = (i - 1) >> 1, pk = K[p];
+          if (pk < key || (pk === key && I[p] < v)) break;
+          K[i] = pk;
+          I[i] = I[p];
+          i = p;
         }
+        K[i] = key;
+        I[i] = v;
       }
     }
     for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
@@ -439,14 +440,16 @@ export class SpanSearch {
       const ws = k < 4 ? 1 : Math.SQRT2, mw = price === null ? 1 : price[cw];
       for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
         if (mark[s] !== CLOSED || !usable[s]) continue;
+        // The cost test first: RiseOk (not needed in the flat band, yes by rules 2–3) only
+        // decides between candidates that would win.
+        const c = this.g[s] + ws * 0.5 * Math.fround(mw + mu);
+        if (!(c < best - 1e-12)) continue;
         const dh = sp.h[u] - sp.h[s];
-        // The flat band needs no RiseOk call (yes by rules 2–3, as in expand).
         if (
           (dh < -kClimb || dh > RISE_FLAT_MAX) &&
           !riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], gate)
         ) continue;
-        const c = this.g[s] + ws * 0.5 * Math.fround(mw + mu);
-        if (c < best - 1e-12) best = c, bw = s, bs = s;
+        best = c, bw = s, bs = s;
       }
     }
     if (bw >= 0) {
