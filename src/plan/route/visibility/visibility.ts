@@ -7,6 +7,7 @@
  */
 
 import { kCS } from "../../../grid/constants.ts";
+import { digitalLineInto } from "../../../grid/digital_line.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
 import { DX, DY, stepBannedK } from "../../../grid/step_bans.ts";
 import type { BlockerSegments } from "./blockers.ts";
@@ -92,9 +93,7 @@ export class Visibility {
     if (this.cells.length < 2 * len) this.cells = new Int32Array(4 * len);
     const cells = this.cells;
     // walkDigitalLine (formulas #116) written out: no visitor closure on the per-pop sight check.
-    const n = len - 1;
-    digitalAxis(cells, 0, ax, bx - ax, n);
-    digitalAxis(cells, 1, ay, by - ay, n);
+    digitalLineInto(cells, ax, ay, bx, by);
     return len;
   }
 
@@ -112,26 +111,6 @@ export class Visibility {
       if (stepBannedK(steps, ay * nx + ax, by * nx + bx, d)) return true;
     }
     return false;
-  }
-}
-
-/**
- * One axis of the digital line (formulas #116): `out[2k + off] = a + rint(d·k/n)`, k = 0..n,
- * with |d| ≤ n, by integers: q = |d|·k = fl·n + rem kept incrementally, rounded half to even
- * by comparing 2·rem with n, and the sign put back (half-to-even rounding is odd-symmetric).
- * Equal to the double formula: d·k is exact, an exact half is representable, and any other
- * quotient lies ≥ 1/(2n) from a half, far beyond the division's rounding error.
- */
-function digitalAxis(out: Int32Array, off: number, a: number, d: number, n: number): void {
-  const m = d < 0 ? -d : d, sg = d < 0 ? -1 : 1;
-  let fl = 0, rem = 0;
-  out[off] = a;
-  for (let k = 1; k <= n; k++) {
-    rem += m;
-    if (rem >= n) (rem -= n), fl++;
-    const r2 = 2 * rem;
-    const v = r2 < n ? fl : r2 > n ? fl + 1 : fl + (fl & 1);
-    out[2 * k + off] = a + sg * v;
   }
 }
 
