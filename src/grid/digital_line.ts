@@ -42,6 +42,44 @@ export function walkDigitalLine(
   return true;
 }
 
+/**
+ * The digital line of {@link walkDigitalLine} into `out` as (x, y) pairs, `out[0 .. 2n + 2)`,
+ * by integers (no division or rint per cell: the sight checks' hot path). Returns the number
+ * of cells n + 1. `out` must hold 2·{@link digitalLineLength} entries.
+ */
+export function digitalLineInto(
+  out: Int32Array,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): number {
+  const n = Math.max(Math.abs(bx - ax), Math.abs(by - ay), 1);
+  digitalAxis(out, 0, ax, bx - ax, n);
+  digitalAxis(out, 1, ay, by - ay, n);
+  return n + 1;
+}
+
+/**
+ * One axis of the digital line (formulas #116): `out[2k + off] = a + rint(d·k/n)`, k = 0..n,
+ * with |d| ≤ n, by integers: q = |d|·k = fl·n + rem kept incrementally, rounded half to even
+ * by comparing 2·rem with n, and the sign put back (half-to-even rounding is odd-symmetric).
+ * Equal to the double formula: d·k is exact, an exact half is representable, and any other
+ * quotient lies ≥ 1/(2n) from a half, far beyond the division's rounding error.
+ */
+function digitalAxis(out: Int32Array, off: number, a: number, d: number, n: number): void {
+  const m = d < 0 ? -d : d, sg = d < 0 ? -1 : 1;
+  let fl = 0, rem = 0;
+  out[off] = a;
+  for (let k = 1; k <= n; k++) {
+    rem += m;
+    if (rem >= n) (rem -= n), fl++;
+    const r2 = 2 * rem;
+    const v = r2 < n ? fl : r2 > n ? fl + 1 : fl + (fl & 1);
+    out[2 * k + off] = a + sg * v;
+  }
+}
+
 /** The digital line as a flat `Int32Array` of (x, y) pairs. */
 export function digitalLineCells(ax: number, ay: number, bx: number, by: number): Int32Array {
   const out = new Int32Array(2 * digitalLineLength(ax, ay, bx, by));

@@ -55,6 +55,25 @@ export function occIndex(g: SpanGrid, c: number): number {
   return g.occRank[w] + popcount32(lo) + popcount32(bb === 0 ? 0 : hi & ((1 << bb) - 1) >>> 0);
 }
 
+/**
+ * Rank of cell `c` (inside the table) among the occupied cells: the column index it has when
+ * occupied (= {@link occIndex}), else the index of the next occupied column. Neighbouring cells
+ * of a row then follow by {@link occupiedBit}: rank(c + 1) = rank(c) + occupied(c).
+ */
+export function occRankOf(g: SpanGrid, c: number): number {
+  const w = c >> 6, b = c & 63;
+  const lo = g.occBits[2 * w];
+  if (b < 32) return g.occRank[w] + popcount32(b === 0 ? 0 : lo & ((1 << b) - 1) >>> 0);
+  const bb = b - 32, hi = g.occBits[2 * w + 1];
+  return g.occRank[w] + popcount32(lo) + popcount32(bb === 0 ? 0 : hi & ((1 << bb) - 1) >>> 0);
+}
+
+/** 1 when cell `c` (inside the table) is occupied, else 0. */
+export function occupiedBit(g: SpanGrid, c: number): number {
+  const b = c & 63;
+  return (g.occBits[2 * (c >> 6) + (b >> 5)] >>> (b & 31)) & 1;
+}
+
 /** Number of occupied columns of the table. */
 export function occupiedCount(g: SpanGrid): number {
   return g.cs.length - 1;

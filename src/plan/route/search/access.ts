@@ -29,7 +29,7 @@ export class AccessSearch {
   private readonly bott: Float32Array;
   private readonly pred: Int32Array;
   private readonly touched: number[] = [];
-  private readonly heap = new AccessHeap();
+  private readonly queue = new AccessQueue();
 
   /** @param counters where the heap pops are counted (`topology.access_pops`), if anywhere. */
   constructor(
@@ -47,6 +47,14 @@ export class AccessSearch {
   /**
    * From `start` over `mask` to the first popped cell of `target`. `maxCost` stops the expansion
    * once a popped cost reaches it (the hit test comes first).
+   *
+   * The queue is a bucket queue, one bucket per cost value (Dial): a push from a popped cost C
+   * lands at C + 100 or C + 141, so the live costs span at most 142 values (buckets by cost mod
+   * 142), and a bucket is complete before its cost is popped. Each bucket is a list kept sorted
+   * by (bottleneck ↓, cell ↑) on insertion; the pops come in exactly the heap's (cost,
+   * bottleneck, cell) order, so the pops, pushes and paths are the same. An anchor whose
+   * component holds no target floods the whole component (proto_level: ~46 k pops per such
+   * run), and there a binary heap was most of the topology stage.
    */
   run(
     mask: Uint8Array,
@@ -56,44 +64,84 @@ export class AccessSearch {
     maxCost = Infinity,
   ): AccessResult {
     if (target[start]) return { kind: "inside" };
-    const { cost, bott, pred, heap, nx, ny } = this;
-    for (const c of this.touched) (cost[c] = 0x7fffffff), (pred[c] = -1);
-    this.touched.length = 0;
-    heap.clear();
+    const { cost, bott, pred, nx, ny } = this;
+    const touched = this.touched;
+    for (let i = 0; i < touched.length; i++) {
+      const c = touched[i];
+      cost[c] = 0x7fffffff;
+      pred[c] = -1;
+    }
+    touched.length = 0;
     cost[start] = 0;
     bott[start] = dist[start];
-    this.touched.push(start);
-    heap.push(0, dist[start], start);
+    touched.push(start);
+    const q = this.queue, head = q.head;
+    head.fill(-1);
+    let NEXT = q.next, EB = q.b, EI = q.id;
+    NEXT[0] = -1, EB[0] = bott[start], EI[0] = start;
+    head[0] = 0;
+    // Entries used in the pool, entries queued, the current cost and its bucket.
+    let used = 1, size = 1, cur = 0, bk = 0;
     let pops = 0;
-    while (heap.size > 0) {
-      const kc = heap.topCost(), kb = heap.topB(), c = heap.topCell();
-      heap.pop();
-      pops++;
-      if (kc !== cost[c] || kb !== bott[c]) continue; // stale
-      if (target[c]) {
-        if (this.counters) this.counters["topology.access_pops"] += pops;
-        return { kind: "path", cells: this.trace(c), cost: cost[c] };
+    let found = -1;
+    while (size > 0) {
+      while (head[bk] < 0) {
+        cur++;
+        bk = bk === BUCKETS - 1 ? 0 : bk + 1;
       }
-      if (cost[c] >= maxCost) break;
-      const x = c % nx, y = (c / nx) | 0;
+      const e = head[bk];
+      head[bk] = NEXT[e];
+      size--;
+      const kb = EB[e], c = EI[e];
+      pops++;
+      const cc = cost[c], bc = bott[c];
+      if (cur !== cc || kb !== bc) continue; // stale
+      if (target[c]) {
+        found = c;
+        break;
+      }
+      if (cc >= maxCost) break;
+      const y = (c / nx) | 0, x = c - y * nx;
       for (let d = 0; d < 8; d++) {
         const bx = x + DX[d], by = y + DY[d];
         if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
         const b = by * nx + bx;
         if (!mask[b]) continue;
-        const nc = cost[c] + (d < 4 ? 100 : 141);
-        const nb = Math.min(bott[c], dist[b]);
-        const better = nc < cost[b] ||
-          (nc === cost[b] && (nb > bott[b] || (nb === bott[b] && c < pred[b])));
+        const step = d < 4 ? 100 : 141;
+        const nc = cc + step;
+        const db = dist[b];
+        const nb = bc < db ? bc : db; // Math.min of two non-NaN floats
+        const ob = cost[b];
+        const better = nc < ob ||
+          (nc === ob && (nb > bott[b] || (nb === bott[b] && c < pred[b])));
         if (!better) continue;
-        if (cost[b] === 0x7fffffff) this.touched.push(b);
+        if (ob === 0x7fffffff) touched.push(b);
         cost[b] = nc;
         bott[b] = nb;
         pred[b] = c;
-        heap.push(nc, nb, b);
+        // Into bucket nc mod 142, after the entries with a higher bottleneck, or an equal one
+        // and a smaller cell (the stored float32 bottleneck, as the pop compares it).
+        if (used === NEXT.length) {
+          q.grow();
+          NEXT = q.next, EB = q.b, EI = q.id;
+        }
+        const fb = bott[b], slot = used++;
+        EB[slot] = fb, EI[slot] = b;
+        let nbk = bk + step;
+        if (nbk >= BUCKETS) nbk -= BUCKETS;
+        let prev = -1, at = head[nbk];
+        while (at >= 0 && (EB[at] > fb || (EB[at] === fb && EI[at] < b))) {
+          prev = at;
+          at = NEXT[at];
+        }
+        NEXT[slot] = at;
+        if (prev < 0) head[nbk] = slot;
+        else NEXT[prev] = slot;
+        size++;
       }
     }
     if (this.counters) this.counters["topology.access_pops"] += pops;
+    if (found >= 0) return { kind: "path", cells: this.trace(found), cost: cost[found] };
     return { kind: "none" };
   }
 
@@ -110,64 +158,21 @@ export class AccessSearch {
   }
 }
 
-/** Min-heap on (cost ascending, bottleneck descending, cell ascending), typed arrays. */
-class AccessHeap {
-  private c = new Int32Array(1024);
-  private b = new Float32Array(1024);
-  private id = new Int32Array(1024);
-  size = 0;
+/** Buckets of the access queue: the step costs are 100 and 141, so 142 live cost values. */
+const BUCKETS = 142;
 
-  clear(): void {
-    this.size = 0;
-  }
+/** The access search's bucket queue: list heads per bucket and a pool of entries. */
+class AccessQueue {
+  head = new Int32Array(BUCKETS);
+  next = new Int32Array(1024);
+  b = new Float32Array(1024);
+  id = new Int32Array(1024);
 
-  private less(i: number, c: number, b: number, id: number): boolean {
-    const C = this.c[i];
-    return C < c || (C === c && (this.b[i] > b || (this.b[i] === b && this.id[i] < id)));
-  }
-
-  push(c: number, b: number, id: number): void {
-    if (this.size === this.c.length) {
-      const n = this.size * 2;
-      const C = new Int32Array(n), B = new Float32Array(n), I = new Int32Array(n);
-      C.set(this.c), B.set(this.b), I.set(this.id);
-      this.c = C, this.b = B, this.id = I;
-    }
-    let i = this.size++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.less(p, c, b, id)) break;
-      this.c[i] = this.c[p], this.b[i] = this.b[p], this.id[i] = this.id[p];
-      i = p;
-    }
-    this.c[i] = c, this.b[i] = b, this.id[i] = id;
-  }
-
-  topCost(): number {
-    return this.c[0];
-  }
-
-  topB(): number {
-    return this.b[0];
-  }
-
-  topCell(): number {
-    return this.id[0];
-  }
-
-  pop(): void {
-    const n = --this.size;
-    if (n === 0) return;
-    const c = this.c[n], b = this.b[n], id = this.id[n];
-    let i = 0;
-    for (;;) {
-      let k = 2 * i + 1;
-      if (k >= n) break;
-      if (k + 1 < n && this.less(k + 1, this.c[k], this.b[k], this.id[k])) k++;
-      if (!this.less(k, c, b, id)) break;
-      this.c[i] = this.c[k], this.b[i] = this.b[k], this.id[i] = this.id[k];
-      i = k;
-    }
-    this.c[i] = c, this.b[i] = b, this.id[i] = id;
+  /** Doubles the entry pool, keeping the entries. */
+  grow(): void {
+    const n = this.next.length * 2;
+    const N = new Int32Array(n), B = new Float32Array(n), I = new Int32Array(n);
+    N.set(this.next), B.set(this.b), I.set(this.id);
+    this.next = N, this.b = B, this.id = I;
   }
 }

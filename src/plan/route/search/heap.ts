@@ -6,8 +6,10 @@
 
 /** Min-heap on (key, id). */
 export class KeyIdHeap {
-  private keys: Float64Array;
-  private ids: Int32Array;
+  /** Keys, heap-ordered in `[0, size)` (SpanSearch sifts in place in its loops). */
+  keys: Float64Array;
+  /** Ids, beside their keys. */
+  ids: Int32Array;
   /** Number of entries. */
   size = 0;
 
@@ -21,15 +23,18 @@ export class KeyIdHeap {
     this.size = 0;
   }
 
+  /** Doubles the capacity, keeping the entries. */
+  grow(): void {
+    const k = new Float64Array(this.keys.length * 2), d = new Int32Array(this.keys.length * 2);
+    k.set(this.keys);
+    d.set(this.ids);
+    this.keys = k;
+    this.ids = d;
+  }
+
   /** Adds an entry. */
   push(key: number, id: number): void {
-    if (this.size === this.keys.length) {
-      const k = new Float64Array(this.size * 2), d = new Int32Array(this.size * 2);
-      k.set(this.keys);
-      d.set(this.ids);
-      this.keys = k;
-      this.ids = d;
-    }
+    if (this.size === this.keys.length) this.grow();
     let i = this.size++;
     const K = this.keys, I = this.ids;
     while (i > 0) {

@@ -21,8 +21,14 @@
  */
 
 import { kClimb } from "../../../grid/constants.ts";
-import { dropSeamBlocked, type FallGate, RISE_NEVER_ABOVE, riseOk } from "../../../grid/rise_ok.ts";
-import { occIndex } from "../../../grid/span_grid.ts";
+import {
+  dropSeamBlocked,
+  type FallGate,
+  RISE_FLAT_MAX,
+  RISE_NEVER_ABOVE,
+  riseOk,
+} from "../../../grid/rise_ok.ts";
+import { occIndex, occRankOf, occupiedBit } from "../../../grid/span_grid.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 import { KeyIdHeap } from "./heap.ts";
@@ -113,6 +119,59 @@ function heuristic(c: number, nx: number, gx: number, gy: number): number {
   return Math.sqrt(dx * dx + dy * dy);
 }
 
+/** Per neighbour k of DX/DY: the column of cell u + (DX[k], DY[k]), or −1 (neighbourColumns). */
+const NJ = new Int32Array(8);
+/** Per neighbour k: the opposite neighbour (−DX[k], −DY[k]). */
+const OPP = [2, 3, 0, 1, 6, 7, 4, 5];
+
+/**
+ * Fills {@link NJ} with the occupied-column index (occIndex) of each 8-neighbour of the cell
+ * (x, y) = cu, column ju, or −1 (outside the window or empty). One rank per neighbour row
+ * and bit tests for the rest, instead of up to eight occIndex popcounts per expanded span.
+ */
+function neighbourColumns(
+  sp: WindowGrid["spans"],
+  cu: number,
+  ju: number,
+  x: number,
+  y: number,
+  nx: number,
+  ny: number,
+): void {
+  const left = x > 0, right = x + 1 < nx;
+  NJ[0] = right && occupiedBit(sp, cu + 1) ? ju + 1 : -1;
+  NJ[2] = left && occupiedBit(sp, cu - 1) ? ju - 1 : -1;
+  if (y + 1 < ny) neighbourRow(sp, cu + nx, left, right, 5, 1, 4);
+  else NJ[5] = NJ[1] = NJ[4] = -1;
+  if (y > 0) neighbourRow(sp, cu - nx, left, right, 6, 3, 7);
+  else NJ[6] = NJ[3] = NJ[7] = -1;
+}
+
+/** The columns of cells c − 1, c, c + 1 of one row into NJ[kl], NJ[km], NJ[kr]. */
+function neighbourRow(
+  sp: WindowGrid["spans"],
+  c: number,
+  left: boolean,
+  right: boolean,
+  kl: number,
+  km: number,
+  kr: number,
+): void {
+  let r: number;
+  if (left) {
+    r = occRankOf(sp, c - 1);
+    const o = occupiedBit(sp, c - 1);
+    NJ[kl] = o ? r : -1;
+    r += o;
+  } else {
+    NJ[kl] = -1;
+    r = occRankOf(sp, c);
+  }
+  const o = occupiedBit(sp, c);
+  NJ[km] = o ? r : -1;
+  NJ[kr] = right && occupiedBit(sp, c + 1) ? r + o : -1;
+}
+
 /** Reusable work buffers of a window's searches. */
 export class SpanSearch {
   private readonly g: Float64Array;
@@ -180,8 +239,30 @@ export class SpanSearch {
     let pops = 0, expanded = 0, sights = 0;
     this.runs++;
     while (heap.size > 0) {
-      const f = heap.topKey(), u = heap.topId();
-      heap.pop();
+      // The heap's pop written out (locals; the loop runs once per pop): take the root, sift
+      // the last entry down; order (f, span index) as KeyIdHeap's.
+      const K = heap.keys, I = heap.ids;
+      const f = K[0], u = I[0];
+      const n = --heap.size;
+      if (n > 0) {
+        const lk = K[n], li = I[n];
+        let i = 0;
+        for (;;) {
+          let c = 2 * i + 1;
+          if (c >= n) break;
+          let ck = K[c], ci = I[c];
+          if (c + 1 < n) {
+            const k2 = K[c + 1], i2 = I[c + 1];
+            if (k2 < ck || (k2 === ck && i2 < ci)) (c++), (ck = k2), (ci = i2);
+          }
+          if (lk < ck || (lk === ck && li < ci)) break;
+          K[i] = ck;
+          I[i] = ci;
+          i = c;
+        }
+        K[i] = lk;
+        I[i] = li;
+      }
       pops++;
       if (mark[u] === CLOSED) continue;
       const cu = sp.cell[u];
@@ -225,6 +306,10 @@ export class SpanSearch {
   private expand(u: number, o: SpanSearchOptions, E: number, gx: number, gy: number): void {
     const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny;
     const { g, parent, step, jump, mark, heap } = this;
+    // The option and table reads hoisted out of the neighbour loops (the calls in there keep
+    // V8 from hoisting them itself).
+    const mask = o.mask, usable = o.usable, steps = w.steps;
+    const H = sp.h, CS = sp.cs, CELL = sp.cell, snx = sp.nx;
     const price = o.price, theta = o.theta, gate = o.gate ?? null;
     // 1 = a closed span is still relaxed (pre-#6214); 0 = #6214's skip.
     const relaxClosed = theta?.relaxClosed ? 1 : 0;
@@ -232,22 +317,29 @@ export class SpanSearch {
     const dropChord = theta?.dropChord ? 1 : 0;
     const CLOSED = E + 1;
     const unit = price === null;
-    const cu = sp.cell[u];
+    const cu = CELL[u];
     const x = cu % nx, y = (cu / nx) | 0;
-    const hu = sp.h[u], mu = unit ? 1 : price[cu];
+    const hu = H[u], mu = unit ? 1 : price[cu], gu = g[u];
     const pu = parent[u];
+    // The chord to the grandparent (Lazy Theta*) is possible from u at all.
+    const chordFrom = theta !== undefined && pu >= 0 && !jump[u];
+    const cp = chordFrom ? CELL[pu] : 0;
+    const chordPrice = chordFrom && (unit || price[cp] <= 1);
+    const cpx = cp % nx, cpy = (cp / nx) | 0;
+    neighbourColumns(sp, cu, occIndex(sp, cu), x, y, nx, ny);
     for (let k = 0; k < 8; k++) {
       const dx = DX[k], dy = DY[k];
       const bx = x + dx, by = y + dy;
       if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
       const cb = by * nx + bx;
-      if (!o.mask[cb]) continue;
-      if (k >= 4 && (!o.mask[y * nx + bx] || !o.mask[by * nx + x])) continue;
-      if (stepBannedK(w.steps, cu, cb, k)) continue;
-      const j = occIndex(sp, cb);
+      if (!mask[cb]) continue;
+      if (k >= 4 && (!mask[y * nx + bx] || !mask[by * nx + x])) continue;
+      if (stepBannedK(steps, cu, cb, k)) continue;
+      const j = NJ[k];
       if (j < 0) continue;
       const mb = unit ? 1 : price[cb];
-      const ex = bx - gx, ey = by - gy, hb = Math.sqrt(ex * ex + ey * ey);
+      // The heuristic of b, computed on the first push only (same value).
+      let hb = -1;
       const cost = Math.fround(Math.fround(k < 4 ? HALF_ORTH : HALF_DIAG) * Math.fround(mu + mb));
       // A column's spans are in record order, (region, height) (spec 展开成栅格图层), not by
       // height: a lower span of this region may follow a higher one of another region, so every
@@ -255,46 +347,65 @@ export class SpanSearch {
       // (below −kClimb) share one seam look-ahead (向下一步: it depends on the departure height
       // and the direction only); when it blocks, RiseOk refuses them all.
       let seam = -1;
-      for (let v = sp.cs[j]; v < sp.cs[j + 1]; v++) {
-        const dhv = sp.h[v] - hu;
+      for (let v = CS[j], ve = CS[j + 1]; v < ve; v++) {
+        const hv = H[v];
+        const dhv = hv - hu;
         if (dhv > RISE_NEVER_ABOVE) continue;
         const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
-        if (!o.usable[v] || cv > relaxClosed) continue;
+        if (!usable[v] || cv > relaxClosed) continue;
         const drop = dhv < -kClimb;
         const jmp = drop && !dropChord;
+        let np = u, nd = gu + cost;
+        if (chordPrice && !jmp && mb <= 1) {
+          const ex = bx - cpx, ey = by - cpy;
+          const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
+          if (cd < nd - 1e-12) np = pu, nd = cd;
+        }
+        // The improvement test before RiseOk (both must hold; RiseOk and the FallGate have no
+        // effect on the search but their verdict): a step that would not improve v skips them.
+        if (!(nd < (mv >= E ? g[v] : Infinity) - 1e-12)) continue;
         if (drop) {
+          // RiseOk of a drop (rules 2–3): the seam look-ahead, then the FallGate, then yes.
           if (seam < 0) seam = dropSeamBlocked(sp, x, y, hu, dx, dy) ? 1 : 0;
           if (seam === 1) continue;
+          if (gate !== null && gate(y * snx + x, by * snx + bx, hu, hv)) continue;
+        } else if (dhv > RISE_FLAT_MAX && !riseOk(sp, x, y, hu, dx, dy, hv, gate)) {
+          // In the flat band −kClimb ≤ dh ≤ RISE_FLAT_MAX RiseOk is yes without the grid.
+          continue;
         }
-        if (!riseOk(sp, x, y, hu, dx, dy, sp.h[v], gate)) continue;
-        let np = u, nd = g[u] + cost;
-        if (theta && pu >= 0 && !jump[u] && !jmp && mb <= 1) {
-          const cp = sp.cell[pu];
-          if (unit || price[cp] <= 1) {
-            const ex = bx - (cp % nx), ey = by - ((cp / nx) | 0);
-            const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
-            if (cd < nd - 1e-12) np = pu, nd = cd;
-          }
+        g[v] = nd;
+        if (!cv) (step[v] = u), (mark[v] = E);
+        // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
+        if (theta) (parent[v] = np), (jump[v] = jmp ? 1 : 0);
+        if (hb < 0) {
+          const ex = bx - gx, ey = by - gy;
+          hb = Math.sqrt(ex * ex + ey * ey);
         }
-        if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
-          g[v] = nd;
-          if (!cv) (step[v] = u), (mark[v] = E);
-          // Only Lazy Theta* reads parent and jump (plain A*'s parent is its step).
-          if (theta) (parent[v] = np), (jump[v] = jmp ? 1 : 0);
-          heap.push(nd + hb, v);
+        // The heap's push written out: sift up from the end.
+        if (heap.size === heap.keys.length) heap.grow();
+        const K = heap.keys, I = heap.ids, key = nd + hb;
+        let i = heap.size++;
+        while (i > 0) {
+          const p = (i - 1) >> 1, pk = K[p];
+          if (pk < key || (pk === key && I[p] < v)) break;
+          K[i] = pk;
+          I[i] = I[p];
+          i = p;
         }
+        K[i] = key;
+        I[i] = v;
       }
     }
     for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
       const i = this.linkOrder[q], v = w.links.toSpan[i];
       const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
-      if (!o.usable[v] || cv > relaxClosed || !o.mask[sp.cell[v]]) continue;
-      const nd = g[u] + w.links.cost[i];
+      if (!usable[v] || cv > relaxClosed || !mask[CELL[v]]) continue;
+      const nd = gu + w.links.cost[i];
       if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
         g[v] = nd;
         if (!cv) (step[v] = u), (mark[v] = E);
         if (theta) (parent[v] = u), (jump[v] = 1);
-        heap.push(nd + heuristic(sp.cell[v], nx, gx, gy), v);
+        heap.push(nd + heuristic(CELL[v], nx, gx, gy), v);
       }
     }
   }
@@ -323,23 +434,32 @@ export class SpanSearch {
     this.reparents++;
     const price = o.price, mu = price === null ? 1 : price[cu], gate = o.gate ?? null;
     let best = Infinity, bw = -1, bs = -1;
+    neighbourColumns(sp, cu, occIndex(sp, cu), ux, uy, nx, ny);
+    const mask = o.mask, usable = o.usable, mark = this.mark, CLOSED = this.epoch + 1;
     for (let n = 0; n < 8; n++) {
       // w sits at u − (dx, dy): the step w → u goes along (dx, dy).
       const k = SET_VERTEX_STEPS[n], dx = DX[k], dy = DY[k];
       const wx = ux - dx, wy = uy - dy;
       if (wx < 0 || wy < 0 || wx >= nx || wy >= ny) continue;
       const cw = wy * nx + wx;
-      if (!o.mask[cw]) continue;
-      if (k >= 4 && (!o.mask[wy * nx + ux] || !o.mask[uy * nx + wx])) continue;
+      if (!mask[cw]) continue;
+      if (k >= 4 && (!mask[wy * nx + ux] || !mask[uy * nx + wx])) continue;
       if (stepBannedK(w.steps, cw, cu, k)) continue;
-      const j = occIndex(sp, cw);
+      const j = NJ[OPP[k]];
       if (j < 0) continue;
       const ws = k < 4 ? 1 : Math.SQRT2, mw = price === null ? 1 : price[cw];
       for (let s = sp.cs[j]; s < sp.cs[j + 1]; s++) {
-        if (this.mark[s] !== this.epoch + 1 || !o.usable[s]) continue;
-        if (!riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], gate)) continue;
+        if (mark[s] !== CLOSED || !usable[s]) continue;
+        // The cost test first: RiseOk (not needed in the flat band, yes by rules 2–3) only
+        // decides between candidates that would win.
         const c = this.g[s] + ws * 0.5 * Math.fround(mw + mu);
-        if (c < best - 1e-12) best = c, bw = s, bs = s;
+        if (!(c < best - 1e-12)) continue;
+        const dh = sp.h[u] - sp.h[s];
+        if (
+          (dh < -kClimb || dh > RISE_FLAT_MAX) &&
+          !riseOk(sp, wx, wy, sp.h[s], dx, dy, sp.h[u], gate)
+        ) continue;
+        best = c, bw = s, bs = s;
       }
     }
     if (bw >= 0) {

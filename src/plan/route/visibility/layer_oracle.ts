@@ -14,6 +14,10 @@ import { occIndex, type SpanGrid } from "../../../grid/span_grid.ts";
 /** kQH: the height tolerance of voxel sampling, m. */
 export const kQH = 1.0;
 const NEG_CLIMB = -Math.fround(kClimb);
+/** `max(kStepUp, kSlope·w·kCS) + kQH` for an orthogonal step (w = sqrt(1)). */
+const UP_ORTH = Math.max(kStepUp, kSlope * Math.sqrt(1) * kCS) + kQH;
+/** The same for a diagonal step (w = sqrt(2)). */
+const UP_DIAG = Math.max(kStepUp, kSlope * Math.sqrt(2) * kCS) + kQH;
 
 let setA: Float64Array = new Float64Array(64);
 let setB: Float64Array = new Float64Array(64);
@@ -45,6 +49,7 @@ function walkInto(
     n = h.length;
   }
   let pcx = NaN, pcy = NaN, lastX = NaN, lastY = NaN;
+  const H = g.h;
   for (let k = 0; k < len; k += 2) {
     const x = cells[k], y = cells[k + 1];
     if (x === lastX && y === lastY) continue;
@@ -56,9 +61,13 @@ function walkInto(
     }
     const j = occIndex(g, y * g.nx + x);
     if (j < 0) continue;
-    const dx = x - pcx, dy = y - pcy;
-    const w = Math.sqrt(dx * dx + dy * dy);
-    const up = Math.max(kStepUp, kSlope * w * kCS) + kQH;
+    const dx = x - pcx, dy = y - pcy, d2 = dx * dx + dy * dy;
+    // The usual steps to a neighbour column take the precomputed values (the same doubles).
+    const up = d2 === 1
+      ? UP_ORTH
+      : d2 === 2
+      ? UP_DIAG
+      : Math.max(kStepUp, kSlope * Math.sqrt(d2) * kCS) + kQH;
     const s0 = g.cs[j], s1 = g.cs[j + 1];
     if (next.length < s1 - s0) {
       next = grow(next, s1 - s0);
@@ -66,13 +75,23 @@ function walkInto(
       else setA = next;
     }
     let m = 0;
-    for (let s = s0; s < s1; s++) {
-      const t = g.h[s];
-      for (let i = 0; i < n; i++) {
-        const dh = Math.fround(t - cur[i]);
-        if (dh <= up && (drop || dh >= NEG_CLIMB)) {
-          next[m++] = t;
-          break;
+    if (n === 1) {
+      // One height kept (most chords): no inner loop.
+      const c0 = cur[0];
+      for (let s = s0; s < s1; s++) {
+        const t = H[s];
+        const dh = Math.fround(t - c0);
+        if (dh <= up && (drop || dh >= NEG_CLIMB)) next[m++] = t;
+      }
+    } else {
+      for (let s = s0; s < s1; s++) {
+        const t = H[s];
+        for (let i = 0; i < n; i++) {
+          const dh = Math.fround(t - cur[i]);
+          if (dh <= up && (drop || dh >= NEG_CLIMB)) {
+            next[m++] = t;
+            break;
+          }
         }
       }
     }
