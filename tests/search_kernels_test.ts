@@ -83,8 +83,10 @@ function plainAccess(
     pops++;
     if (kc !== cost[c] || kb !== bott[c]) continue;
     if (target[c]) {
+      // The path ends before the reached channel cell (端点接入: an anchor already in the
+      // channel has an empty path; the channel cell is in the route mask already).
       const cells: number[] = [];
-      for (let k = c; k >= 0; k = pred[k]) cells.unshift(k);
+      for (let k = pred[c]; k >= 0; k = pred[k]) cells.unshift(k);
       return { kind: "path", cells, cost: cost[c], pops };
     }
     if (cost[c] >= maxCost) break;
