@@ -4,7 +4,7 @@
  * whose outcome changed; without the flag the report refuses, as diff does.
  */
 import { assert, assertEquals, assertRejects } from "./assert.ts";
-import { NavscopeError } from "../src/errors.ts";
+import type { NavscopeError } from "../src/errors.ts";
 import { run } from "../commands/report.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 
