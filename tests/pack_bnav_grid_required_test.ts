@@ -7,7 +7,7 @@
  * load.
  * @module
  */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { gunzip, gzip } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
 import {
@@ -24,15 +24,8 @@ const FILE = "base.nav";
 const EX = new URL("../examples/", import.meta.url).pathname;
 const SET = ["base.nav.gz", "base.fields.nav.gz", "base.occluder.gz", "base.nogo.json"];
 
-function err(f: () => unknown): NavscopeError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof NavscopeError) return e;
-    throw e;
-  }
-  throw new Error("accepted");
-}
+/** The NavscopeError `f` throws (fails when it accepts or throws anything else). */
+const err = (f: () => unknown) => assertThrows(f, NavscopeError) as NavscopeError;
 
 /**
  * `bytes` (v5) without the BGRD section: its directory entry removed, the other sections re-laid

@@ -11,14 +11,13 @@ import { decodeMainPack, encodeMainPack } from "../src/pack/bnav/codec.ts";
 import { decodeSidecar, encodeSidecar } from "../src/pack/bnvf/sidecar.ts";
 import { decodeOccluderPackAll, encodeOccluderPack } from "../src/pack/ocls/pack.ts";
 import { inspectPackSet } from "../src/pack/set/pack_set.ts";
+import { copySet } from "./pack_set_copy.ts";
 
 const EX = new URL("../examples/city_small/", import.meta.url).pathname;
-const FILES = ["base.nav.gz", "base.fields.nav.gz", "base.occluder.gz", "base.nogo.json"];
 
 /** A copy of the city_small pack set with `file` replaced by `bytes` (gzipped). */
 async function setWith(file: string, bytes: Uint8Array): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "navscope_residue_" });
-  for (const f of FILES) await Deno.copyFile(EX + f, `${dir}/${f}`);
+  const dir = await copySet("city_small");
   await Deno.writeFile(`${dir}/${file}`, gzip(bytes));
   return dir;
 }

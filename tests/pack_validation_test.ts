@@ -10,16 +10,9 @@ import { decodeMainPack } from "../src/pack/bnav/codec.ts";
 import { parseBgrd } from "../src/pack/bgrd/section.ts";
 import { decodeSidecar } from "../src/pack/bnvf/sidecar.ts";
 import { inspectPackSet, sidecarExpectations } from "../src/pack/set/pack_set.ts";
+import { copySet } from "./pack_set_copy.ts";
 
 const EX = new URL("../examples/", import.meta.url).pathname;
-const FILES = ["base.nav.gz", "base.fields.nav.gz", "base.occluder.gz", "base.nogo.json"];
-
-/** Copies an example's pack set into a fresh temp directory. */
-export async function copySet(world: string): Promise<string> {
-  const d = await Deno.makeTempDir({ prefix: "ns_valid_" });
-  for (const f of FILES) await Deno.copyFile(`${EX}${world}/${f}`, `${d}/${f}`);
-  return d;
-}
 
 function err(f: () => unknown): NavscopeError {
   try {
