@@ -1,9 +1,10 @@
 /**
  * Test helper (not a test): plans an oracle set (tests/fixtures/oracle*, vendored C++ output) under
  * a planner profile and compares every leg field by field with the reference. Used by
- * tests/plan_golden_test.ts and tests/plan_profiles_test.ts.
+ * tests/plan_profiles_test.ts (through tests/oracle_worker.ts) and tests/oracle_diffs.ts.
  * @module
  */
+import { gunzipSync } from "node:zlib";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { parseLegs } from "../src/world/legs.ts";
@@ -42,6 +43,7 @@ export interface RefRow {
 export const FIELDS = [
   "outcome",
   "tier",
+  "snap",
   "notes",
   "window",
   "warnings",
@@ -71,6 +73,19 @@ export interface OracleSet {
 
 const engines = new Map<string, Promise<Engine>>();
 
+/**
+ * A reference file's text: `FILE`, else `FILE.gz` (city_small's reference files are vendored
+ * gzipped: 2.7 MB each as text, 0.4 MB gzipped).
+ */
+async function readReference(file: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(file);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    return new TextDecoder().decode(gunzipSync(await Deno.readFile(file + ".gz")));
+  }
+}
+
 /** Opens (once per pack, shared by every test of the process) the set `set` of `dir`. */
 export async function loadSet(
   dir: string,
@@ -79,7 +94,7 @@ export async function loadSet(
   refFile = "reference.jsonl",
 ): Promise<OracleSet> {
   const legs = parseLegs(await Deno.readTextFile(dir + legsFile), dir + legsFile);
-  const refs: RefRow[] = (await Deno.readTextFile(dir + refFile)).trim().split("\n").map((l) =>
+  const refs: RefRow[] = (await readReference(dir + refFile)).trim().split("\n").map((l) =>
     JSON.parse(l)
   );
   if (refs.length !== legs.length) throw new Error(`${name}: ${refs.length} rows ≠ legs`);
@@ -115,6 +130,11 @@ export function differingFields(r: PlanResult, ref: RefRow): Field[] {
   if (!sameClass || r.ok !== ref.ok || (!ref.ok && r.message !== ref.error)) out.push("outcome");
   const built = ref.nx > 0;
   if (built && d.tier !== ref.tier) out.push("tier");
+  // The anchor-cell distances of the final window. The C++ build reports them on success only
+  // (0 on every failed row of the ten sets); navscope keeps them on failures too (debugging).
+  if (ref.ok && (d.snapStart !== ref.snap_start || d.snapGoal !== ref.snap_goal)) {
+    out.push("snap");
+  }
   if (!same(d.tierNotes, ref.tier_notes)) out.push("notes");
   if (built && !same([d.x0, d.y0, d.nx, d.ny], [ref.x0, ref.y0, ref.nx, ref.ny])) {
     out.push("window");

@@ -1,6 +1,6 @@
 /**
  * The triangle-mesh planner on the example worlds (issue 14): every leg the voxel planner routes
- * (a leg whose battery expectation is `ok`: tests/plan_golden_test.ts and `plan --legs --check`
+ * (a leg whose battery expectation is `ok`: tests/plan_profiles_test.ts and `plan --legs --check`
  * hold the voxel planner to it, so it is not re-planned here) is routed by the mesh planner too, unless the cleaned mesh is disconnected there (checked by an
  * independent flood over the kept adjacency and the link edges); every mesh route stays inside
  * its corridor's triangles. Both mesh modes: triangles and merged convex polygons (issue 30; in

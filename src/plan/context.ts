@@ -12,6 +12,7 @@ import { emptyDebug, type PlanDebug, type StageTimings } from "./types.ts";
 import type { CounterName, OtherStageName, WorkCounters } from "./counters.ts";
 import type { WindowGrid } from "./window/window_grid.ts";
 import type { FallGate } from "../grid/rise_ok.ts";
+import type { SwitchProbe } from "./profile.ts";
 
 /** Timer and debug sink of one plan. */
 export class PlanContext {
@@ -30,11 +31,14 @@ export class PlanContext {
    * start from them); null before the first anchors are set.
    */
   anchors: { startSpan: number; goalSpans: number[]; gate: FallGate | null } | null = null;
+  /** Switch probes of this plan (`PlanCallOptions.probeSwitches`); null: not probing. */
+  readonly probe: SwitchProbe | null;
 
-  constructor(signal?: AbortSignal) {
+  constructor(signal?: AbortSignal, probe: SwitchProbe | null = null) {
     this.t0 = performance.now();
     this.debug = emptyDebug();
     this.signal = signal;
+    this.probe = probe;
   }
 
   /** Runs `f` and adds its wall time to `stage`. */

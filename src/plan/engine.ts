@@ -45,7 +45,7 @@ import { checkOccluderPack } from "../pack/set/occluder_binding.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./window/tile_decode.ts";
 import { PlanTiles } from "./window/plan_tiles.ts";
 import { zoneRange } from "../pack/bnvf/tables.ts";
-import { type PlanProfile, SPEC_PROFILE } from "./profile.ts";
+import { type PlanProfile, SPEC_PROFILE, SwitchProbe } from "./profile.ts";
 
 /** Options of {@link openEngine}. */
 export interface EngineOptions {
@@ -71,6 +71,12 @@ export interface PlanCallOptions {
   picture?: boolean;
   /** The picture's pixel budget, cells (default kPictureBudget = 400 000). */
   pictureBudget?: number;
+  /**
+   * Probe the profile's switches (src/plan/profile.ts SwitchProbe): `result.switchesTouched`
+   * lists the switches that are on and whose turning off alone could change this plan. Only
+   * reads; the plan is the same.
+   */
+  probeSwitches?: boolean;
 }
 
 /** Facts about a loaded engine. */
@@ -225,10 +231,12 @@ export class Engine {
   /** Plans one leg. Plans on one engine are serialised. */
   plan(req: PlanRequest, opts: PlanCallOptions = {}): Promise<PlanResult> {
     return this.serial(async () => {
-      const ctx = new PlanContext(opts.signal);
+      const probe = opts.probeSwitches ? new SwitchProbe() : null;
+      const ctx = new PlanContext(opts.signal, probe);
       const profile = req.profile ?? this.opts.profile ?? SPEC_PROFILE;
-      const res = await this.planLocked(withProfile(req, profile), ctx);
+      const res = await this.planLocked(withProfile(req, profile, probe), ctx);
       res.profile = profile.name;
+      if (probe) res.switchesTouched = probe.list();
       if (opts.picture) {
         const budget = opts.pictureBudget ?? kPictureBudget;
         res.picture = ctx.window
@@ -464,7 +472,7 @@ export class Engine {
           overrides: req.overrides,
           profile: req.profile,
         },
-        new PlanContext(ctx.signal),
+        new PlanContext(ctx.signal, ctx.probe),
         true,
       );
       addCounters(ctx.counters, front.debug.counters);
@@ -482,7 +490,7 @@ export class Engine {
           overrides: req.overrides,
           profile: req.profile,
         },
-        new PlanContext(ctx.signal),
+        new PlanContext(ctx.signal, ctx.probe),
         true,
       );
       addCounters(ctx.counters, back.debug.counters);
@@ -523,7 +531,11 @@ export class Engine {
           "region_hop",
           () => this.tryRegionHop(e, ctx, zs, setup, req, occ, tiles),
         );
-        if (hop) return hop;
+        if (hop) {
+          // Without #6227 the first failure would stand.
+          ctx.probe?.touch("regionHop");
+          return hop;
+        }
         throw e;
       }
       const post = tr.route.post;
@@ -583,11 +595,17 @@ function msg(e: unknown): string {
  * from `req.profile`): without #6205 the start deck is dropped, without #5576 the runtime discs.
  * The region hop's inner plans keep their decks (they are built after this).
  */
-function withProfile(req: PlanRequest, profile: PlanProfile): PlanRequest {
+function withProfile(
+  req: PlanRequest,
+  profile: PlanProfile,
+  probe: SwitchProbe | null = null,
+): PlanRequest {
   const sw = profile.switches;
   const out: PlanRequest = { ...req, profile };
   if (!sw.startDeck) out.startDeckY = null;
+  else if (req.startDeckY !== null && req.startDeckY !== undefined) probe?.touch("startDeck");
   if (!sw.runtimeDiscs) out.noGoDiscs = [];
+  else if (req.noGoDiscs?.length) probe?.touch("runtimeDiscs");
   return out;
 }
 

@@ -55,4 +55,6 @@ export {
   SPEC_PROFILE,
   SWITCH_NAMES,
   SWITCH_SOURCES,
+  type SwitchName,
+  SwitchProbe,
 } from "./profile.ts";

@@ -239,3 +239,37 @@ export async function profileFromFlags(
   if (name !== undefined) return namedProfile(name);
   return null;
 }
+
+/** A switch name. */
+export type SwitchName = keyof ProfileSwitches;
+
+/**
+ * Switch probes (docs/profiles.md "Switch probes"): during one plan, records each switch that is
+ * on and at whose site turning it off would have made a different decision (a closed span the
+ * #6214 skip passed over that relaxation would have improved, a drop the FallGate let through, a
+ * landing the margin moved, snap keys that rank another triangle first, …). A switch never
+ * touched cannot change the plan when turned off alone: the plan runs the same steps up to the
+ * first touched site, and there is none. Probing only reads: routes are bit-identical with and
+ * without it. Some sites over-approximate (touch where the other setting might still agree);
+ * none under-approximates — `tests/plan_profiles_test.ts` flips every switch on a sample of legs
+ * and checks that every leg a flip changes had that switch touched.
+ */
+export class SwitchProbe {
+  /** The switches touched so far. */
+  readonly touched = new Set<SwitchName>();
+
+  /** Records that switch `k`'s other setting would have decided differently here. */
+  touch(k: SwitchName): void {
+    this.touched.add(k);
+  }
+
+  /** True when `k` has been touched (sites stop probing a switch once it is). */
+  has(k: SwitchName): boolean {
+    return this.touched.has(k);
+  }
+
+  /** The touched switches in table order. */
+  list(): SwitchName[] {
+    return SWITCH_NAMES.filter((k) => this.touched.has(k));
+  }
+}

@@ -32,7 +32,7 @@ import { kCS } from "../grid/constants.ts";
 import { cFixed } from "./diagnostics/format.ts";
 import type { ZoneState } from "./window/zone_state.ts";
 import { testSlowWindow } from "./test_hooks.ts";
-import { SPEC_PROFILE } from "./profile.ts";
+import { SPEC_PROFILE, type SwitchProbe } from "./profile.ts";
 import type { FallGate } from "../grid/rise_ok.ts";
 
 /** Reach-domain distance gate of the final judgement, px (kSnapRadius). */
@@ -174,6 +174,7 @@ async function tierLoop(
           seed: setup.seed,
           noGo,
           discs: req.noGoDiscs ?? [],
+          probe: ctx.probe,
         },
         decoded,
         tiles,
@@ -205,6 +206,7 @@ async function tierLoop(
       // a gate that blocks every drop gives exactly that verdict at every RiseOk call.
       const gate = sw.ledgeDrops ? windowFallGate(zs, occluders, win, gateCaches) : blockEveryDrop;
       sink.gateMs = performance.now() - tg;
+      const probe = ctx.probe;
       out = routeWindow(win, {
         kind: tw.kind,
         start: setup.start,
@@ -212,7 +214,7 @@ async function tierLoop(
         h0: setup.h0,
         startDeckY: req.startDeckY ?? null,
         goalDeckY: req.goalDeckY ?? null,
-        gate,
+        gate: probe && sw.ledgeDrops ? probedGate(gate, probe) : gate,
         mesh: { mesh: zs.mesh, buckets: zs.buckets },
         scaleX: zs.record.affine.sx,
         relaxClosed,
@@ -221,6 +223,10 @@ async function tierLoop(
         landingMargin: sw.landingMargin,
         cellPullBlockersOnly: sw.cellPullBlockersOnly,
         waypointStartHeight: sw.waypointStartHeight,
+        // The legs.json override wins over the switch: then turning it off changes nothing.
+        probe: probe
+          ? { probe, skipClosed: sw.skipClosed && req.overrides?.relaxClosed === undefined }
+          : null,
         sink,
         onAnchors: (startSpan, goalSpans) => (ctx.anchors = { startSpan, goalSpans, gate }),
       });
@@ -276,6 +282,19 @@ async function tierLoop(
 
 /** The pre-#6011 RiseOk rule 1 as a FallGate: every drop beyond kClimb is blocked. */
 const blockEveryDrop: FallGate = () => true;
+
+/**
+ * The FallGate with the `ledgeDrops` probe: every drop it lets through (a null gate lets every
+ * drop through) would be refused without #6011 (blockEveryDrop); a drop it blocks, or one the
+ * seam look-ahead refuses before it is asked, is refused either way.
+ */
+function probedGate(gate: FallGate | null, probe: SwitchProbe): FallGate {
+  return (from, to, h0, h1) => {
+    const blocked = gate !== null && gate(from, to, h0, h1);
+    if (!blocked) probe.touch("ledgeDrops");
+    return blocked;
+  };
+}
 
 /** The window's tiles: those the pre-checks decoded merged here, the others by the pool. */
 async function poolDecode(

@@ -242,6 +242,11 @@ export interface PlanResult {
   debug: PlanDebug;
   /** The window picture, when asked for (`plan(…, {picture: true})`). */
   picture?: LegPicture;
+  /**
+   * Switches on whose turning off alone could change this plan, when probed
+   * (`plan(…, {probeSwitches: true})`; src/plan/profile.ts SwitchProbe).
+   */
+  switchesTouched?: string[];
 }
 
 /** An empty debug record (every field at its default, as the spec says for pre-check failures). */

@@ -25,6 +25,7 @@ import {
   pickStartRec,
 } from "./region_pick.ts";
 import { PlanFailure, type PlanRequest, type Pt } from "../types.ts";
+import { customProfile, SPEC_PROFILE } from "../profile.ts";
 import type { RegionBox, ZoneState } from "../window/zone_state.ts";
 
 /** Half side of the early start patch with a goal deck: (16 + 8) px (前置检查与选类). */
@@ -65,6 +66,7 @@ export function runPrechecks(
   // 9839304 (起点所在的面 step 2; profile switch startByGoalRegion): the reference build snaps the
   // start as usual even when the goal declares a deck.
   if (goalDeck !== null && req.profile?.switches.startByGoalRegion !== false) {
+    ctx.probe?.touch("startByGoalRegion");
     // Decoded before snapping: 起点所在的面 step 2 needs the goal's region. A failure here is
     // retried at item 9 (前置检查与选类).
     ctx.sub("region_pick", () => {
@@ -92,6 +94,9 @@ export function runPrechecks(
     () => snapPoint(zs.mesh, zs.buckets, goal[0], goal[1], floorOpt(req.goalFloorY, req)),
   );
   if (!goalSnap) throw new PlanFailure("snap_far_from_mesh", "终点不在网格附近");
+  if (ctx.probe && req.profile?.switches.snapKeys !== false) {
+    probeSnapKeys(ctx, zs, req, start, goal, startPatch, goalPick, startSnap, goalSnap);
+  }
   ctx.debug.meshSnapStart = startSnap.dist;
   ctx.debug.meshSnapGoal = goalSnap.dist;
   const h0 = startSnap.h;
@@ -101,7 +106,11 @@ export function runPrechecks(
       inAuthorNoGo(noGo, zs.name, start[0], start[1], startSnap.h) ||
       inAuthorNoGo(noGo, zs.name, goal[0], goal[1], goalSnap.h),
   );
-  if (inNoGo) throw new PlanFailure("no_go", "端点在禁区内", { noGo: true });
+  if (inNoGo) {
+    // An empty table (no #5566) never says yes: the switch is on here.
+    ctx.probe?.touch("authorNoGo");
+    throw new PlanFailure("no_go", "端点在禁区内", { noGo: true });
+  }
   const [cs, cg] = ctx.sub(
     "core_anchor",
     () => gridStep(() => coreAnchorPx(zs, [start, goal], tiles)),
@@ -180,6 +189,32 @@ function floorOpt(
   // formulas.md #64: the reference profile (switch snapKeys off) ranks with the older keys.
   const o = req.profile?.switches.snapKeys === false ? { oldKeys: true } : {};
   return y === null || y === undefined ? o : { ...o, floorY: y };
+}
+
+/**
+ * Switch probe of `snapKeys` (formulas.md #64): both endpoints snapped again with the older keys;
+ * touched when either hit differs.
+ */
+function probeSnapKeys(
+  ctx: PlanContext,
+  zs: ZoneState,
+  req: PlanRequest,
+  start: Pt,
+  goal: Pt,
+  startPatch: GridPatch | null,
+  goalPick: PickedRecord | null,
+  startSnap: SnapHit,
+  goalSnap: SnapHit,
+): void {
+  const old: PlanRequest = {
+    ...req,
+    profile: customProfile(req.profile ?? SPEC_PROFILE, { snapKeys: false }),
+  };
+  const s = snapStart(zs, old, start, startPatch, goalPick);
+  const g = snapPoint(zs.mesh, zs.buckets, goal[0], goal[1], floorOpt(req.goalFloorY, old));
+  if (JSON.stringify([s, g]) !== JSON.stringify([startSnap, goalSnap])) {
+    ctx.probe!.touch("snapKeys");
+  }
 }
 
 /** Item 9: a grid decode failure is `预烘格图解不开`. */

@@ -34,6 +34,7 @@ import type { DriveMesh } from "./post/waypoints.ts";
 import { PlanFailure, type Pt } from "../types.ts";
 import { emptyCounters, type OtherStageName, type WorkCounters } from "../counters.ts";
 import { scratch } from "../scratch.ts";
+import type { SwitchProbe } from "../profile.ts";
 import {
   endpointCell,
   kTrustMargin,
@@ -109,6 +110,11 @@ export interface RouteInput {
   cellPullBlockersOnly?: boolean;
   /** 9839304: waypoints anchored at the line heights (default true; profile switch). */
   waypointStartHeight?: boolean;
+  /**
+   * Switch probes of the plan (src/plan/profile.ts SwitchProbe); `skipClosed`: whether #6214's
+   * skip is probed (on, and no legs.json override).
+   */
+  probe?: { probe: SwitchProbe; skipClosed: boolean } | null;
 }
 
 /**
@@ -349,6 +355,7 @@ class Router {
       landingMargin: inp.landingMargin !== false,
       cellPullRouteMask: inp.cellPullBlockersOnly === false,
       waypointStartHeight: inp.waypointStartHeight !== false,
+      probe: inp.probe?.probe ?? null,
     });
     const t3 = performance.now();
     const gc = this.gCell[1] * this.nx + this.gCell[0];
@@ -478,6 +485,8 @@ class Router {
         gate: inp.gate ?? null,
       });
     let p: SpanPath | null = run(walkLim, abandonAt);
+    // Without #6219 an abandoned search would have run on.
+    if (this.startSpan >= 0 && this.search.abandoned) this.inp.probe?.probe.touch("earlyAbandon");
     let mask = walkLim;
     if (!p) {
       if (this.tentative) throw new Escalate(Reason.WalkBroken);
@@ -621,6 +630,7 @@ class Router {
       vis,
       relaxClosed: this.inp.relaxClosed === true,
       dropChord: this.inp.chordDropExclusion === false,
+      probe: this.inp.probe ?? null,
     };
     // The band's search reads prices only on its mask, inside the corridor's box; the fallback
     // on limw prices the whole window.

@@ -27,6 +27,7 @@ import type { CellRect } from "./window_tiers.ts";
 import type { ZoneState } from "./zone_state.ts";
 import { scratch } from "../scratch.ts";
 import type { WindowGrid, WindowLinks } from "./window_grid.ts";
+import type { SwitchProbe } from "../profile.ts";
 
 export type { WindowGrid, WindowLinks } from "./window_grid.ts";
 
@@ -42,6 +43,8 @@ export interface BuildWindowInput {
   noGo: NoGoTable;
   /** Runtime discs. */
   discs: readonly NoGoDiscSpec[];
+  /** Switch probes of the plan (`authorNoGo`: a cell cleared by the author table). */
+  probe?: SwitchProbe | null;
 }
 
 interface RecordTable {
@@ -131,7 +134,9 @@ function build(
   // Step 6: which boundary edges the region keeps (FWAL).
   const keptWalls = keptWallSegments(zs, rect, region);
   // Steps 7–8: author no-go rings (±12 band on lh) and runtime discs clear core, lay, dist.
-  markAuthorNoGo(zs.name, inp.noGo, rect, lh, core, lay, dist);
+  if (markAuthorNoGo(zs.name, inp.noGo, rect, lh, core, lay, dist) > 0) {
+    inp.probe?.touch("authorNoGo");
+  }
   markDiscs(inp.discs, rect, core, lay, dist);
   // Step 9: span table, step bans and facade segments.
   const spans = spanGridFromSorted(nx, ny, spCell, spH);
@@ -325,7 +330,8 @@ function lowerBound(a: ArrayLike<number>, v: number): number {
 
 /**
  * Step 7 (作者禁区): cells whose centre lies in a polygon (even-odd) lose core, lay and dist; a
- * polygon drawn on a floor marks only cells whose lh is within ±12 m of it.
+ * polygon drawn on a floor marks only cells whose lh is within ±12 m of it. Returns the cells
+ * cleared.
  */
 function markAuthorNoGo(
   zone: string,
@@ -335,9 +341,10 @@ function markAuthorNoGo(
   core: Uint8Array,
   lay: Uint8Array,
   dist: Float32Array,
-): void {
+): number {
   const z = table.zones.get(zone);
-  if (!z) return;
+  if (!z) return 0;
+  let cleared = 0;
   for (let p = 0; p < z.polyCount; p++) {
     const B = z.polyBox, o = 4 * p;
     const cx0 = Math.max(0, Math.floor(B[o] / kCS - 0.5) - rect.x0);
@@ -353,9 +360,11 @@ function markAuthorNoGo(
         if (!pointInRings(z, z.polyRingStart[p], z.polyRingStart[p + 1], px, py)) continue;
         core[c] = lay[c] = 0;
         dist[c] = 0;
+        cleared++;
       }
     }
   }
+  return cleared;
 }
 
 /** Step 8 (运行期虚拟禁区): cells whose centre is within r of a disc's centre, any height. */

@@ -16,6 +16,7 @@ import type { WindowGrid } from "../../window/window_grid.ts";
 import type { Pt, RouteDrop } from "../../types.ts";
 import type { CellBox } from "../../../grid/cell_box.ts";
 import type { Visibility } from "../visibility/visibility.ts";
+import type { SwitchProbe } from "../../profile.ts";
 
 /** kFallRadius: the character's radius, m. */
 export const kFallRadius = 0.41;
@@ -61,6 +62,7 @@ export function dropMargin(
   scaleX: number,
   line: Visibility,
   margin = true,
+  probe: SwitchProbe | null = null,
 ): RouteDrop[] {
   const drops: RouteDrop[] = [];
   if (!(scaleX !== 0) || pts.length < 3 || hs.length !== pts.length) return drops;
@@ -102,6 +104,7 @@ export function dropMargin(
       ? moveLanding(w, pts[landing], hs[landing], upper, pts[landing + 1], R, line)
       : null;
     if (moved) {
+      probe?.touch("landingMargin");
       pts[landing] = moved.p;
       hs[landing] = moved.h;
     }

@@ -20,6 +20,7 @@ import { liftCorners } from "./lift_corners.ts";
 import { stringPull } from "./string_pull.ts";
 import { type DriveMesh, lineHeights, pullWaypoints } from "./waypoints.ts";
 import type { WorkCounters } from "../../counters.ts";
+import type { SwitchProbe } from "../../profile.ts";
 
 /** What post-processing starts from. */
 export interface PostInput {
@@ -49,6 +50,8 @@ export interface PostInput {
   landingMargin?: boolean;
   /** 9839304: PullWaypoints anchored at the line heights; false = the reference (no heights). */
   waypointStartHeight?: boolean;
+  /** Switch probes of the plan (src/plan/profile.ts SwitchProbe), if probing. */
+  probe?: SwitchProbe | null;
 }
 
 /** Post-processing output. */
@@ -204,6 +207,10 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
   ];
   // 拉直的输入: three kinds.
   const kind = inp.chain ? "chain" : inp.path.spans ? "cells" : "cell-level";
+  // Only a cell-level pull input reads the switch (here and in routeWindow's corridor).
+  if (kind === "cell-level" && inp.cellPullRouteMask !== true) {
+    inp.probe?.touch("cellPullBlockersOnly");
+  }
   const spans = inp.chain ?? inp.path.spans;
   const pts: Pt[] = spans
     ? [...spans].map((s) => centre(sp.cell[s]))
@@ -263,7 +270,15 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     dh = heights.length === points.length
       ? heights.slice()
       : lineHeights(lineView, points, pulledH[0]) ?? [];
-    drops = dropMargin(w, points, dh, inp.scaleX, lineView, inp.landingMargin !== false);
+    drops = dropMargin(
+      w,
+      points,
+      dh,
+      inp.scaleX,
+      lineView,
+      inp.landingMargin !== false,
+      inp.probe,
+    );
     if (drops.length && heights.length === points.length) heights = dh;
   }
   const t5 = performance.now();
@@ -288,6 +303,19 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
       drops.map((d) => d.index),
       inp.waypointStartHeight !== false,
     );
+    if (inp.probe && inp.waypointStartHeight !== false) {
+      // The reference's waypoints (no line heights), computed after ours: touched when they differ.
+      const ref = pullWaypoints(
+        inp.mesh,
+        points,
+        clearance,
+        null,
+        wpView,
+        drops.map((d) => d.index),
+        false,
+      );
+      if (ref.join() !== waypoints.join()) inp.probe.touch("waypointStartHeight");
+    }
   } else if (!pulledH) waypoints = [];
   const t7 = performance.now();
   return {

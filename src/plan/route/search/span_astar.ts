@@ -34,6 +34,7 @@ import type { Visibility } from "../visibility/visibility.ts";
 import { KeyIdHeap } from "./heap.ts";
 import { scratch } from "../../scratch.ts";
 import { DX, DY, stepBannedK } from "../../../grid/step_bans.ts";
+import type { SwitchProbe } from "../../profile.ts";
 
 export { DX, DY, stepBanned, stepBannedK } from "../../../grid/step_bans.ts";
 
@@ -71,6 +72,12 @@ export interface ThetaOptions {
    * profile switch `chordDropExclusion` off); default false: only link arrivals stop a chord.
    */
   dropChord?: boolean;
+  /**
+   * Switch probes (src/plan/profile.ts SwitchProbe): `skipClosed` true = probe the #6214 skip
+   * (closed spans go through the relaxation's tests and touch it where relaxation would write);
+   * `chordDropExclusion` is probed whenever `dropChord` is off.
+   */
+  probe?: { probe: SwitchProbe; skipClosed: boolean } | null;
 }
 
 /** Search options. */
@@ -315,6 +322,15 @@ export class SpanSearch {
     const relaxClosed = theta?.relaxClosed ? 1 : 0;
     // 1 = a drop arrival may take a chord (reference build); 0 = formulas.md #111's exclusion.
     const dropChord = theta?.dropChord ? 1 : 0;
+    // Switch probes: closed spans pass the entry test while #6214 is probed (relaxTest), and are
+    // stopped before the write; a chord a drop arrival was denied, or a drop arrival written,
+    // touches formulas.md #111's exclusion.
+    const pr = theta?.probe ?? null, probing = pr !== null;
+    const relaxTest = relaxClosed ||
+        (pr !== null && pr.skipClosed && !pr.probe.has("skipClosed"))
+      ? 1
+      : 0;
+    const probeDrop = probing && !dropChord;
     const CLOSED = E + 1;
     const unit = price === null;
     const cu = CELL[u];
@@ -352,7 +368,7 @@ export class SpanSearch {
         const dhv = hv - hu;
         if (dhv > RISE_NEVER_ABOVE) continue;
         const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
-        if (!usable[v] || cv > relaxClosed) continue;
+        if (!usable[v] || cv > relaxTest) continue;
         const drop = dhv < -kClimb;
         const jmp = drop && !dropChord;
         let np = u, nd = gu + cost;
@@ -360,6 +376,11 @@ export class SpanSearch {
           const ex = bx - cpx, ey = by - cpy;
           const cd = g[pu] + Math.sqrt(ex * ex + ey * ey);
           if (cd < nd - 1e-12) np = pu, nd = cd;
+        } else if (jmp && probeDrop && chordPrice && mb <= 1) {
+          const ex = bx - cpx, ey = by - cpy;
+          if (g[pu] + Math.sqrt(ex * ex + ey * ey) < nd - 1e-12) {
+            pr!.probe.touch("chordDropExclusion");
+          }
         }
         // The improvement test before RiseOk (both must hold; RiseOk and the FallGate have no
         // effect on the search but their verdict): a step that would not improve v skips them.
@@ -372,6 +393,13 @@ export class SpanSearch {
         } else if (dhv > RISE_FLAT_MAX && !riseOk(sp, x, y, hu, dx, dy, hv, gate)) {
           // In the flat band −kClimb ≤ dh ≤ RISE_FLAT_MAX RiseOk is yes without the grid.
           continue;
+        }
+        if (probing) {
+          if (cv > relaxClosed) {
+            pr!.probe.touch("skipClosed");
+            continue;
+          }
+          if (jmp && probeDrop) pr!.probe.touch("chordDropExclusion");
         }
         g[v] = nd;
         if (!cv) (step[v] = u), (mark[v] = E);
@@ -399,9 +427,13 @@ export class SpanSearch {
     for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
       const i = this.linkOrder[q], v = w.links.toSpan[i];
       const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
-      if (!usable[v] || cv > relaxClosed || !mask[CELL[v]]) continue;
+      if (!usable[v] || cv > relaxTest || !mask[CELL[v]]) continue;
       const nd = gu + w.links.cost[i];
       if (nd < (mv >= E ? g[v] : Infinity) - 1e-12) {
+        if (cv > relaxClosed) {
+          pr!.probe.touch("skipClosed");
+          continue;
+        }
         g[v] = nd;
         if (!cv) (step[v] = u), (mark[v] = E);
         if (theta) (parent[v] = u), (jump[v] = 1);
