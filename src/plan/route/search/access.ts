@@ -28,6 +28,8 @@ export class AccessSearch {
   private readonly cost: Int32Array;
   private readonly bott: Float32Array;
   private readonly pred: Int32Array;
+  /** The queue entry holding each cell's current label (valid while the cell is queued). */
+  private readonly entry: Int32Array;
   private readonly touched: number[] = [];
   private readonly queue = new AccessQueue();
 
@@ -42,6 +44,7 @@ export class AccessSearch {
     this.cost = scratch.i32(n, 0x7fffffff);
     this.bott = scratch.f32(n);
     this.pred = scratch.i32(n, -1);
+    this.entry = scratch.i32(n);
   }
 
   /**
@@ -55,6 +58,12 @@ export class AccessSearch {
    * bottleneck, cell) order, so the pops, pushes and paths are the same. An anchor whose
    * component holds no target floods the whole component (proto_level: ~46 k pops per such
    * run), and there a binary heap was most of the topology stage.
+   *
+   * A relaxation that only lowers the predecessor (equal cost and bottleneck) would queue a copy
+   * of the cell's entry: the same key, so popped right beside it, not stale, and expanded again
+   * without a push (the cell's neighbours already hold its offer or better). Such copies are a
+   * count on the entry (`mult`) instead: one pop each, one expansion. A third of the pops in
+   * proto_level's floods were such copies.
    */
   run(
     mask: Uint8Array,
@@ -64,7 +73,7 @@ export class AccessSearch {
     maxCost = Infinity,
   ): AccessResult {
     if (target[start]) return { kind: "inside" };
-    const { cost, bott, pred, nx, ny } = this;
+    const { cost, bott, pred, entry, nx, ny } = this;
     const touched = this.touched;
     for (let i = 0; i < touched.length; i++) {
       const c = touched[i];
@@ -77,8 +86,8 @@ export class AccessSearch {
     touched.push(start);
     const q = this.queue, head = q.head;
     head.fill(-1);
-    let NEXT = q.next, EB = q.b, EI = q.id;
-    NEXT[0] = -1, EB[0] = bott[start], EI[0] = start;
+    let NEXT = q.next, EB = q.b, EI = q.id, EM = q.mult;
+    NEXT[0] = -1, EB[0] = bott[start], EI[0] = start, EM[0] = 1;
     head[0] = 0;
     // Entries used in the pool, entries queued, the current cost and its bucket.
     let used = 1, size = 1, cur = 0, bk = 0;
@@ -92,15 +101,19 @@ export class AccessSearch {
       const e = head[bk];
       head[bk] = NEXT[e];
       size--;
-      const kb = EB[e], c = EI[e];
-      pops++;
+      const kb = EB[e], c = EI[e], m = EM[e];
       const cc = cost[c], bc = bott[c];
-      if (cur !== cc || kb !== bc) continue; // stale
+      if (cur !== cc || kb !== bc) { // stale, and so are its copies
+        pops += m;
+        continue;
+      }
+      pops++;
       if (target[c]) {
         found = c;
         break;
       }
       if (cc >= maxCost) break;
+      pops += m - 1; // the copies: not stale, no hit, no push
       const y = (c / nx) | 0, x = c - y * nx;
       for (let d = 0; d < 8; d++) {
         const bx = x + DX[d], by = y + DY[d];
@@ -112,9 +125,16 @@ export class AccessSearch {
         const db = dist[b];
         const nb = bc < db ? bc : db; // Math.min of two non-NaN floats
         const ob = cost[b];
-        const better = nc < ob ||
-          (nc === ob && (nb > bott[b] || (nb === bott[b] && c < pred[b])));
-        if (!better) continue;
+        if (nc > ob) continue;
+        if (nc === ob) {
+          const ub = bott[b];
+          if (nb < ub) continue;
+          if (nb === ub) {
+            // Same key, smaller predecessor: a copy of b's queued entry (see above).
+            if (c < pred[b]) (pred[b] = c), EM[entry[b]]++;
+            continue;
+          }
+        }
         if (ob === 0x7fffffff) touched.push(b);
         cost[b] = nc;
         bott[b] = nb;
@@ -123,10 +143,11 @@ export class AccessSearch {
         // and a smaller cell (the stored float32 bottleneck, as the pop compares it).
         if (used === NEXT.length) {
           q.grow();
-          NEXT = q.next, EB = q.b, EI = q.id;
+          NEXT = q.next, EB = q.b, EI = q.id, EM = q.mult;
         }
         const fb = bott[b], slot = used++;
-        EB[slot] = fb, EI[slot] = b;
+        EB[slot] = fb, EI[slot] = b, EM[slot] = 1;
+        entry[b] = slot;
         let nbk = bk + step;
         if (nbk >= BUCKETS) nbk -= BUCKETS;
         let prev = -1, at = head[nbk];
@@ -161,18 +182,23 @@ export class AccessSearch {
 /** Buckets of the access queue: the step costs are 100 and 141, so 142 live cost values. */
 const BUCKETS = 142;
 
-/** The access search's bucket queue: list heads per bucket and a pool of entries. */
+/**
+ * The access search's bucket queue: list heads per bucket and a pool of entries (next, key
+ * bottleneck, cell, number of identical queued copies).
+ */
 class AccessQueue {
   head = new Int32Array(BUCKETS);
   next = new Int32Array(1024);
   b = new Float32Array(1024);
   id = new Int32Array(1024);
+  mult = new Int32Array(1024);
 
   /** Doubles the entry pool, keeping the entries. */
   grow(): void {
     const n = this.next.length * 2;
     const N = new Int32Array(n), B = new Float32Array(n), I = new Int32Array(n);
-    N.set(this.next), B.set(this.b), I.set(this.id);
-    this.next = N, this.b = B, this.id = I;
+    const M = new Int32Array(n);
+    N.set(this.next), B.set(this.b), I.set(this.id), M.set(this.mult);
+    this.next = N, this.b = B, this.id = I, this.mult = M;
   }
 }
