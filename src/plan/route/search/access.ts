@@ -30,7 +30,9 @@ export class AccessSearch {
   private readonly pred: Int32Array;
   /** The queue entry holding each cell's current label (valid while the cell is queued). */
   private readonly entry: Int32Array;
-  private readonly touched: number[] = [];
+  /** The cells given a cost by the last run (each once), `nTouched` of them. */
+  private readonly touched: Int32Array;
+  private nTouched = 0;
   private readonly queue = new AccessQueue();
 
   /** @param counters where the heap pops are counted (`topology.access_pops`), if anywhere. */
@@ -45,6 +47,7 @@ export class AccessSearch {
     this.bott = scratch.f32(n);
     this.pred = scratch.i32(n, -1);
     this.entry = scratch.i32(n);
+    this.touched = scratch.i32(n);
   }
 
   /**
@@ -75,15 +78,15 @@ export class AccessSearch {
     if (target[start]) return { kind: "inside" };
     const { cost, bott, pred, entry, nx, ny } = this;
     const touched = this.touched;
-    for (let i = 0; i < touched.length; i++) {
+    for (let i = 0; i < this.nTouched; i++) {
       const c = touched[i];
       cost[c] = 0x7fffffff;
       pred[c] = -1;
     }
-    touched.length = 0;
     cost[start] = 0;
     bott[start] = dist[start];
-    touched.push(start);
+    touched[0] = start;
+    let nTouched = 1;
     const q = this.queue, head = q.head;
     head.fill(-1);
     let NEXT = q.next, EB = q.b, EI = q.id, EM = q.mult;
@@ -135,7 +138,7 @@ export class AccessSearch {
             continue;
           }
         }
-        if (ob === 0x7fffffff) touched.push(b);
+        if (ob === 0x7fffffff) touched[nTouched++] = b;
         cost[b] = nc;
         bott[b] = nb;
         pred[b] = c;
@@ -161,6 +164,7 @@ export class AccessSearch {
         size++;
       }
     }
+    this.nTouched = nTouched;
     if (this.counters) this.counters["topology.access_pops"] += pops;
     if (found >= 0) return { kind: "path", cells: this.trace(found), cost: cost[found] };
     return { kind: "none" };
