@@ -33,6 +33,8 @@ export class AccessSearch {
   /** The cells given a cost by the last run (each once), `nTouched` of them. */
   private readonly touched: Int32Array;
   private nTouched = 0;
+  /** Index offsets of the 8 neighbours (DX, DY). */
+  private readonly off = new Int32Array(8);
   private readonly queue = new AccessQueue();
 
   /** @param counters where the heap pops are counted (`topology.access_pops`), if anywhere. */
@@ -48,6 +50,7 @@ export class AccessSearch {
     this.pred = scratch.i32(n, -1);
     this.entry = scratch.i32(n);
     this.touched = scratch.i32(n);
+    for (let d = 0; d < 8; d++) this.off[d] = DY[d] * nx + DX[d];
   }
 
   /**
@@ -76,7 +79,7 @@ export class AccessSearch {
     maxCost = Infinity,
   ): AccessResult {
     if (target[start]) return { kind: "inside" };
-    const { cost, bott, pred, entry, nx, ny } = this;
+    const { cost, bott, pred, entry, nx, ny, off } = this;
     const touched = this.touched;
     for (let i = 0; i < this.nTouched; i++) {
       const c = touched[i];
@@ -118,10 +121,16 @@ export class AccessSearch {
       if (cc >= maxCost) break;
       pops += m - 1; // the copies: not stale, no hit, no push
       const y = (c / nx) | 0, x = c - y * nx;
+      // Away from the border all 8 neighbours exist: their indices by offset, no bounds tests.
+      const inner = x > 0 && y > 0 && x < nx - 1 && y < ny - 1;
       for (let d = 0; d < 8; d++) {
-        const bx = x + DX[d], by = y + DY[d];
-        if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
-        const b = by * nx + bx;
+        let b: number;
+        if (inner) b = c + off[d];
+        else {
+          const bx = x + DX[d], by = y + DY[d];
+          if (bx < 0 || by < 0 || bx >= nx || by >= ny) continue;
+          b = by * nx + bx;
+        }
         if (!mask[b]) continue;
         const step = d < 4 ? 100 : 141;
         const nc = cc + step;
