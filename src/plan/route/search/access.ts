@@ -35,7 +35,7 @@ export class AccessSearch {
   private nTouched = 0;
   /** Index offsets of the 8 neighbours (DX, DY). */
   private readonly off = new Int32Array(8);
-  private readonly queue = new AccessQueue();
+  private readonly queue: AccessQueue;
 
   /** @param counters where the heap pops are counted (`topology.access_pops`), if anywhere. */
   constructor(
@@ -49,6 +49,7 @@ export class AccessSearch {
     this.bott = scratch.f32(n);
     this.pred = scratch.i32(n, -1);
     this.entry = scratch.i32(n);
+    this.queue = sharedQueue();
     this.touched = scratch.i32(n);
     for (let d = 0; d < 8; d++) this.off[d] = DY[d] * nx + DX[d];
   }
@@ -214,4 +215,19 @@ class AccessQueue {
     N.set(this.next), B.set(this.b), I.set(this.id), M.set(this.mult);
     this.next = N, this.b = B, this.id = I, this.mult = M;
   }
+}
+
+/** Entries a shared queue keeps between topology passes (16 bytes each: 32 MiB). */
+const KEEP_ENTRIES = 1 << 21;
+let shared: AccessQueue | null = null;
+
+/**
+ * The isolate's access queue, reused by every AccessSearch (a run is synchronous and starts
+ * from empty buckets): a fresh queue per topology pass grew its pool from 1024 entries by
+ * doubling on every leg (proto_level: 6 % of the access search's time in `grow`). A pool grown
+ * past {@link KEEP_ENTRIES} by a huge window is dropped at the next pass, not kept.
+ */
+function sharedQueue(): AccessQueue {
+  if (shared === null || shared.next.length > KEEP_ENTRIES) shared = new AccessQueue();
+  return shared;
 }
