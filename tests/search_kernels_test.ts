@@ -2,7 +2,8 @@
  * The search speed-ups against the plain formulas they replace (docs/search_speed.md): the
  * integer digital line against walkDigitalLine's rint formula, the row-wise column ranks against
  * occIndex, and the access search's bucket queue against a plain (cost, bottleneck, cell)
- * Dijkstra with the same relaxation rule — same path, same cost, same pop count.
+ * Dijkstra with the same relaxation rule — same path, same cost, same pop count (also where
+ * equal-key relaxations, counted as copies on the queued entry, are the rule).
  */
 import { assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
@@ -65,14 +66,15 @@ function plainAccess(
   target: Uint8Array,
   start: number,
   maxCost: number,
-): { kind: string; cells?: number[]; cost?: number; pops: number } {
-  if (target[start]) return { kind: "inside", pops: 0 };
+): { kind: string; cells?: number[]; cost?: number; pops: number; copies: number } {
+  if (target[start]) return { kind: "inside", pops: 0, copies: 0 };
   const n = nx * ny, cost = new Int32Array(n).fill(0x7fffffff);
   const bott = new Float32Array(n), pred = new Int32Array(n).fill(-1);
   cost[start] = 0;
   bott[start] = dist[start];
   const q: [number, number, number][] = [[0, bott[start], start]];
-  let pops = 0;
+  // Pushes that only lower the predecessor: the same key as the cell's queued entry.
+  let pops = 0, copies = 0;
   while (q.length > 0) {
     let m = 0;
     for (let i = 1; i < q.length; i++) {
@@ -87,7 +89,7 @@ function plainAccess(
       // channel has an empty path; the channel cell is in the route mask already).
       const cells: number[] = [];
       for (let k = pred[c]; k >= 0; k = pred[k]) cells.unshift(k);
-      return { kind: "path", cells, cost: cost[c], pops };
+      return { kind: "path", cells, cost: cost[c], pops, copies };
     }
     if (cost[c] >= maxCost) break;
     const x = c % nx, y = (c / nx) | 0;
@@ -100,6 +102,7 @@ function plainAccess(
       if (
         nc < cost[b] || (nc === cost[b] && (nb > bott[b] || (nb === bott[b] && c < pred[b])))
       ) {
+        if (nc === cost[b] && nb === bott[b]) copies++;
         cost[b] = nc;
         bott[b] = nb;
         pred[b] = c;
@@ -107,7 +110,7 @@ function plainAccess(
       }
     }
   }
-  return { kind: "none", pops };
+  return { kind: "none", pops, copies };
 }
 
 Deno.test("AccessSearch (bucket queue): the plain Dijkstra's path, cost and pop count", () => {
@@ -142,4 +145,40 @@ Deno.test("AccessSearch (bucket queue): the plain Dijkstra's path, cost and pop 
   }
   // Both outcomes were exercised.
   if (paths < 50 || nones < 50) throw new Error(`paths ${paths}, nones ${nones}`);
+});
+
+Deno.test("AccessSearch: equal-key relaxations (a smaller predecessor only) keep the plain pops and paths", () => {
+  // Flat clearances on open grids: most cells are reached twice at the same (cost, bottleneck),
+  // and the search counts those copies on the queued entry instead of queuing them.
+  const rnd = mulberry32(11);
+  let copies = 0, runs = 0;
+  for (let t = 0; t < 40; t++) {
+    const nx = 8 + Math.floor(rnd() * 30), ny = 8 + Math.floor(rnd() * 30), n = nx * ny;
+    const mask = new Uint8Array(n), dist = new Float32Array(n), target = new Uint8Array(n);
+    const levels = 1 + Math.floor(rnd() * 2);
+    for (let c = 0; c < n; c++) {
+      mask[c] = rnd() < 0.9 ? 1 : 0;
+      dist[c] = 0.5 + Math.floor(rnd() * levels) * 0.25;
+      target[c] = rnd() < 0.004 ? 1 : 0;
+    }
+    const counters = emptyCounters();
+    const s = new AccessSearch(nx, ny, counters);
+    for (let r = 0; r < 3; r++) {
+      const start = Math.floor(rnd() * n);
+      const maxCost = rnd() < 0.3 ? 100 * Math.floor(rnd() * 20) : Infinity;
+      const before = counters["topology.access_pops"];
+      const got = s.run(mask, dist, target, start, maxCost);
+      const want = plainAccess(nx, ny, mask, dist, target, start, maxCost);
+      assertEquals(got.kind, want.kind);
+      if (got.kind === "path") {
+        assertEquals([...got.cells], want.cells);
+        assertEquals(got.cost, want.cost);
+      }
+      assertEquals(counters["topology.access_pops"] - before, want.pops);
+      copies += want.copies;
+      runs++;
+    }
+  }
+  // The copies were exercised, many per run.
+  if (copies < 20 * runs) throw new Error(`${copies} copies over ${runs} runs`);
 });

@@ -193,6 +193,11 @@ export class SpanSearch {
    */
   private readonly mark: Uint8Array;
   private epoch = 0;
+  /**
+   * The span whose neighbour columns NJ holds from SetVertex (checkSight), or −1: the expansion
+   * of that span follows at once and reuses them. Reset by every run (NJ is module-wide).
+   */
+  private njSpan = -1;
   private readonly heap = new KeyIdHeap(4096);
   /** Links in CSR by source span (table order kept within a source). */
   readonly linkStart: Int32Array;
@@ -234,6 +239,7 @@ export class SpanSearch {
     const E = this.epoch, CLOSED = E + 1;
     heap.clear();
     this.abandoned = false;
+    this.njSpan = -1;
     const gx = o.goalCell % nx, gy = (o.goalCell / nx) | 0;
     const abandonAt = o.abandonAt ?? Infinity;
     g[o.start] = 0;
@@ -273,7 +279,7 @@ export class SpanSearch {
       pops++;
       if (mark[u] === CLOSED) continue;
       const cu = sp.cell[u];
-      const x = cu % nx, y = (cu / nx) | 0;
+      const y = (cu / nx) | 0, x = cu - y * nx;
       const hx = x - gx, hy = y - gy;
       if (f > g[u] + Math.sqrt(hx * hx + hy * hy) + 1e-9) continue;
       if (theta && parent[u] >= 0 && !jump[u]) {
@@ -334,15 +340,15 @@ export class SpanSearch {
     const CLOSED = E + 1;
     const unit = price === null;
     const cu = CELL[u];
-    const x = cu % nx, y = (cu / nx) | 0;
+    const y = (cu / nx) | 0, x = cu - y * nx;
     const hu = H[u], mu = unit ? 1 : price[cu], gu = g[u];
     const pu = parent[u];
     // The chord to the grandparent (Lazy Theta*) is possible from u at all.
     const chordFrom = theta !== undefined && pu >= 0 && !jump[u];
     const cp = chordFrom ? CELL[pu] : 0;
     const chordPrice = chordFrom && (unit || price[cp] <= 1);
-    const cpx = cp % nx, cpy = (cp / nx) | 0;
-    neighbourColumns(sp, cu, occIndex(sp, cu), x, y, nx, ny);
+    const cpy = (cp / nx) | 0, cpx = cp - cpy * nx;
+    if (this.njSpan !== u) neighbourColumns(sp, cu, occIndex(sp, cu), x, y, nx, ny);
     for (let k = 0; k < 8; k++) {
       const dx = DX[k], dy = DY[k];
       const bx = x + dx, by = y + dy;
@@ -450,7 +456,7 @@ export class SpanSearch {
   private checkSight(u: number, o: SpanSearchOptions): void {
     const w = this.win, sp = w.spans, nx = w.nx, ny = w.ny, p = this.parent[u];
     const cu = sp.cell[u], cp = sp.cell[p];
-    const ux = cu % nx, uy = (cu / nx) | 0, px = cp % nx, py = (cp / nx) | 0;
+    const uy = (cu / nx) | 0, ux = cu - uy * nx, py = (cp / nx) | 0, px = cp - py * nx;
     // Cell centres in px (kCS = 0.25), written out: no closures on this per-pop path.
     const x0 = w.x0 + 0.5, y0 = w.y0 + 0.5;
     if (
@@ -467,6 +473,7 @@ export class SpanSearch {
     const price = o.price, mu = price === null ? 1 : price[cu], gate = o.gate ?? null;
     let best = Infinity, bw = -1, bs = -1;
     neighbourColumns(sp, cu, occIndex(sp, cu), ux, uy, nx, ny);
+    this.njSpan = u;
     const mask = o.mask, usable = o.usable, mark = this.mark, CLOSED = this.epoch + 1;
     for (let n = 0; n < 8; n++) {
       // w sits at u − (dx, dy): the step w → u goes along (dx, dy).
