@@ -256,7 +256,7 @@ export type SwitchName = keyof ProfileSwitches;
  */
 export class SwitchProbe {
   /** The switches touched so far. */
-  readonly touched = new Set<SwitchName>();
+  readonly touched: Set<SwitchName> = new Set();
 
   /** Records that switch `k`'s other setting would have decided differently here. */
   touch(k: SwitchName): void {
