@@ -12,18 +12,10 @@
  *     deno run -A bench/plan_ab_pass.ts REPO [SHARED]   (SHARED: the oracle root, default ../shared)
  * @module
  */
-const repo = new URL(Deno.args[0] ?? ".", `file://${Deno.cwd()}/`).pathname.replace(/\/?$/, "/");
+import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
+const repo = checkoutRoot(Deno.args[0]);
 const shared = Deno.args[1] ?? new URL("../../shared/", import.meta.url).pathname;
-// The other checkout's modules, typed as this checkout's (the same API).
-const { openEngine } = await import(
-  `${repo}src/plan/engine.ts`
-) as typeof import("../src/plan/engine.ts");
-const { legRequest } = await import(
-  `${repo}src/plan/battery.ts`
-) as typeof import("../src/plan/battery.ts");
-const { parseLegs } = await import(
-  `${repo}src/world/legs.ts`
-) as typeof import("../src/world/legs.ts");
+const { openEngine, legRequest, parseLegs } = await checkoutPlanner(repo);
 type Eng = Awaited<ReturnType<typeof openEngine>>;
 const sets: { e: Eng; reqs: ReturnType<typeof legRequest>[] }[] = [];
 for (const w of ["nav_test", "dungeon", "tower_big"]) {

@@ -15,22 +15,14 @@
  * default ../shared beside the checkout)
  * @module
  */
+import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
 import process from "node:process";
 
 const [rootArg, roundsS, ...specs] = Deno.args;
-const root = new URL(rootArg ?? ".", `file://${Deno.cwd()}/`).pathname.replace(/\/$/, "");
+const root = checkoutRoot(rootArg);
 const shared = Deno.env.get("NAVSCOPE_SHARED") ??
   new URL("../../shared/", import.meta.url).pathname;
-// The other checkout's modules, typed as this checkout's (the same API).
-const { openEngine } = await import(
-  `${root}/src/plan/engine.ts`
-) as typeof import("../src/plan/engine.ts");
-const { legRequest } = await import(
-  `${root}/src/plan/battery.ts`
-) as typeof import("../src/plan/battery.ts");
-const { parseLegs } = await import(
-  `${root}/src/world/legs.ts`
-) as typeof import("../src/world/legs.ts");
+const { openEngine, legRequest, parseLegs } = await checkoutPlanner(root);
 const { AccessSearch } = await import(
   `${root}/src/plan/route/search/access.ts`
 ) as typeof import("../src/plan/route/search/access.ts");

@@ -15,21 +15,13 @@
  * root, default ../shared beside the checkout)
  * @module
  */
+import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
 const [rootArg, out, runsS, ...specs] = Deno.args;
-const root = new URL(rootArg ?? ".", `file://${Deno.cwd()}/`).pathname.replace(/\/$/, "");
+const root = checkoutRoot(rootArg);
 const shared = Deno.env.get("NAVSCOPE_SHARED") ??
   new URL("../../shared/", import.meta.url).pathname;
 const runs = Number(runsS);
-// The other checkout's modules, typed as this checkout's (the same API).
-const { openEngine } = await import(
-  `${root}/src/plan/engine.ts`
-) as typeof import("../src/plan/engine.ts");
-const { legRequest } = await import(
-  `${root}/src/plan/battery.ts`
-) as typeof import("../src/plan/battery.ts");
-const { parseLegs } = await import(
-  `${root}/src/world/legs.ts`
-) as typeof import("../src/world/legs.ts");
+const { openEngine, legRequest, parseLegs } = await checkoutPlanner(root);
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 const STAGES = ["window", "topology", "geometry", "total"] as const;
 const res: Record<string, Record<string, Record<string, number>>> = {};

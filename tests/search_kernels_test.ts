@@ -113,6 +113,39 @@ function plainAccess(
   return { kind: "none", pops, copies };
 }
 
+/**
+ * Three AccessSearch runs on one grid (random starts, a cost limit in 3 of 10) against
+ * {@link plainAccess}: the same outcome, path, cost and pop count. Returns the outcomes and the
+ * plain search's equal-key copies.
+ */
+function runsAgainstPlain(
+  rnd: () => number,
+  grid: { nx: number; ny: number; mask: Uint8Array; dist: Float32Array; target: Uint8Array },
+  maxSteps: number,
+): { kinds: string[]; copies: number } {
+  const { nx, ny, mask, dist, target } = grid, n = nx * ny;
+  const counters = emptyCounters();
+  const s = new AccessSearch(nx, ny, counters);
+  const kinds: string[] = [];
+  let copies = 0;
+  for (let r = 0; r < 3; r++) {
+    const start = Math.floor(rnd() * n);
+    const maxCost = rnd() < 0.3 ? 100 * Math.floor(rnd() * maxSteps) : Infinity;
+    const before = counters["topology.access_pops"];
+    const got = s.run(mask, dist, target, start, maxCost);
+    const want = plainAccess(nx, ny, mask, dist, target, start, maxCost);
+    assertEquals(got.kind, want.kind);
+    if (got.kind === "path") {
+      assertEquals([...got.cells], want.cells);
+      assertEquals(got.cost, want.cost);
+    }
+    assertEquals(counters["topology.access_pops"] - before, want.pops);
+    kinds.push(got.kind);
+    copies += want.copies;
+  }
+  return { kinds, copies };
+}
+
 Deno.test("AccessSearch (bucket queue): the plain Dijkstra's path, cost and pop count", () => {
   const rnd = mulberry32(6);
   let paths = 0, nones = 0;
@@ -126,21 +159,9 @@ Deno.test("AccessSearch (bucket queue): the plain Dijkstra's path, cost and pop 
       dist[c] = coarse ? Math.floor(rnd() * 4) * 0.25 : rnd() * 3;
       target[c] = rnd() < pt ? 1 : 0;
     }
-    const counters = emptyCounters();
-    const s = new AccessSearch(nx, ny, counters);
-    for (let r = 0; r < 3; r++) {
-      const start = Math.floor(rnd() * n);
-      const maxCost = rnd() < 0.3 ? 100 * Math.floor(rnd() * 12) : Infinity;
-      const before = counters["topology.access_pops"];
-      const got = s.run(mask, dist, target, start, maxCost);
-      const want = plainAccess(nx, ny, mask, dist, target, start, maxCost);
-      assertEquals(got.kind, want.kind);
-      if (got.kind === "path") {
-        assertEquals([...got.cells], want.cells);
-        assertEquals(got.cost, want.cost);
-        paths++;
-      } else if (got.kind === "none") nones++;
-      assertEquals(counters["topology.access_pops"] - before, want.pops);
+    for (const k of runsAgainstPlain(rnd, { nx, ny, mask, dist, target }, 12).kinds) {
+      if (k === "path") paths++;
+      else if (k === "none") nones++;
     }
   }
   // Both outcomes were exercised.
@@ -161,23 +182,8 @@ Deno.test("AccessSearch: equal-key relaxations (a smaller predecessor only) keep
       dist[c] = 0.5 + Math.floor(rnd() * levels) * 0.25;
       target[c] = rnd() < 0.004 ? 1 : 0;
     }
-    const counters = emptyCounters();
-    const s = new AccessSearch(nx, ny, counters);
-    for (let r = 0; r < 3; r++) {
-      const start = Math.floor(rnd() * n);
-      const maxCost = rnd() < 0.3 ? 100 * Math.floor(rnd() * 20) : Infinity;
-      const before = counters["topology.access_pops"];
-      const got = s.run(mask, dist, target, start, maxCost);
-      const want = plainAccess(nx, ny, mask, dist, target, start, maxCost);
-      assertEquals(got.kind, want.kind);
-      if (got.kind === "path") {
-        assertEquals([...got.cells], want.cells);
-        assertEquals(got.cost, want.cost);
-      }
-      assertEquals(counters["topology.access_pops"] - before, want.pops);
-      copies += want.copies;
-      runs++;
-    }
+    copies += runsAgainstPlain(rnd, { nx, ny, mask, dist, target }, 20).copies;
+    runs += 3;
   }
   // The copies were exercised, many per run.
   if (copies < 20 * runs) throw new Error(`${copies} copies over ${runs} runs`);
