@@ -13,6 +13,7 @@ import {
   parseFlags,
   printTables,
   Progress,
+  warnBundles,
   warnFileProblems,
 } from "./support/terminal.ts";
 
@@ -77,6 +78,7 @@ export async function run(args: string[]): Promise<number> {
     onProgress: (f, label) => progress.update(f, label),
   });
   progress.done();
+  warnBundles("classify", parse);
   warnFileProblems("classify", fileProblems(parse));
   requireSomeInput(parse, positionals);
   printTables(format, classifyTables(report), report);

@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   classify: () => import("./classify.ts"),
   stats: () => import("./stats.ts"),
   report: () => import("./report.ts"),
+  triage: () => import("./triage.ts"),
   replay: () => import("./replay.ts"),
   merge: () => import("./merge.ts"),
   diff: () => import("./diff.ts"),

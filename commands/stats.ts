@@ -12,6 +12,7 @@ import {
   parseFlags,
   printTables,
   Progress,
+  warnBundles,
   warnFileProblems,
 } from "./support/terminal.ts";
 
@@ -95,6 +96,7 @@ export async function run(args: string[]): Promise<number> {
     onProgress: (f, label) => progress.update(f, label),
   });
   progress.done();
+  warnBundles("stats", parse);
   warnFileProblems("stats", fileProblems(parse));
   requireSomeInput(parse, positionals);
   printTables(format, statsTables(report), report);

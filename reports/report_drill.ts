@@ -24,10 +24,10 @@ import { batteryMatch, recordClass, requestFromRecord } from "../src/analyze/rep
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import type { Engine } from "../src/plan/engine.ts";
-import type { PlanRequest } from "../src/plan/types.ts";
+import type { LegPicture, PlanRequest, PlanResult } from "../src/plan/types.ts";
 import type { Leg as BatteryLeg } from "../src/world/legs.ts";
 import { NAVSCOPE_VERSION } from "../src/version.ts";
-import { legSvg } from "./leg_svg.ts";
+import { type ExtraRoute, legSvg } from "./leg_svg.ts";
 import { packSpans } from "./span_pack.ts";
 import {
   addGlosses,
@@ -51,6 +51,13 @@ export interface DrillOptions {
   workers?: number;
   /** Battery legs whose test overrides apply to the plan lines that name them. */
   batteries?: readonly BatteryLeg[];
+  /**
+   * Extra layers of a leg's picture: what the log says beside the replay (the planned path of
+   * `NAVMESH generated path.`, the observed track), each a toggleable layer (issue 35).
+   */
+  extraRoutes?: (leg: FailingLeg) => ExtraRoute[];
+  /** Called with each replayed leg's picture and result (triage draws its PNGs from it). */
+  onReplay?: (leg: FailingLeg, picture: LegPicture | null, result: PlanResult) => void;
 }
 
 /** Legs in drill-down order: the top leg of every class first, then by failures. */
@@ -208,9 +215,14 @@ export async function addDrilldowns(
         }
       }
       const p = res.picture;
+      opts.onReplay?.(leg, p ?? null, res);
       if (!p) d.why = "no picture (the request could not be planned)";
       else {
-        const svg = legSvg(p, `${leg.class} · ${leg.leg || leg.key} · ${leg.zone}`);
+        const svg = legSvg(
+          p,
+          `${leg.class} · ${leg.leg || leg.key} · ${leg.zone}`,
+          opts.extraRoutes?.(leg) ?? [],
+        );
         if (bytes + svg.length > maxBytes) {
           d.why = `the report's picture budget (${
             (maxBytes / 1e6).toFixed(1)

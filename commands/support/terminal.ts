@@ -332,9 +332,16 @@ function joinDashValues(args: string[], options: ParseArgsConfig["options"]): st
 export function warnFileProblems(cmd: string, problems: Array<{ file: string; error: string }>) {
   for (const p of problems) {
     // A corrupt .gz is read up to the damage ("…; read up to line N"): not skipped.
-    const partly = /; read up to line [1-9]/.test(p.error);
+    const partly = /; read up to line [1-9]|dropped \(a crash|not valid UTF-8/.test(p.error);
     io.err.write(
       `navscope ${cmd}: warning: ${partly ? "partly read" : "skipped"} ${p.file}: ${p.error}\n`,
     );
+  }
+}
+
+/** Bundle warnings (missing volumes, unreadable config …) on stderr, one line each. */
+export function warnBundles(cmd: string, parse: { bundles: readonly { warnings: string[] }[] }) {
+  for (const b of parse.bundles) {
+    for (const w of b.warnings) io.err.write(`navscope ${cmd}: warning: ${w}\n`);
   }
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { formatTimestamp } from "../logs/line.ts";
+import type { BundleFacts } from "./bundle_facts.ts";
 import type { Failure } from "./adapter.ts";
 import type { RuleSet } from "./rules.ts";
 import { classifyFailure, DEFAULT_RULE_SET } from "./rules.ts";
@@ -67,6 +68,12 @@ export interface ClassifyReport {
   by: ClassifyBy;
   /** Groups, sorted by key; present only when `by` is `zone` or `day`. */
   groups?: ClassGroup[];
+  /** Legs planned and failed, beside the failures (a failure is a failed leg or a load error). */
+  legs?: { total: number; failed: number };
+  /** Navigation runs (MapNavigateAction request → Node.Action result), when the logs have them. */
+  runs?: { total: number; failed: number; open: number; with_failed_legs: number };
+  /** The bundles read (MaaEnd log zips, extracted folders); absent for loose logs. */
+  bundles?: BundleFacts[];
 }
 
 class RowAcc {

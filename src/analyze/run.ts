@@ -6,6 +6,8 @@
 import { NavscopeError } from "../errors.ts";
 import { parseLooseTimestamp } from "../logs/line.ts";
 import { parseLogs } from "../logs/reader.ts";
+import { RunCollector } from "./runs.ts";
+import { bundleFacts } from "./bundle_facts.ts";
 import type { ParseReport } from "../logs/types.ts";
 import { FailureCollector, PlanCollector } from "./adapter.ts";
 import type { ClassifyBy, ClassifyReport } from "./classify_report.ts";
@@ -43,6 +45,13 @@ export function fileProblems(r: ParseReport): Array<{ file: string; error: strin
     if (f.error !== "") out.push({ file: f.file, error: f.error });
     // Not valid UTF-8: messages in those lines may not be recognised (spec notes no legacy
     // encoding, so they are read with U+FFFD).
+    if (f.nulChars > 0) {
+      out.push({
+        file: f.file,
+        error: `${f.nulChars} NUL characters in ${f.nulRuns} run${f.nulRuns === 1 ? "" : "s"} ` +
+          `dropped (a crash leaves them; the lines around them were read)`,
+      });
+    }
     if (f.nonUtf8Lines > 0) {
       out.push({
         file: f.file,
@@ -107,23 +116,44 @@ export async function classifyLogs(
 ): Promise<{ report: ClassifyReport; parse: ParseReport }> {
   const stream = parseLogs(inputs, {
     strict: opts.strict,
-    include: ["leg", "navmesh_load_failed"],
+    include: ["leg", "navmesh_load_failed", "request", "node_result"],
   });
   const collector = new FailureCollector();
   const acc = new ClassifyAccumulator(opts.rules ?? DEFAULT_RULE_SET, opts.by ?? "class");
+  const runs = new RunCollector(false);
   const sizes = opts.onProgress ? await fileSizes(inputs) : new Map();
   let n = 0;
   for await (const ev of stream) {
+    runs.add(ev);
     for (const f of collector.add(ev)) acc.add(f);
     if (opts.onProgress && ++n % PROGRESS_EVERY === 0) {
       opts.onProgress(...progressOf(stream.report, sizes));
     }
   }
   for (const f of collector.finish()) acc.add(f);
-  return {
-    report: acc.report(unparsedLines(stream.report), fileProblems(stream.report)),
-    parse: stream.report,
-  };
+  const report = acc.report(unparsedLines(stream.report), fileProblems(stream.report));
+  addRunFacts(report, stream.report, runs);
+  return { report, parse: stream.report };
+}
+
+/** Legs, runs and bundles beside the failure counts (issue 35: runs beside legs). */
+export function addRunFacts(
+  report: { legs?: unknown; runs?: unknown; bundles?: unknown },
+  parse: ParseReport,
+  runs: RunCollector,
+): void {
+  const c = runs.counts();
+  if (c.runs === 0 && parse.bundles.length === 0) return;
+  report.legs = { total: parse.legs, failed: parse.failedLegs };
+  if (c.runs > 0) {
+    report.runs = {
+      total: c.runs,
+      failed: c.failedRuns,
+      open: c.openRuns,
+      with_failed_legs: c.runsWithFailedLegs,
+    };
+  }
+  if (parse.bundles.length > 0) report.bundles = bundleFacts(parse);
 }
 
 /** Aggregates tier/timing statistics of the plan records in the logs. */
@@ -135,15 +165,17 @@ export async function statsLogs(
   // classify agree on the same logs, navigator lines included.
   const stream = parseLogs(inputs, {
     strict: opts.strict,
-    include: ["plan", "leg", "navmesh_load_failed"],
+    include: ["plan", "leg", "navmesh_load_failed", "request", "node_result"],
   });
   const collector = new PlanCollector();
   const failures = new FailureCollector();
+  const runs = new RunCollector(false);
   const acc = new StatsAccumulator(opts.filter ?? {}, opts.byZone ?? false);
   acc.countFailures();
   const sizes = opts.onProgress ? await fileSizes(inputs) : new Map();
   let n = 0;
   for await (const ev of stream) {
+    runs.add(ev);
     const p = collector.add(ev);
     if (p) acc.add(p.record, p.time);
     for (const f of failures.add(ev)) acc.addFailure(f.facts.zone, f.time);
@@ -152,10 +184,9 @@ export async function statsLogs(
     }
   }
   for (const f of failures.finish()) acc.addFailure(f.facts.zone, f.time);
-  return {
-    report: acc.report(unparsedLines(stream.report), fileProblems(stream.report)),
-    parse: stream.report,
-  };
+  const report = acc.report(unparsedLines(stream.report), fileProblems(stream.report));
+  addRunFacts(report, stream.report, runs);
+  return { report, parse: stream.report };
 }
 
 /**

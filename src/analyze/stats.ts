@@ -25,6 +25,7 @@
  * (see percentile.ts). Samples are kept in flat Float64 columns, not per-plan objects.
  * @module
  */
+import type { BundleFacts } from "./bundle_facts.ts";
 import type { PlanRecord, PlanTimings } from "../logs/types.ts";
 import { SampleColumn } from "./percentile.ts";
 import {
@@ -207,6 +208,12 @@ export interface StatsReport extends StatsBody {
   file_problems: Array<{ file: string; error: string }>;
   /** Per-zone bodies (only with `--by zone`), sorted by zone. */
   zones?: Array<{ zone: string } & StatsBody>;
+  /** Legs planned and failed (present when the logs have navigation runs or a bundle). */
+  legs?: { total: number; failed: number };
+  /** Navigation runs, when the logs have them (see classify). */
+  runs?: { total: number; failed: number; open: number; with_failed_legs: number };
+  /** The bundles read; absent for loose logs. */
+  bundles?: BundleFacts[];
 }
 
 /** Rounds to 1e-3 so sums print without float noise; NaN becomes null. */

@@ -4,6 +4,7 @@
  * the same tables for reports.
  * @module
  */
+import { bundleTable } from "./bundle_facts.ts";
 import type { ClassifyReport, ClassRow } from "./classify_report.ts";
 import type { StatsBody, StatsReport } from "./stats.ts";
 
@@ -37,7 +38,14 @@ const CLASS_HEAD = ["class", "count", "legs", "first seen", "last seen", "exampl
 /** Tables of a classification report: one overall, plus one per group. */
 export function classifyTables(rep: ClassifyReport): ReportTable[] {
   const notes = [`${rep.total} failures; ${rep.unparsed_lines} unparsed lines`];
-  const out: ReportTable[] = [{
+  if (rep.runs) {
+    notes.push(
+      `${rep.runs.total} navigation runs, ${rep.runs.failed} failed` +
+        (rep.runs.open ? `, ${rep.runs.open} without an end in the logs` : "") +
+        `; ${rep.legs?.failed ?? 0} of ${rep.legs?.total ?? 0} legs failed`,
+    );
+  }
+  const out: ReportTable[] = [...bundleTable(rep.bundles ?? []), {
     title: "Failures by class",
     head: CLASS_HEAD,
     rows: classRows(rep.classes),
@@ -147,5 +155,11 @@ export function statsTables(rep: StatsReport): ReportTable[] {
   const out = statsBodyTables(rep);
   if (rep.unparsed_lines) out[1].notes!.push(`${rep.unparsed_lines} unparsed lines`);
   for (const z of rep.zones ?? []) out.push(...statsBodyTables(z, `zone ${z.zone}`));
-  return out;
+  if (rep.runs) {
+    out[1].notes!.push(
+      `${rep.runs.total} navigation runs, ${rep.runs.failed} failed; ` +
+        `${rep.legs?.failed ?? 0} of ${rep.legs?.total ?? 0} legs failed`,
+    );
+  }
+  return [...bundleTable(rep.bundles ?? []), ...out];
 }

@@ -247,6 +247,59 @@ export const MESSAGES: readonly MessageSpec[] = [
     to: so(f, "to_phase_name"),
     reason: so(f, "reason"),
   })),
+  // Detours during the walk (maaend-runlogs.md §1.3 "Detours"; their probe plans are not logged).
+  spec("NAVMESH detour failed to find a reachable bypass.", (f, b) => ({
+    ...b,
+    type: "detour",
+    selected: false,
+    position: [no(f, "position.x"), no(f, "position.y")],
+    zone: so(f, "position.zone_id"),
+    anchor: [no(f, "anchor.x"), no(f, "anchor.y")],
+    detour: null,
+  })),
+  spec("NAVMESH detour selected.", (f, b) => ({
+    ...b,
+    type: "detour",
+    selected: true,
+    position: null,
+    zone: "",
+    anchor: null,
+    detour: [no(f, "best_detour.x"), no(f, "best_detour.y")],
+  })),
+  // Zipline decisions (maaend-runlogs.md §1.3 "Zipline planner lines", as LOG-PARSER reads them).
+  spec("ZiplineRoute: picked", (f, b) => ({
+    ...b,
+    type: "zipline",
+    decision: "picked",
+    why: "",
+    zone: "",
+    towers: no(f, "best->towers.size()"),
+  })),
+  spec("ZiplineRoute: walking this leg instead.", (f, b) => ({
+    ...b,
+    type: "zipline",
+    decision: "walk",
+    why: so(f, "why"),
+    zone: so(f, "navmesh_zone"),
+    towers: NaN,
+  })),
+  spec("ZiplineRoute: no bridge for the disconnected walking leg.", (f, b) => ({
+    ...b,
+    type: "zipline",
+    decision: "no_bridge",
+    why: so(f, "why"),
+    zone: "",
+    towers: NaN,
+  })),
+  // The observed track: PositionProvider::Capture's locator fixes (maaend-runlogs.md §1.3).
+  spec("MapLocator", (f, b) => ({
+    ...b,
+    type: "position",
+    status: no(f, "status"),
+    zone: so(f, "position.zoneId"),
+    point: [no(f, "position.x"), no(f, "position.y")],
+    held: so(f, "position.isHeld") === "true",
+  })),
 ];
 
 /** Parses `[1,5,9]` into integers; [] when absent or malformed. */

@@ -52,6 +52,7 @@ export const DEFAULT_MAX_LINE = 1 << 20;
 export function emptyReport(): ParseReport {
   return {
     files: [],
+    bundles: [],
     bytes: 0,
     lines: 0,
     layoutLines: 0,
@@ -76,7 +77,18 @@ export function emptyReport(): ParseReport {
 
 /** A file entry with zero counts. */
 export function emptyFileReport(file: string): FileReport {
-  return { file, gzip: false, bytes: 0, lines: 0, firstTime: NaN, error: "", nonUtf8Lines: 0 };
+  return {
+    file,
+    gzip: false,
+    bytes: 0,
+    lines: 0,
+    firstTime: NaN,
+    error: "",
+    nonUtf8Lines: 0,
+    nulChars: 0,
+    nulRuns: 0,
+    role: "log",
+  };
 }
 
 /**
@@ -210,7 +222,11 @@ export class LogLineProcessor {
     this.#fileRep.lines++;
     let s = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
     if (lineNo === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1); // BOM of in-memory text
+    // NUL runs: a crash leaves the pre-allocated tail of the log as NULs (maaend-bundles.md
+    // §1.5, MaaEndBot drops them too); they are dropped and counted, the rest of the line read.
+    if (s.indexOf("\0") >= 0) s = this.#dropNuls(s);
     if (s.length === 0) return;
+    if (this.#fileRep.role === "pipeline") return this.#boundary(s);
     // Invalid UTF-8 (a log written in a legacy code page, or damage): the decoder put U+FFFD
     // in; the spec records no legacy encoding for MaaFramework logs (maaend-runlogs.md §1.1),
     // so the line is not re-decoded, but it is counted so a message that no longer matches
@@ -249,6 +265,35 @@ export class LogLineProcessor {
     if (s.lastIndexOf("[EventDispatcher", m0) > 0 || s.lastIndexOf("[AgentServer", m0) > 0) {
       this.#framing(s, m0, lineNo, truncated);
     }
+  }
+
+  #dropNuls(s: string): string {
+    const rep = this.#fileRep;
+    // deno-lint-ignore no-control-regex
+    return s.replace(/\u0000+/g, (run) => {
+      rep.nulChars += run.length;
+      rep.nulRuns++;
+      return "";
+    });
+  }
+
+  /**
+   * The pipeline log (top-level `maafw.log` of a bundle) gives task and node boundaries only
+   * (maaend-bundles.md §6): its lines are counted, never parsed as plan lines.
+   */
+  #boundary(s: string): void {
+    const b = this.#fileRep.boundaries ??= {
+      tasksStarted: 0,
+      tasksSucceeded: 0,
+      tasksFailed: 0,
+      nodeActionsFailed: 0,
+    };
+    const t = s.indexOf("Tasker.Task.");
+    if (t >= 0) {
+      if (s.startsWith("Starting", t + 12)) b.tasksStarted++;
+      else if (s.startsWith("Succeeded", t + 12)) b.tasksSucceeded++;
+      else if (s.startsWith("Failed", t + 12)) b.tasksFailed++;
+    } else if (s.indexOf("Node.Action.Failed") >= 0) b.nodeActionsFailed++;
   }
 
   /** Recognises the message at `m`; false when none matched (nothing emitted). */

@@ -21,6 +21,8 @@ import { gzipHeaderProblem, gzipHeaderSize } from "../codec/gzip.ts";
 import { emptyFileReport, emptyReport, LogLineProcessor, type ParseOptions } from "./parser.ts";
 import { emptyHead, parseHead } from "./line.ts";
 import type { FileReport, LogEvent, ParseReport } from "./types.ts";
+import { type LogSourceFile, resolveSources, roleOf } from "./bundle.ts";
+import { isZip } from "../codec/zip.ts";
 
 /** Chunk size of plain file reads. */
 const CHUNK = 1 << 20;
@@ -81,11 +83,13 @@ export interface GzipTail {
  * ~10 MiB string), which is what bounds peak memory.
  */
 async function openBytes(
-  path: string,
+  src: string | LogSourceFile,
 ): Promise<{ gzip: boolean; stream: ReadableStream<Uint8Array>; tail: GzipTail }> {
-  const file = await Deno.open(path, { read: true });
   let size = GZ_CHUNK;
-  const raw = fileStream(file, () => size);
+  const path = typeof src === "string" ? src : src.path;
+  const raw = path !== undefined
+    ? fileStream(await Deno.open(path, { read: true }), () => size)
+    : await (src as LogSourceFile).open();
   const reader = raw.getReader();
   const first = await reader.read();
   const head = first.done ? new Uint8Array(0) : first.value;
@@ -281,9 +285,9 @@ const BINARY_PEEK = 4096;
  * still read line by line).
  */
 async function peekFirstTime(
-  path: string,
+  src: LogSourceFile,
 ): Promise<{ time: number; gzip: boolean; binary: boolean }> {
-  const { gzip, stream } = await openBytes(path);
+  const { gzip, stream } = await openBytes(src);
   const reader = stream.getReader();
   const dec = new TextDecoder();
   let text = "";
@@ -323,7 +327,7 @@ async function peekFirstTime(
   return { time, gzip, binary: nul && Number.isNaN(time) };
 }
 
-const LOG_NAME = /(\.(log|txt|gz)$)|(^maafw)/i;
+const LOG_NAME = /(\.(log|txt|gz|zip)$)|(^maafw)/i;
 
 function hasGlob(p: string): boolean {
   return /[*?]/.test(p);
@@ -367,9 +371,14 @@ async function walk(dir: string, recursive: boolean, out: string[], rel = ""): P
 export async function expandInputs(
   inputs: readonly string[],
   recursive = true,
-): Promise<{ files: string[]; missing: { path: string; error: string }[] }> {
+): Promise<{
+  files: string[];
+  missing: { path: string; error: string }[];
+  bundleFolders: Map<string, string[]>;
+}> {
   const files = new Set<string>();
   const missing: { path: string; error: string }[] = [];
+  const bundleFolders = new Map<string, string[]>();
   for (const input of inputs) {
     try {
       if (hasGlob(input)) {
@@ -395,6 +404,12 @@ export async function expandInputs(
       if (st.isDirectory) {
         const found: string[] = [];
         await walk(input, recursive, found);
+        // An extracted bundle (it holds a cpp-algo/debug navigator log): the bundle rules pick
+        // its files (maaend-bundles.md §6), not the log-name filter.
+        if (found.some((r) => roleOf(r) === "navigator")) {
+          bundleFolders.set(input, found);
+          continue;
+        }
         for (const r of found) {
           if (LOG_NAME.test(r.slice(r.lastIndexOf("/") + 1))) {
             files.add(`${input.replace(/\/$/, "")}/${r}`);
@@ -405,7 +420,27 @@ export async function expandInputs(
       missing.push({ path: input, error: (e as Error).message });
     }
   }
-  return { files: [...files].sort(), missing };
+  return { files: [...files].sort(), missing, bundleFolders };
+}
+
+/** Zip volumes among `files`: by magic (a renamed zip is still a zip), else by name. */
+async function zipsOf(files: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const f of files) {
+    try {
+      const h = new Uint8Array(4);
+      const file = await Deno.open(f, { read: true });
+      try {
+        await file.read(h);
+      } finally {
+        file.close();
+      }
+      if (isZip(h) || /\.zip$/i.test(f)) out.add(f);
+    } catch {
+      if (/\.zip$/i.test(f)) out.add(f); // the open error is reported when it is read
+    }
+  }
+  return out;
 }
 
 /**
@@ -434,7 +469,7 @@ async function* run(
   report: ParseReport,
 ): AsyncGenerator<LogEvent> {
   const p = new LogLineProcessor(opts, report);
-  const { files, missing } = await expandInputs(inputs, opts.recursive ?? true);
+  const { files, missing, bundleFolders } = await expandInputs(inputs, opts.recursive ?? true);
   for (const m of missing) {
     if (opts.strict) {
       throw new NavscopeError("io", `cannot read log input: ${m.error}`, { file: m.path });
@@ -444,11 +479,28 @@ async function* run(
     report.files.push(rep);
     p.problem("unreadable", 0, m.error, m.path);
   }
-  const order: FileReport[] = [];
-  for (const f of files) {
+  const { sources, bundles } = await resolveSources(
+    files,
+    await zipsOf(files),
+    bundleFolders,
+    { strict: opts.strict },
+  );
+  report.bundles = bundles;
+  for (const b of bundles) {
+    for (const q of b.problems) {
+      const rep = emptyFileReport(q.entry ? `${q.file}!${q.entry}` : q.file);
+      rep.error = q.error;
+      report.files.push(rep);
+      p.problem("unreadable", 0, q.error, rep.file);
+    }
+  }
+  const order: { rep: FileReport; src: LogSourceFile }[] = [];
+  for (const src of sources) {
+    const f = src.name;
     const rep = emptyFileReport(f);
+    rep.role = src.role;
     try {
-      const { time, gzip, binary } = await peekFirstTime(f);
+      const { time, gzip, binary } = await peekFirstTime(src);
       rep.firstTime = time;
       rep.gzip = gzip;
       if (binary) {
@@ -460,9 +512,9 @@ async function* run(
         p.problem("binary_file", 0, what, f);
         continue;
       }
-      order.push(rep);
+      order.push({ rep, src });
     } catch (e) {
-      if (e instanceof NavscopeError) throw e;
+      if (e instanceof NavscopeError && (opts.strict || e.code !== "bad_value")) throw e;
       if (opts.strict) {
         throw new NavscopeError("io", `cannot read log file: ${(e as Error).message}`, { file: f });
       }
@@ -471,19 +523,29 @@ async function* run(
       p.problem("unreadable", 0, rep.error, f);
     }
   }
-  // Timestamp order; files without any timestamp go last; ties by path (deterministic).
+  // Timestamp order; files without any timestamp go last; ties by path (deterministic). A
+  // bundle's navigator logs keep their rotation order (never mtime or a guessed time): the
+  // bundle takes the place of its earliest file.
+  const groupTime = new Map<unknown, number>();
+  for (const { rep, src } of order) {
+    const t = Number.isNaN(rep.firstTime) ? Infinity : rep.firstTime;
+    const k = src.bundle ?? src;
+    groupTime.set(k, Math.min(groupTime.get(k) ?? Infinity, t));
+  }
   order.sort((a, b) => {
-    const ta = Number.isNaN(a.firstTime) ? Infinity : a.firstTime;
-    const tb = Number.isNaN(b.firstTime) ? Infinity : b.firstTime;
-    return ta !== tb ? ta - tb : a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
+    const ka = a.src.bundle ?? a.src, kb = b.src.bundle ?? b.src;
+    if (ka === kb) return a.src.rank - b.src.rank;
+    const ta = groupTime.get(ka)!, tb = groupTime.get(kb)!;
+    const na = a.src.bundle?.label ?? a.rep.file, nb = b.src.bundle?.label ?? b.rep.file;
+    return ta !== tb ? ta - tb : na < nb ? -1 : na > nb ? 1 : 0;
   });
-  for (const rep of order) {
+  for (const { rep, src } of order) {
     rep.firstTime = NaN; // recomputed by the main pass
     report.files.push(rep);
     let stream: ReadableStream<Uint8Array>;
     let tail: GzipTail | undefined;
     try {
-      ({ stream, tail } = await openBytes(rep.file));
+      ({ stream, tail } = await openBytes(src));
     } catch (e) {
       if (opts.strict) {
         throw new NavscopeError("io", `cannot read log file: ${(e as Error).message}`, {

@@ -14,6 +14,7 @@
  */
 
 import type { OtherTimings, WorkCounters } from "../plan/counters.ts";
+import type { BundleInfo } from "./bundle.ts";
 
 /** A planar point `[x, y]` in base-map pixels. */
 export type Point2 = [number, number];
@@ -394,6 +395,41 @@ export interface NodeResultEvent extends EventBase {
   ok: boolean;
 }
 
+/** `NAVMESH detour failed to find a reachable bypass.` / `NAVMESH detour selected.` */
+export interface DetourEvent extends EventBase {
+  type: "detour";
+  selected: boolean;
+  /** Where the character stalled (failed lines), null otherwise. */
+  position: Point2 | null;
+  /** `position.zone_id` (failed lines), "" otherwise. */
+  zone: string;
+  anchor: Point2 | null;
+  /** The chosen bypass point (selected lines), null otherwise. */
+  detour: Point2 | null;
+}
+
+/** A `ZiplineRoute:` decision: picked, walk instead (with `why`), or no bridge (with `why`). */
+export interface ZiplineEvent extends EventBase {
+  type: "zipline";
+  decision: "picked" | "walk" | "no_bridge";
+  /** The planner's reason (`no zipline calibration on disk` …), "" when none. */
+  why: string;
+  zone: string;
+  /** Towers of the picked route, NaN otherwise. */
+  towers: number;
+}
+
+/** A `PositionProvider::Capture … MapLocator` fix (the observed track). */
+export interface PositionEvent extends EventBase {
+  type: "position";
+  /** 0 is a valid fix. */
+  status: number;
+  zone: string;
+  point: Point2;
+  /** A held (repeated, not fresh) position. */
+  held: boolean;
+}
+
 /** `Phase transition.` of the navigation session. */
 export interface PhaseEvent extends EventBase {
   type: "phase";
@@ -472,6 +508,9 @@ export type LogEvent =
   | RequestEvent
   | NodeResultEvent
   | PhaseEvent
+  | DetourEvent
+  | ZiplineEvent
+  | PositionEvent
   | LegEvent;
 
 /** The `type` tags of {@link LogEvent}. */
@@ -512,11 +551,21 @@ export interface FileReport {
   error: string;
   /** Lines with invalid UTF-8 (read with U+FFFD): a file problem when > 0. */
   nonUtf8Lines: number;
+  /** NUL characters dropped (runs of NULs a crash leaves in a log, maaend-bundles.md §1.5). */
+  nulChars: number;
+  /** Runs of NULs dropped. */
+  nulRuns: number;
+  /** `navigator` (cpp-algo log of a bundle), `pipeline` (boundaries only), `log` (any other). */
+  role: "navigator" | "pipeline" | "log";
+  /** Pipeline logs: task and node boundaries counted (maaend-bundles.md §2.2). */
+  boundaries?: { tasksStarted: number; tasksSucceeded: number; tasksFailed: number; nodeActionsFailed: number };
 }
 
 /** What a parse saw: counts by kind, the first problems with file:line, per-file summaries. */
 export interface ParseReport {
   files: FileReport[];
+  /** The bundles the inputs held (MaaEnd log zips, extracted folders); [] for loose logs. */
+  bundles: BundleInfo[];
   /** Decompressed bytes over all files. */
   bytes: number;
   lines: number;

@@ -1,0 +1,334 @@
+/**
+ * `navscope triage`: a bug report in one step (issue 35). The bundle's logs are read as every
+ * command reads them (src/logs/bundle.ts), grouped into navigation runs (src/analyze/runs.ts),
+ * the distinct failing legs listed with what a maintainer asks for (maaend-bundles.md §4, §6:
+ * class, start/goal/zone/deck, zipline state, planned vs observed track), replayed on `--pack`
+ * when given, and written as a GitHub issue comment (triage.md), the HTML report and one PNG
+ * per distinct failing leg.
+ * @module
+ */
+import { parseLogs } from "../src/logs/reader.ts";
+import { gloss } from "../src/logs/gloss.ts";
+import type { ParseReport, Point2 } from "../src/logs/types.ts";
+import { type NavRun, RunCollector } from "../src/analyze/runs.ts";
+import { type BundleFacts, bundleFacts, ziplineWord } from "../src/analyze/bundle_facts.ts";
+import { relPath } from "../src/analyze/paths.ts";
+import type { PlanResult } from "../src/plan/types.ts";
+import { type FailingLeg, reportFromLogs } from "./report_data.ts";
+import { addDrilldowns } from "./report_drill.ts";
+import { reportHtml } from "./report_page.ts";
+import type { ExtraRoute } from "./leg_svg.ts";
+import { legPng } from "./leg_png.ts";
+import type { LegPicture } from "../src/plan/types.ts";
+
+/** GitHub's comment limit, characters. */
+export const COMMENT_LIMIT = 65536;
+
+/** Options of {@link triage}. */
+export interface TriageOptions {
+  /** Packs to replay on (none: no replay, the comment says how to add it). */
+  packs?: readonly string[];
+  strict?: boolean;
+  /** Legs replayed at most (default 50). */
+  maxLegs?: number;
+}
+
+/** One distinct failing leg as triage reports it. */
+export interface TriageLeg {
+  n: number;
+  leg: FailingLeg;
+  run: NavRun | null;
+  /** Replay verdict ("" without --pack). */
+  replay: string;
+  /** Replayed class, "" when not replayed. */
+  replayClass: string;
+  /** Distance to the mesh or reach domain, in words ("" when unknown). */
+  distance: string;
+  picture: string;
+}
+
+/** What triage produced (the caller writes it). */
+export interface TriageResult {
+  markdown: string;
+  html: string;
+  /** PNG files: name → bytes. */
+  pngs: Map<string, Uint8Array>;
+  legs: TriageLeg[];
+  runs: NavRun[];
+  bundles: BundleFacts[];
+  failures: number;
+  /** Runs holding a failed leg. */
+  failedRuns: number;
+  /** What the log parse saw. */
+  parse: ParseReport;
+}
+
+const keyOfLeg = (zone: string, s: Point2 | null, g: Point2 | null) =>
+  `${zone}|${s?.join(",")}|${g?.join(",")}`;
+
+/** Reads, replays and writes the triage of `inputs`. */
+export async function triage(
+  inputs: readonly string[],
+  opts: TriageOptions = {},
+): Promise<TriageResult> {
+  const { data, parse, acc } = await reportFromLogs(inputs, { strict: opts.strict });
+  const collector = new RunCollector(true);
+  for await (const ev of parseLogs(inputs, { strict: opts.strict })) collector.add(ev);
+  const runs = collector.finish();
+  const bundles = bundleFacts(parse);
+  // Each failing leg's run: by the first failure's line, else by its endpoints.
+  const byLine = new Map<string, NavRun>(), byKey = new Map<string, NavRun>();
+  for (const r of runs) {
+    for (const l of r.legs) {
+      byLine.set(`${l.src.file}:${l.src.line}`, r);
+      if (!l.ok) byKey.set(keyOfLeg(l.zone, l.start, l.goal), r);
+    }
+  }
+  const runOf = (l: FailingLeg) =>
+    byLine.get(l.example) ?? byKey.get(keyOfLeg(l.zone, l.start, l.goal)) ?? null;
+  const legs: TriageLeg[] = data.failures.legs.filter((l) => l.origin !== "load").map((l, i) => ({
+    n: i + 1,
+    leg: l,
+    run: runOf(l),
+    replay: "",
+    replayClass: "",
+    distance: "",
+    picture: `leg-${String(i + 1).padStart(2, "0")}.png`,
+  }));
+  const byId = new Map(legs.map((t) => [t.leg.id, t]));
+  const logLayers = (l: FailingLeg): { planned: Point2[][]; track: Point2[][] } => {
+    const r = runOf(l);
+    if (!r) return { planned: [], track: [] };
+    return {
+      planned: r.plannedPaths.filter((p) => p.zone === l.zone || p.zone === "").map((p) => p.points),
+      track: r.track.map((t) => t.points),
+    };
+  };
+  const pictures = new Map<number, LegPicture | null>();
+  if (opts.packs && opts.packs.length > 0) {
+    await addDrilldowns(data, acc, opts.packs, {
+      maxLegs: opts.maxLegs ?? 50,
+      extraRoutes: (l): ExtraRoute[] => {
+        const { planned, track } = logLayers(l);
+        return [
+          ...planned.map((p, i) => ({
+            id: `logpath${i}`,
+            label: "planned path (log)",
+            points: p,
+            colour: "#e08a00",
+          })),
+          ...track.map((p, i) => ({
+            id: `track${i}`,
+            label: "observed track (log)",
+            points: p,
+            colour: "#9b30c8",
+          })),
+        ];
+      },
+      onReplay: (l: FailingLeg, pic: LegPicture | null, res: PlanResult) => {
+        pictures.set(l.id, pic);
+        const t = byId.get(l.id);
+        if (t) t.distance = distanceWords(res);
+      },
+    });
+    for (const t of legs) {
+      const d = data.drilldowns[t.leg.id];
+      if (!d) {
+        t.replay = "not replayed (over --max-legs)";
+        continue;
+      }
+      t.replayClass = d.class ?? "";
+      if (d.class === undefined) {
+        t.replay = /in none of the packs/.test(d.why ?? "")
+          ? "zone not in this pack"
+          : `not replayed: ${d.why ?? ""}`;
+      } else if (d.class === "ok") t.replay = "does not reproduce: ok on this pack";
+      else if (d.class === t.leg.class) t.replay = "reproduces (same class)";
+      else t.replay = `fails differently: ${d.class} (the log: ${t.leg.class})`;
+    }
+  }
+  const pngs = new Map<string, Uint8Array>();
+  for (const t of legs) {
+    const { planned, track } = logLayers(t.leg);
+    pngs.set(
+      t.picture,
+      legPng({
+        picture: pictures.get(t.leg.id) ?? null,
+        start: t.leg.start,
+        goal: t.leg.goal,
+        planned,
+        track,
+      }),
+    );
+  }
+  const failures = data.overview.failures_by_class.reduce((s, c) => s + c.count, 0);
+  const failedRuns = new Set(legs.map((t) => t.run).filter((r) => r !== null)).size;
+  (data as { bundles?: BundleFacts[] }).bundles = bundles;
+  const html = await reportHtml(data, "navscope triage");
+  const result: TriageResult = {
+    markdown: "",
+    html,
+    pngs,
+    legs,
+    runs,
+    bundles,
+    failures,
+    failedRuns,
+    parse,
+  };
+  result.markdown = triageMarkdown(result, data.overview.failures_by_class, opts.packs ?? []);
+  return result;
+}
+
+function distanceWords(res: PlanResult): string {
+  const d = res.debug;
+  const parts: string[] = [];
+  if (d.snapStart !== null) parts.push(`start ${d.snapStart.toFixed(1)} px`);
+  if (d.snapGoal !== null) parts.push(`goal ${d.snapGoal.toFixed(1)} px`);
+  let out = parts.length ? `to the reach domain: ${parts.join(", ")}` : "";
+  if (d.gap) out += `${out ? "; " : ""}disconnection gap ${d.gap.distance.toFixed(1)} px`;
+  return out;
+}
+
+const f1 = (p: Point2 | null) => (p ? `(${p[0].toFixed(2)}, ${p[1].toFixed(2)})` : "?");
+
+/** The verdict line, Chinese then English (the comment's first line). */
+export function verdictLine(
+  failures: number,
+  runs: number,
+  byClass: readonly { class: string; count: number }[],
+): string {
+  const cls = byClass.map((c) => `${c.class} ${c.count}`).join(", ");
+  if (failures === 0) {
+    return "**navscope triage：日志中没有规划失败 · no planner failure in these logs**";
+  }
+  return `**navscope triage：${runs} 次导航运行中有 ${failures} 次规划失败（${cls}） · ` +
+    `${failures} planner failure${failures === 1 ? "" : "s"} in ${runs} run${
+      runs === 1 ? "" : "s"
+    } (${cls})**`;
+}
+
+function bundleLines(b: BundleFacts): string[] {
+  return [
+    `- **Bundle** ${b.product || b.label} ${b.version || "(version unknown)"}, exported ${
+      b.stamp || "?"
+    } (local time) — ${b.era}`,
+    `- volumes read: ${b.volumes_found.length ? b.volumes_found.map((v) => `\`${base(v)}\``).join(", ") : "none"}` +
+      (b.volumes_missing.length
+        ? `; **missing: ${b.volumes_missing.map((v) => `\`${v}\``).join(", ")}** (attach every part)`
+        : ""),
+    `- navigator logs: ${
+      b.navigator_files.length
+        ? b.navigator_files.map((f) => `\`${f.slice(f.lastIndexOf("!") + 1)}\``).join(", ")
+        : "none (the bundle has no cpp-algo/debug log)"
+    }; zipline delivery in config: ${ziplineWord(b.ziplines)}`,
+    ...b.problems.map((p) => `- unreadable: ${p.error}`),
+  ];
+}
+
+const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+const esc = (s: string) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+
+function legSection(t: TriageLeg, withPack: boolean): string {
+  const l = t.leg, r = t.run;
+  const g = gloss(l.error);
+  const zip = r
+    ? `request zip=${r.zip === null ? "?" : r.zip}` +
+      (r.ziplines.length
+        ? `; decisions: ${r.ziplines.map((z) => z.decision + (z.why ? ` (${z.why})` : "")).join("; ")}`
+        : "")
+    : "unknown (no run)";
+  const lines = [
+    `### ${t.n}. ${l.class} — ${l.zone}`,
+    "",
+    `- run: ${
+      r
+        ? `node \`${r.nodeName}\`, task ${r.taskId || "?"}, ${r.start || "?"}, ${
+          r.ok === null ? "no end in the log" : r.ok ? "succeeded" : "failed"
+        }`
+        : "outside any navigation run"
+    }`,
+    `- start → goal: ${f1(l.start)} → ${f1(l.goal)}; declared deck: ${l.deck ?? "none"}`,
+    `- planner message: \`${l.error}\`${g ? ` — *${g}*` : ""}`,
+    `- class: \`${l.class}\`; failures: ${l.count} (first ${l.first_seen ?? "?"})`,
+    `- distance to the mesh / reach domain: ${t.distance || "not known from the log"}`,
+    `- ziplines: ${zip}`,
+  ];
+  if (r) {
+    const extra: string[] = [];
+    if (r.startRecoveries.length) extra.push(`${r.startRecoveries.length} start recoveries`);
+    if (r.blindFallbacks.length) {
+      extra.push(`blind-target fallback: ${r.blindFallbacks.map((b) => b.outcome).join(", ")}`);
+    }
+    if (r.detours.length) {
+      extra.push(`${r.detours.filter((d) => !d.selected).length} failed / ${
+        r.detours.filter((d) => d.selected).length
+      } selected detours`);
+    }
+    if (extra.length) lines.push(`- navigator: ${extra.join("; ")}`);
+  }
+  if (withPack) lines.push(`- replay: **${t.replay}**`);
+  lines.push(`- picture: \`${t.picture}\``, "");
+  return lines.join("\n");
+}
+
+/** Assembles triage.md (≤ {@link COMMENT_LIMIT}; cut between sections with a note). */
+export function triageMarkdown(
+  r: TriageResult,
+  byClass: readonly { class: string; count: number }[],
+  packs: readonly string[],
+): string {
+  const withPack = packs.length > 0;
+  const head = [
+    verdictLine(r.failures, r.failedRuns, byClass),
+    "",
+    `${r.runs.length} navigation runs read, ${r.runs.filter((x) => x.ok === false).length} failed; ${r.legs.length} distinct failing legs.`,
+    "",
+    ...r.bundles.flatMap(bundleLines),
+    "",
+    "",
+  ];
+  const table = [
+    `| # | run | zone | start → goal | class |${withPack ? " replay |" : ""}`,
+    `|---|---|---|---|---|${withPack ? "---|" : ""}`,
+    ...r.legs.map((t) =>
+      `| ${t.n} | ${esc(t.run ? `${t.run.nodeName} (task ${t.run.taskId})` : "-")} | ${t.leg.zone} | ${
+        f1(t.leg.start)
+      } → ${f1(t.leg.goal)} | ${t.leg.class} |${withPack ? ` ${esc(t.replay)} |` : ""}`
+    ),
+    "",
+  ];
+  const tail = withPack
+    ? [`Replayed on ${packs.map((p) => `\`${relPath(p)}\``).join(", ")}. Pictures and report.html are in the triage folder.`]
+    : [
+      "No pack given: legs were not replayed. Add the replay with " +
+      "`navscope triage BUNDLE… --pack base.nav.gz` (MaaEnd-AI's `map/navmesh/base.nav.gz`).",
+    ];
+  const note = (k: number) =>
+    `\n*(cut: ${k} of ${r.legs.length} failing legs shown here; the rest are in triage's report.html)*\n`;
+  let out = head.join("\n");
+  const tableText = table.join("\n");
+  const reserve = 400 + tail.join("\n").length;
+  if (out.length + tableText.length + reserve > COMMENT_LIMIT) {
+    // The table alone is too long: whole rows only, closed, then the note.
+    let k = 0, t = table.slice(0, 2).join("\n") + "\n";
+    for (const row of table.slice(2, -1)) {
+      if (out.length + t.length + row.length + reserve > COMMENT_LIMIT) break;
+      t += row + "\n";
+      k++;
+    }
+    return out + t + note(k) + "\n" + tail.join("\n") + "\n";
+  }
+  out += tableText + "\n";
+  let shown = 0;
+  for (const t of r.legs) {
+    const s = legSection(t, withPack);
+    if (out.length + s.length + reserve > COMMENT_LIMIT) {
+      out += note(shown);
+      break;
+    }
+    out += s + "\n";
+    shown++;
+  }
+  return out + tail.join("\n") + "\n";
+}

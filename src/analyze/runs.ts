@@ -1,0 +1,230 @@
+/**
+ * Navigation runs: one `MapNavigateAction` request (`[req=…]`) up to its
+ * `Node.Action.Succeeded/Failed`, with every leg planned inside it and what the navigator did
+ * around them — start recovery, blind-target fallback, detours, zipline decisions, phase
+ * transitions — and the observed track (maaend-bundles.md §3 LOG-PARSER, §4: the engineer
+ * needs "planned vs observed track for one leg out of many runs"). Legs are the planner's
+ * unit; runs are the user's ("取得快递后寻路失败" is one run).
+ * @module
+ */
+import type { LogEvent, Point2, RouteTarget } from "../logs/types.ts";
+import type { Leg } from "../logs/types.ts";
+import { formatTimestamp } from "../logs/line.ts";
+
+/** A stretch of the observed track within one zone. */
+export interface TrackSegment {
+  zone: string;
+  points: Point2[];
+}
+
+/** One navigation run. */
+export interface NavRun {
+  /** 1-based, in log order. */
+  index: number;
+  nodeName: string;
+  taskId: string;
+  /** `file:line` of the request. */
+  at: string;
+  /** Local time of the request as written, "" when unknown. */
+  start: string;
+  end: string;
+  /** true succeeded, false failed, null when the log ends (or another run starts) first. */
+  ok: boolean | null;
+  /** Route JSON: `map_name`, `zip`, and the NAVMESH targets (zone, tier, declared deck). */
+  mapName: string;
+  zip: boolean | null;
+  targets: RouteTarget[];
+  /** Authored path length (steps). */
+  pathSteps: number;
+  legs: Leg[];
+  failedLegs: number;
+  startRecoveries: { applied: boolean; at: Point2; distance: number }[];
+  blindFallbacks: { outcome: string; target: Point2; gap: number }[];
+  detours: { selected: boolean; at: Point2 | null; zone: string }[];
+  ziplines: { decision: string; why: string }[];
+  phases: { from: string; to: string; reason: string }[];
+  /** Planned paths from `NAVMESH generated path.` lines (zone, points). */
+  plannedPaths: { zone: string; points: Point2[] }[];
+  /** Observed positions (`status=0`, not held), split on zone change. */
+  track: TrackSegment[];
+}
+
+/** Counts over runs (beside the leg counts). */
+export interface RunCounts {
+  runs: number;
+  failedRuns: number;
+  /** Runs whose end was not in the logs. */
+  openRuns: number;
+  /** Runs with at least one failed leg. */
+  runsWithFailedLegs: number;
+}
+
+function emptyRun(index: number): NavRun {
+  return {
+    index,
+    nodeName: "",
+    taskId: "",
+    at: "",
+    start: "",
+    end: "",
+    ok: null,
+    mapName: "",
+    zip: null,
+    targets: [],
+    pathSteps: 0,
+    legs: [],
+    failedLegs: 0,
+    startRecoveries: [],
+    blindFallbacks: [],
+    detours: [],
+    ziplines: [],
+    phases: [],
+    plannedPaths: [],
+    track: [],
+  };
+}
+
+/** The largest number of track points kept per run (thinned beyond it). */
+const MAX_TRACK = 20000;
+
+/**
+ * Groups events into runs. Feed every event (legs included) in log order with `add`; `finish`
+ * closes the last run. Events outside any run (plan lines, a log cut before the request) are
+ * not attached; legs outside runs are counted in `orphanLegs`.
+ */
+export class RunCollector {
+  readonly runs: NavRun[] = [];
+  orphanLegs = 0;
+  #open: NavRun | null = null;
+  #trackPoints = 0;
+  /** Keep the full per-run detail (tracks, paths); counting only when false. */
+  constructor(readonly detail = true) {}
+
+  /** Feeds one event. */
+  add(ev: LogEvent): void {
+    const r = this.#open;
+    switch (ev.type) {
+      case "request": {
+        if (r) this.#close(null, "");
+        const run = emptyRun(this.runs.length + 1);
+        run.nodeName = ev.nodeName;
+        run.taskId = ev.taskId;
+        run.at = `${ev.src.file}:${ev.src.line}`;
+        run.start = (Number.isNaN(ev.head.time) ? "" : formatTimestamp(ev.head.time));
+        run.mapName = ev.mapName;
+        const p = ev.param as Record<string, unknown> | null;
+        run.zip = p && typeof p.zip === "boolean" ? p.zip : null;
+        run.targets = ev.targets;
+        run.pathSteps = ev.path.length;
+        this.runs.push(run);
+        this.#open = run;
+        this.#trackPoints = 0;
+        return;
+      }
+      case "node_result":
+        if (r && (ev.name === r.nodeName || r.nodeName === "")) {
+          this.#close(ev.ok, (Number.isNaN(ev.head.time) ? "" : formatTimestamp(ev.head.time)));
+        }
+        return;
+      case "leg": {
+        // The pairer emits a leg once its last line is known, which may be after the next
+        // request: the leg names the request in effect at its first line (taskId, nodeName).
+        const l = ev.leg;
+        let run: NavRun | null = null;
+        if (l.nodeName !== "" || l.taskId !== "") {
+          for (let i = this.runs.length - 1; i >= 0; i--) {
+            const c = this.runs[i];
+            if (c.nodeName === l.nodeName && c.taskId === l.taskId) {
+              run = c;
+              break;
+            }
+          }
+        }
+        if (!run) {
+          this.orphanLegs++;
+          return;
+        }
+        if (!l.ok) run.failedLegs++;
+        if (this.detail || !l.ok) run.legs.push(l);
+        return;
+      }
+    }
+    if (!r || !this.detail) return;
+    switch (ev.type) {
+      case "start_recovery":
+        r.startRecoveries.push({
+          applied: ev.applied,
+          at: ev.start,
+          distance: ev.distance,
+        });
+        return;
+      case "blind_fallback":
+        r.blindFallbacks.push({ outcome: ev.outcome, target: ev.target, gap: ev.gap });
+        return;
+      case "detour":
+        r.detours.push({ selected: ev.selected, at: ev.position, zone: ev.zone });
+        return;
+      case "zipline":
+        r.ziplines.push({ decision: ev.decision, why: ev.why });
+        return;
+      case "phase":
+        r.phases.push({ from: ev.from, to: ev.to, reason: ev.reason });
+        return;
+      case "generated_path":
+        if (ev.points.length) r.plannedPaths.push({ zone: ev.navmeshZone, points: ev.points });
+        return;
+      case "position":
+        this.#position(r, ev.status, ev.held, ev.zone, ev.point);
+        return;
+    }
+  }
+
+  #position(r: NavRun, status: number, held: boolean, zone: string, p: Point2): void {
+    // LOG-PARSER's rule: valid fixes only (status 0, not held), ≥ 1 px steps, a new segment on
+    // a zone change.
+    if (status !== 0 || held || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) return;
+    let seg = r.track[r.track.length - 1];
+    if (!seg || seg.zone !== zone) {
+      seg = { zone, points: [] };
+      r.track.push(seg);
+    }
+    const last = seg.points[seg.points.length - 1];
+    if (last) {
+      const dx = p[0] - last[0], dy = p[1] - last[1];
+      if (dx * dx + dy * dy < 1) return;
+    }
+    if (this.#trackPoints >= MAX_TRACK) return;
+    this.#trackPoints++;
+    seg.points.push([p[0], p[1]]);
+  }
+
+  #close(ok: boolean | null, end: string): void {
+    const r = this.#open!;
+    r.ok = ok;
+    r.end = end;
+    this.#open = null;
+  }
+
+  /** Ends the input (an open run stays `ok: null`). */
+  finish(): NavRun[] {
+    this.#open = null;
+    return this.runs;
+  }
+
+  /** Counts over the runs so far. */
+  counts(): RunCounts {
+    let failed = 0, open = 0, withFailed = 0;
+    for (const r of this.runs) {
+      if (r.ok === false) failed++;
+      if (r.ok === null) open++;
+      if (r.failedLegs > 0) withFailed++;
+    }
+    return { runs: this.runs.length, failedRuns: failed, openRuns: open, runsWithFailedLegs: withFailed };
+  }
+}
+
+/** The run a leg belongs to (by identity), or null. */
+export function runOfLeg(runs: readonly NavRun[], leg: Leg): NavRun | null {
+  for (const r of runs) if (r.legs.includes(leg)) return r;
+  return null;
+}

@@ -1,0 +1,406 @@
+/**
+ * MaaEnd log bundles as they reach a planner team (maaend-bundles.md): the GUI's
+ * `<name>-logs-<version>-<date>-<time>-partNN.zip` volumes (independent zips, §1.3), the older
+ * exporter's single zip (§1.6), a hand-made zip of the `debug/` folder (with or without a top
+ * folder, §1.7), an extracted folder. This module turns such inputs into log *sources* — a
+ * name and a way to open its bytes — and a {@link BundleInfo} per bundle saying what was
+ * found, missing and read. Zip entries are streamed, never extracted (src/codec/zip.ts).
+ *
+ * Which files are read (§1.4, §6): the navigator logs by path,
+ * `(^|/)cpp-algo/debug/maafw(\.bak\.[^/]+)?\.log$` (and the older `maa.log` / `maa.bak.log`),
+ * in the order of the stamp in the rotated name and then the live log — never by mtime, which
+ * unzipping destroys (§1.5). The top-level `maafw.log` is the pipeline log: read for task and
+ * node boundaries only. Everything else is listed, not parsed.
+ * @module
+ */
+import { entryStream, openZip, type ZipArchive, type ZipEntry } from "../codec/zip.ts";
+import { NavscopeError } from "../errors.ts";
+
+/** What a log source is to the reader. */
+export type SourceRole = "navigator" | "pipeline" | "log";
+
+/** One readable log: a file, or an entry of a zip volume. */
+export interface LogSourceFile {
+  /** Display name: the path, or `VOLUME.zip!entry/path`. */
+  name: string;
+  role: SourceRole;
+  /** Opens the raw (possibly gzip) bytes. */
+  open(): Promise<ReadableStream<Uint8Array>>;
+  /** The bundle it belongs to, null for a loose file. */
+  bundle: BundleInfo | null;
+  /** Order within its bundle (the rotation rule), 0 for loose files. */
+  rank: number;
+  /** The file on disk, when the source is a plain file (read in large chunks). */
+  path?: string;
+}
+
+/** A problem with one volume or entry (named, located). */
+export interface BundleProblem {
+  /** Volume (zip path) or folder. */
+  file: string;
+  /** Entry path inside the volume, "" for the whole volume. */
+  entry: string;
+  error: string;
+}
+
+/** What navscope knows about one bundle; every output names it. */
+export interface BundleInfo {
+  /** The bundle's name (prefix before `-partNN.zip`), or the zip / folder path. */
+  label: string;
+  /** `volumes` (partNN), `single_zip` (the older exporter), `debug_zip` (hand-made), `folder`. */
+  kind: "volumes" | "single_zip" | "debug_zip" | "folder";
+  /** `interface.json` name from the file name (`MaaEnd`), "" when unknown. */
+  product: string;
+  /** Version from the file name (`v2.23.0-rc.2`), "" when unknown. */
+  version: string;
+  /** Export stamp, local time as written (`2026-08-08 07:52:56`), "" when unknown. */
+  stamp: string;
+  /** The exporter era, in words (maaend-bundles.md §1.6). */
+  era: string;
+  /** Volumes read (paths as given). */
+  volumes: string[];
+  /** Volumes expected and absent (file names). */
+  missingVolumes: string[];
+  /** Navigator logs read, in reading order. */
+  navigatorFiles: string[];
+  /** Pipeline logs (task and node boundaries only). */
+  pipelineFiles: string[];
+  /** Everything else in the bundle (listed, not parsed). */
+  otherFiles: string[];
+  /** Whether zipline delivery is on per `config/mxu-MaaEnd.json`, null when unknown. */
+  ziplines: boolean | null;
+  /** The config key that said so, "" when none. */
+  ziplinesKey: string;
+  /** Unreadable volumes and entries. */
+  problems: BundleProblem[];
+  /** Warnings (missing volumes, unknown numbering …). */
+  warnings: string[];
+}
+
+/** `<name>-logs-[<ver>-]<date>-<time>[-partNN].zip`, parsed from the right (§1.2). */
+const BUNDLE_NAME =
+  /^(?<name>.+)-logs-(?:(?<ver>.+)-)?(?<date>\d{8})-(?<time>\d{6})(?:-part(?<part>\d{2,3}))?\.zip$/;
+
+/** Parsed bundle file name, or null. */
+export function parseBundleName(
+  base: string,
+): { prefix: string; product: string; version: string; stamp: string; part: number | null; width: number } | null {
+  const m = BUNDLE_NAME.exec(base);
+  if (!m) return null;
+  const g = m.groups!;
+  const d = g.date, t = g.time;
+  const prefix = base.slice(0, base.length - ".zip".length - (g.part ? g.part.length + 5 : 0));
+  return {
+    prefix,
+    product: g.name,
+    version: g.ver ?? "",
+    stamp: `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)} ${t.slice(0, 2)}:${t.slice(2, 4)}:${
+      t.slice(4, 6)
+    }`,
+    part: g.part ? Number(g.part) : null,
+    width: g.part ? g.part.length : 0,
+  };
+}
+
+const NAV_LOG = /(^|\/)cpp-algo\/debug\/(maafw(\.bak\.[^/]+)?|maa(\.bak)?)\.log$/;
+const PIPE_LOG = /^(?:[^/]+\/)?(maafw(\.bak\.[^/]+)?|maa(\.bak)?)\.log$/;
+const CONFIG = /(^|\/)config\/mxu-MaaEnd\.json$/;
+
+/** Role of a path inside a bundle. */
+export function roleOf(path: string): SourceRole | "config" | "other" {
+  if (NAV_LOG.test(path)) return "navigator";
+  if (!path.includes("cpp-algo/") && PIPE_LOG.test(path)) return "pipeline";
+  if (CONFIG.test(path)) return "config";
+  return "other";
+}
+
+/**
+ * Reading order of rotated logs (§1.5): `maafw.bak.<stamp>.log` by its zero-padded stamp (a
+ * lexical sort is chronological), `maa.bak.log` before `maa.log`, the live log last.
+ */
+export function rotationKey(path: string): string {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const m = /^maafw\.bak\.(.+)\.log$/.exec(base);
+  if (m) return `1:${m[1]}`;
+  if (base === "maa.bak.log") return "0:";
+  if (base === "maa.log") return "2:";
+  return "3:"; // maafw.log, the live log
+}
+
+/** A bundle with nothing found yet. */
+function emptyBundle(label: string, kind: BundleInfo["kind"]): BundleInfo {
+  return {
+    label,
+    kind,
+    product: "",
+    version: "",
+    stamp: "",
+    era: "",
+    volumes: [],
+    missingVolumes: [],
+    navigatorFiles: [],
+    pipelineFiles: [],
+    otherFiles: [],
+    ziplines: null,
+    ziplinesKey: "",
+    problems: [],
+    warnings: [],
+  };
+}
+
+/** Reads a small entry whole (the config file), null when it cannot be read. */
+async function readSmall(open: () => Promise<ReadableStream<Uint8Array>>): Promise<Uint8Array | null> {
+  try {
+    const chunks: Uint8Array[] = [];
+    let n = 0;
+    for await (const c of await open()) {
+      chunks.push(c);
+      n += c.length;
+      if (n > 8 << 20) return null;
+    }
+    const out = new Uint8Array(n);
+    let at = 0;
+    for (const c of chunks) out.set(c, (at += c.length) - c.length);
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether zipline delivery is on, from `config/mxu-MaaEnd.json` (maaend-bundles.md §1.4, the
+ * fact maintainers check in #5512). The file's schema is not documented, so the first key or
+ * option name that mentions ziplines (`zipline`, `Zipline`, 滑索) with a boolean-like value is
+ * taken, and its path is reported so a reader can check it.
+ */
+export function ziplinesFromConfig(json: unknown): { on: boolean | null; key: string } {
+  const truthy = (v: unknown): boolean | null => {
+    if (typeof v === "boolean") return v;
+    if (typeof v === "string") {
+      if (/^(yes|true|on|enabled?|是|开启?)$/i.test(v)) return true;
+      if (/^(no|false|off|disabled?|否|关闭?)$/i.test(v)) return false;
+    }
+    return null;
+  };
+  const mentions = (s: string) => /zipline|滑索/i.test(s);
+  const walk = (v: unknown, path: string): { on: boolean | null; key: string } | null => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const r = walk(v[i], `${path}[${i}]`);
+        if (r) return r;
+      }
+      return null;
+    }
+    if (v === null || typeof v !== "object") return null;
+    const o = v as Record<string, unknown>;
+    // An option record: {name: "…Zipline…", value: "Yes"} and the like.
+    const label = ["name", "option", "key", "id"].map((k) => o[k]).find((x) => typeof x === "string");
+    if (typeof label === "string" && mentions(label)) {
+      for (const k of ["value", "enabled", "checked", "selected", "case"]) {
+        const b = truthy(o[k]);
+        if (b !== null) return { on: b, key: `${path}.${k} (${label})` };
+      }
+    }
+    for (const [k, x] of Object.entries(o)) {
+      if (mentions(k)) {
+        const b = truthy(x);
+        if (b !== null) return { on: b, key: `${path}.${k}` };
+      }
+      const r = walk(x, `${path}.${k}`);
+      if (r) return r;
+    }
+    return null;
+  };
+  return walk(json, "$") ?? { on: null, key: "" };
+}
+
+async function applyConfig(b: BundleInfo, open: () => Promise<ReadableStream<Uint8Array>>, name: string) {
+  const bytes = await readSmall(open);
+  if (bytes === null) {
+    b.warnings.push(`${name}: could not be read; zipline state unknown`);
+    return;
+  }
+  try {
+    const z = ziplinesFromConfig(JSON.parse(new TextDecoder().decode(bytes)));
+    b.ziplines = z.on;
+    b.ziplinesKey = z.key;
+  } catch (e) {
+    b.warnings.push(`${name}: not JSON (${(e as Error).message}); zipline state unknown`);
+  }
+}
+
+function eraOf(b: BundleInfo, hasCppAlgo: boolean, oldNames: boolean): string {
+  const parts: string[] = [];
+  if (b.kind === "volumes") parts.push("MXU ≥ v2.1.7 exporter (independent partNN volumes)");
+  else if (b.kind === "single_zip") parts.push("MXU < v2.1.7 exporter (one zip)");
+  else if (b.kind === "debug_zip") parts.push("hand-made zip of the debug folder");
+  else parts.push("extracted folder");
+  if (!hasCppAlgo) parts.push("no cpp-algo/debug navigator log (MXU < v2.1.6 packs none)");
+  if (oldNames) parts.push("maa.log names (before the 2026-05 maafw rename)");
+  return parts.join("; ");
+}
+
+/** Registers one entry/file of a bundle: a source, the config, or a listed other file. */
+interface Member {
+  path: string;
+  display: string;
+  open: () => Promise<ReadableStream<Uint8Array>>;
+}
+
+async function addMembers(b: BundleInfo, members: Member[], out: LogSourceFile[]): Promise<void> {
+  const nav: Member[] = [];
+  for (const m of members) {
+    const role = roleOf(m.path);
+    if (role === "navigator") nav.push(m);
+    else if (role === "pipeline") {
+      b.pipelineFiles.push(m.display);
+      out.push({ name: m.display, role, open: m.open, bundle: b, rank: 1e9 });
+    } else if (role === "config") {
+      b.otherFiles.push(m.display);
+      await applyConfig(b, m.open, m.display);
+    } else b.otherFiles.push(m.display);
+  }
+  nav.sort((x, y) => {
+    const kx = rotationKey(x.path), ky = rotationKey(y.path);
+    return kx < ky ? -1 : kx > ky ? 1 : x.display < y.display ? -1 : 1;
+  });
+  nav.forEach((m, i) => {
+    b.navigatorFiles.push(m.display);
+    out.push({ name: m.display, role: "navigator", open: m.open, bundle: b, rank: i });
+  });
+}
+
+function fileOpener(path: string): () => Promise<ReadableStream<Uint8Array>> {
+  return async () => (await Deno.open(path, { read: true })).readable;
+}
+
+/** Options of {@link resolveSources}. */
+export interface ResolveOptions {
+  /** Throw on a missing volume or an unreadable volume instead of warning. */
+  strict?: boolean;
+}
+
+/**
+ * Resolves expanded input files into log sources and bundles. `files` are the expanded inputs
+ * (zip volumes recognised by magic or name); `folders` the directory inputs that hold a bundle
+ * layout (a `cpp-algo/debug/` navigator log). Volume problems are recorded on the bundle (and
+ * thrown under `strict`); other volumes are still read.
+ */
+export async function resolveSources(
+  files: readonly string[],
+  zipFiles: ReadonlySet<string>,
+  folders: ReadonlyMap<string, string[]>,
+  opts: ResolveOptions = {},
+): Promise<{ sources: LogSourceFile[]; bundles: BundleInfo[] }> {
+  const sources: LogSourceFile[] = [];
+  const bundles: BundleInfo[] = [];
+  // Zip volumes grouped by their bundle prefix (§1.2); unnamed zips are bundles of their own.
+  const groups = new Map<string, { parsed: ReturnType<typeof parseBundleName>; path: string }[]>();
+  for (const f of files) {
+    if (!zipFiles.has(f)) {
+      sources.push({ name: f, role: "log", open: fileOpener(f), bundle: null, rank: 0, path: f });
+      continue;
+    }
+    const base = f.slice(f.lastIndexOf("/") + 1);
+    const parsed = parseBundleName(base);
+    const key = parsed && parsed.part !== null ? `${f.slice(0, f.lastIndexOf("/") + 1)}${parsed.prefix}` : f;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push({ parsed, path: f });
+  }
+  for (const [key, vols] of groups) {
+    const first = vols[0].parsed;
+    const kind: BundleInfo["kind"] = first?.part != null ? "volumes" : first ? "single_zip" : "debug_zip";
+    const b = emptyBundle(key.slice(key.lastIndexOf("/") + 1), kind);
+    if (first) {
+      b.product = first.product;
+      b.version = first.version;
+      b.stamp = first.stamp;
+    }
+    bundles.push(b);
+    vols.sort((x, y) => (x.parsed?.part ?? 0) - (y.parsed?.part ?? 0));
+    if (kind === "volumes") {
+      missingParts(b, vols.map((v) => v.parsed!), key);
+      if (opts.strict && b.missingVolumes.length > 0) {
+        throw new NavscopeError("io", b.warnings[b.warnings.length - 1], { file: vols[0].path });
+      }
+    }
+    const members: Member[] = [];
+    let hasCpp = false, oldNames = false;
+    for (const v of vols) {
+      let zip: ZipArchive;
+      try {
+        zip = await openZip(v.path);
+      } catch (e) {
+        const msg = (e as Error).message;
+        if (opts.strict) throw e;
+        b.problems.push({ file: v.path, entry: "", error: msg });
+        continue;
+      }
+      b.volumes.push(v.path);
+      for (const entry of zip.entries) {
+        if (entry.directory) continue;
+        const display = `${v.path}!${entry.name}`;
+        if (roleOf(entry.name) !== "other" && entry.flags & 1) {
+          const e = new NavscopeError("bad_value", "encrypted entry: cannot be read", {
+            file: v.path,
+            section: `zip entry ${entry.name}`,
+          });
+          if (opts.strict) throw e;
+          b.problems.push({ file: v.path, entry: entry.name, error: e.message });
+          continue;
+        }
+        if (/(^|\/)cpp-algo\/debug\//.test(entry.name)) hasCpp = true;
+        if (/(^|\/)maa(\.bak)?\.log$/.test(entry.name)) oldNames = true;
+        members.push({ path: entry.name, display, open: zipOpener(zip, entry) });
+      }
+    }
+    // A zip holding none of the bundle's files is still read as plain logs (a zip of loose logs).
+    await addMembers(b, members, sources);
+    if (kind === "debug_zip" && members.length > 0 && b.navigatorFiles.length === 0 && b.pipelineFiles.length === 0) {
+      for (const m of members) {
+        if (/\.(log|txt|gz)$/i.test(m.path)) {
+          sources.push({ name: m.display, role: "log", open: m.open, bundle: b, rank: 0 });
+        }
+      }
+    }
+    b.era = eraOf(b, hasCpp, oldNames);
+  }
+  for (const [dir, rels] of folders) {
+    const b = emptyBundle(dir, "folder");
+    bundles.push(b);
+    const members = rels.map((r) => ({ path: r, display: `${dir.replace(/\/$/, "")}/${r}`, open: fileOpener(`${dir.replace(/\/$/, "")}/${r}`) }));
+    await addMembers(b, members, sources);
+    b.era = eraOf(b, true, rels.some((r) => /(^|\/)maa(\.bak)?\.log$/.test(r)));
+  }
+  return { sources, bundles };
+}
+
+function zipOpener(zip: ZipArchive, entry: ZipEntry): () => Promise<ReadableStream<Uint8Array>> {
+  return () => Promise.resolve(entryStream(zip, entry));
+}
+
+/**
+ * Missing volumes (§1.3: LOG-ARCHIVE refuses a missing part and numbering that does not start
+ * at 01): each absent number below the highest found is named. Parts after the highest cannot
+ * be known to be missing; the warning says so when part01 is absent.
+ */
+function missingParts(
+  b: BundleInfo,
+  parts: NonNullable<ReturnType<typeof parseBundleName>>[],
+  key: string,
+): void {
+  const have = new Set(parts.map((p) => p.part!));
+  const max = Math.max(...have);
+  const width = parts[0].width;
+  const base = key.slice(key.lastIndexOf("/") + 1);
+  for (let i = 1; i <= max; i++) {
+    if (!have.has(i)) b.missingVolumes.push(`${base}-part${String(i).padStart(width, "0")}.zip`);
+  }
+  if (b.missingVolumes.length > 0) {
+    b.warnings.push(
+      `bundle ${base}: missing volume${b.missingVolumes.length > 1 ? "s" : ""} ` +
+        `${b.missingVolumes.join(", ")} (found ${[...have].sort((x, y) => x - y).map((p) => `part${String(p).padStart(width, "0")}`).join(", ")}); ` +
+        `the rest is read — attach every part for the whole log`,
+    );
+  }
+}
