@@ -133,6 +133,23 @@
     ["unparsed lines", o.unparsed_lines],
     ["unreadable inputs", o.file_problems.map((p) => p.file + ": " + p.error).join("; ") || "none"],
   ];
+  // The bug-report bundle and its navigation runs (issue 35), when the logs came in one.
+  if (data.runs) {
+    facts.push([
+      "navigation runs",
+      `${data.runs.total} (${data.runs.failed} failed, ${data.runs.with_failed_legs} with a failed leg)`,
+    ]);
+  }
+  for (const b of data.bundles || []) {
+    facts.push(["bundle", `${b.product || b.label} ${b.version} · exported ${b.stamp || "?"} (local) · ${b.era}`]);
+    facts.push([
+      "bundle volumes",
+      `${b.volumes_found.length} read` +
+        (b.volumes_missing.length ? `; missing: ${b.volumes_missing.join(", ")}` : ""),
+    ]);
+    facts.push(["navigator logs", b.navigator_files.join(", ") || "none"]);
+    facts.push(["zipline delivery (config)", b.ziplines === null ? "unknown" : b.ziplines ? "on" : "off"]);
+  }
   $("facts").innerHTML = table(["fact", "value"], facts, [false, false]);
   $("zones").innerHTML = table(
     ["zone", "plans", "ok", "failed"],

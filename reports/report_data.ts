@@ -15,7 +15,7 @@
 import { factsFromPlan, FailureCollector, legKey, PlanCollector } from "../src/analyze/adapter.ts";
 import type { ClassifyReport } from "../src/analyze/classify_report.ts";
 import { ClassifyAccumulator } from "../src/analyze/classify_report.ts";
-import { fileProblems, type ProgressFn, unparsedLines } from "../src/analyze/run.ts";
+import { addRunFacts, fileProblems, type ProgressFn, unparsedLines } from "../src/analyze/run.ts";
 import type {
   CounterRow,
   OtherStageRow,
@@ -29,6 +29,8 @@ import { CAPPED_WINDOW_MAX, round3, StatsAccumulator, StatsGroup } from "../src/
 import { gloss, hasCjk } from "../src/logs/gloss.ts";
 import { formatTimestamp } from "../src/logs/line.ts";
 import { parseLogs } from "../src/logs/reader.ts";
+import { RunCollector } from "../src/analyze/runs.ts";
+import type { BundleFacts } from "../src/analyze/bundle_facts.ts";
 import type { LogEvent, ParseReport, PlanRecord, Point2 } from "../src/logs/types.ts";
 import { mulberry32 } from "../src/rng.ts";
 import type { DiffReport } from "../src/analyze/diff.ts";
@@ -94,6 +96,12 @@ export interface ReportData {
   version: 1;
   /** Inputs as given. */
   inputs: string[];
+  /** The bundles read (issue 35), absent for loose logs. */
+  bundles?: BundleFacts[];
+  /** Navigation runs, when the logs have them. */
+  runs?: { total: number; failed: number; open: number; with_failed_legs: number };
+  /** Legs and failed legs (with runs or bundles). */
+  legs?: { total: number; failed: number };
   overview: {
     /** Plans (legs) seen, successful and failed. */
     plans: number;
@@ -700,12 +708,15 @@ export async function reportFromLogs(
 ): Promise<{ data: ReportData; parse: ParseReport; acc: ReportAccumulator }> {
   const stream = parseLogs(inputs, {
     strict: opts.strict,
-    include: ["plan", "leg", "navmesh_load_failed"],
+    include: ["plan", "leg", "navmesh_load_failed", "request", "node_result"],
   });
   const acc = new ReportAccumulator(opts);
   acc.onPlan = opts.onPlan;
+  const runs = new RunCollector(false);
   let n = 0;
   for await (const ev of stream) {
+    runs.add(ev);
+    if (ev.type === "request" || ev.type === "node_result") continue;
     acc.add(ev);
     if (opts.onProgress && ++n % 4096 === 0) {
       opts.onProgress(0, `${stream.report.lines} lines`);
@@ -713,9 +724,7 @@ export async function reportFromLogs(
   }
   acc.finish();
   const parse = stream.report;
-  return {
-    data: acc.data(inputs, { unparsed: unparsedLines(parse), problems: fileProblems(parse) }),
-    parse,
-    acc,
-  };
+  const data = acc.data(inputs, { unparsed: unparsedLines(parse), problems: fileProblems(parse) });
+  addRunFacts(data, parse, runs);
+  return { data, parse, acc };
 }

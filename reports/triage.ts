@@ -163,7 +163,6 @@ export async function triage(
   }
   const failures = data.overview.failures_by_class.reduce((s, c) => s + c.count, 0);
   const failedRuns = new Set(legs.map((t) => t.run).filter((r) => r !== null)).size;
-  (data as { bundles?: BundleFacts[] }).bundles = bundles;
   const html = await reportHtml(data, "navscope triage");
   const result: TriageResult = {
     markdown: "",

@@ -10,6 +10,7 @@
  * summary; {@link canonicalReplayJson} and `stripLineTimings` drop exactly those.
  * @module
  */
+import { type BundleFacts, bundleFacts } from "./bundle_facts.ts";
 import type { PlanProfile } from "../plan/profile.ts";
 import { join } from "node:path";
 import { NavscopeError } from "../errors.ts";
@@ -111,6 +112,8 @@ export interface ReplayReport {
   identical: number;
   not_identical: number;
   rows: ReplayRow[];
+  /** The bundles the logs came in (MaaEnd log zips, extracted folders); absent for loose logs. */
+  bundles?: BundleFacts[];
   run: {
     jobs: number;
     elapsed_ms: number;
@@ -291,6 +294,8 @@ export async function replayLogs(
         peak_rss_mb: round1(Deno.memoryUsage().rss / 2 ** 20),
       },
     });
+    // replay.json names the bundle it read (issue 35); loose logs leave the field out.
+    if (collected.parse.bundles.length > 0) report.bundles = bundleFacts(collected.parse);
     return { report, lines, parse: collected.parse };
   } finally {
     pool.close();
