@@ -1,0 +1,410 @@
+/**
+ * The GitHub issue bot that a GitHub Actions runner runs (docs/triage.md, _GitHub Actions_):
+ * read an issue and its comments, download the MaaEnd log bundles they link, run
+ * `navscope triage` on them and post its `triage.md` as one comment — editing the bot's earlier
+ * comment on a re-run. {@link triageIssue} takes its `fetch`, its command runner and its work
+ * folder as arguments, so the tests run it offline; {@link main} is the thin CLI.
+ * @module
+ */
+import { NavscopeError } from "../../src/errors.ts";
+import { parseByteSize } from "../../src/codec/gzip.ts";
+import {
+  assembleComment,
+  type BundleLink,
+  COMMENT_MARKER,
+  findBundleLinks,
+  findMarkedComment,
+  type GitHubComment,
+  type IgnoredLink,
+  isAllowedUrl,
+} from "../../src/analyze/issue_triage.ts";
+
+/** Runs `navscope` with the given arguments (`["triage", …]`); resolves to its exit code. */
+export type TriageRunner = (argv: string[]) => Promise<number>;
+
+/** What {@link triageIssue} needs. */
+export interface TriageIssueOptions {
+  /** `owner/name`. */
+  repo: string;
+  /** Issue number. */
+  issue: number;
+  /** API token (GITHUB_TOKEN); sent to the API host only, never to attachment hosts. */
+  token: string;
+  /** Folder for `bundles/` (downloads) and `out/` (triage output); must exist. */
+  workDir: string;
+  /** Packs for `--pack` (may be empty: triage then skips the replay). */
+  packs?: string[];
+  /** REST API root (GITHUB_API_URL); default `https://api.github.com`. */
+  apiUrl?: string;
+  /** Per-volume download cap in bytes; default 50 MB. */
+  maxFileBytes?: number;
+  /** Cap on all volumes together; default 200 MB. */
+  maxTotalBytes?: number;
+  /** Login of the bot account whose marked comment is edited; default any `Bot` account. */
+  botLogin?: string;
+  /** Link to the Actions run, put in the comment's footer. */
+  runUrl?: string;
+  /** Compute the comment but post nothing. */
+  dryRun?: boolean;
+  /** The network (tests pass a fake). */
+  fetch?: typeof fetch;
+  /** Runs navscope (tests pass a fake); default a `deno run commands/main.ts` subprocess. */
+  runTriage?: TriageRunner;
+  /** Progress lines (default stderr). */
+  log?: (line: string) => void;
+}
+
+/** What {@link triageIssue} did. */
+export interface TriageIssueResult {
+  /** `created` / `updated` a comment, `none` (no bundle linked), or `dry-run`. */
+  action: "created" | "updated" | "none" | "dry-run";
+  /** The volumes taken, in download order. */
+  links: BundleLink[];
+  /** `.zip` links not taken, and why. */
+  ignored: IgnoredLink[];
+  /** Downloaded files (absolute paths under `workDir/bundles/`). */
+  files: string[];
+  /** The comment's body (empty when `action` is `none`). */
+  body: string;
+  /** The comment's id, when one was posted or edited. */
+  commentId?: number;
+}
+
+/** Default per-volume cap: MaaEnd's exporter writes volumes of at most 24.5 MB. */
+export const DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024;
+/** Default cap on all volumes of an issue together. */
+export const DEFAULT_MAX_TOTAL_BYTES = 200 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const MAX_COMMENT_PAGES = 30;
+
+/**
+ * Triages one issue end to end. Refuses (one {@link NavscopeError}, nothing posted) on an API
+ * error, a download that fails, is over a cap, empty or not a zip, and a triage that exits
+ * non-zero. With no bundle linked it posts nothing and returns `none`.
+ */
+export async function triageIssue(o: TriageIssueOptions): Promise<TriageIssueResult> {
+  const fetchFn = o.fetch ?? fetch;
+  const log = o.log ?? ((l: string) => console.error(l));
+  const api = (o.apiUrl ?? "https://api.github.com").replace(/\/+$/, "");
+  const base = `${api}/repos/${o.repo}`;
+  const gh = async (method: string, url: string, body?: unknown) => {
+    const r = await fetchFn(url, {
+      method,
+      headers: {
+        "Accept": "application/vnd.github+json",
+        "Authorization": `Bearer ${o.token}`,
+        "X-GitHub-Api-Version": "2022-11-28",
+        ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!r.ok) {
+      const text = (await r.text().catch(() => "")).slice(0, 300);
+      throw new NavscopeError("io", `GitHub API ${method} ${url}: HTTP ${r.status} ${text}`);
+    }
+    return r;
+  };
+
+  const issue = await (await gh("GET", `${base}/issues/${o.issue}`)).json() as { body?: string };
+  const comments: GitHubComment[] = [];
+  // Comments come 100 a page; the Link header names the next one. A fixed page bound keeps a
+  // misbehaving API from looping the bot.
+  let next: string | null = `${base}/issues/${o.issue}/comments?per_page=100`;
+  for (let page = 0; next && page < MAX_COMMENT_PAGES; page++) {
+    const r: Response = await gh("GET", next);
+    comments.push(...await r.json() as GitHubComment[]);
+    next = /<([^>]+)>;\s*rel="next"/.exec(r.headers.get("link") ?? "")?.[1] ?? null;
+  }
+  const marked = findMarkedComment(comments, o.botLogin);
+  // The bot's own comment is not searched: it names volumes, and a link in it must not feed
+  // the next run.
+  const texts = [
+    { source: "body", text: issue.body },
+    ...comments.filter((c) => !(c.body ?? "").includes(COMMENT_MARKER)).map((c) => ({
+      source: `comment ${c.id}`,
+      text: c.body,
+    })),
+  ];
+  const { links, ignored } = findBundleLinks(texts);
+  for (const i of ignored) log(`ignored ${i.url}: ${i.why}`);
+  if (links.length === 0) {
+    log(`issue #${o.issue}: no MaaEnd-logs-*.zip attachment; nothing posted`);
+    return { action: "none", links, ignored, files: [], body: "" };
+  }
+
+  const bundles = `${o.workDir}/bundles`;
+  const out = `${o.workDir}/out`;
+  await Deno.mkdir(bundles, { recursive: true });
+  const files: string[] = [];
+  const maxFile = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxTotal = o.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+  let total = 0;
+  for (const l of links) {
+    const path = `${bundles}/${l.fileName}`;
+    const n = await download(fetchFn, l, path, maxFile, maxTotal - total);
+    total += n;
+    files.push(path);
+    log(`downloaded ${l.fileName} (${n} bytes, from ${l.source})`);
+  }
+
+  const argv = ["triage", ...files, ...(o.packs ?? []).flatMap((p) => ["--pack", p])];
+  argv.push("--out", out);
+  const code = await (o.runTriage ?? runTriageSubprocess)(argv);
+  if (code !== 0) {
+    throw new NavscopeError("bad_value", `navscope triage exited ${code}; nothing posted`);
+  }
+  let md: string;
+  try {
+    md = await Deno.readTextFile(`${out}/triage.md`);
+  } catch (e) {
+    throw new NavscopeError("io", `navscope triage wrote no triage.md: ${(e as Error).message}`, {
+      file: `${out}/triage.md`,
+    });
+  }
+  const body = assembleComment(md, {
+    files: links.map((l) => l.fileName),
+    ...(o.runUrl ? { runUrl: o.runUrl } : {}),
+  });
+  if (o.dryRun) return { action: "dry-run", links, ignored, files, body };
+  if (marked) {
+    await gh("PATCH", `${base}/issues/comments/${marked.id}`, { body });
+    log(`updated comment ${marked.id} on issue #${o.issue}`);
+    return { action: "updated", links, ignored, files, body, commentId: marked.id };
+  }
+  const r = await gh("POST", `${base}/issues/${o.issue}/comments`, { body });
+  const id = (await r.json() as { id?: number }).id;
+  log(`posted comment ${id ?? "?"} on issue #${o.issue}`);
+  return { action: "created", links, ignored, files, body, ...(id ? { commentId: id } : {}) };
+}
+
+/**
+ * Downloads one volume to `path` through `path.part`, renamed only once complete, so the
+ * folder never holds a partial volume. Redirects are followed by hand so every hop's host is
+ * checked (GitHub's attachment links redirect to signed S3 URLs). Returns the size.
+ */
+async function download(
+  fetchFn: typeof fetch,
+  link: BundleLink,
+  path: string,
+  maxFile: number,
+  leftTotal: number,
+): Promise<number> {
+  const cap = Math.min(maxFile, leftTotal);
+  const why = (what: string) =>
+    new NavscopeError("bad_value", `${link.fileName}: ${what}`, { file: link.url });
+  const overCap = (n: number | string) =>
+    why(
+      maxFile <= leftTotal
+        ? `${n} bytes is over the download cap of ${maxFile} bytes per file`
+        : `${n} bytes is over what is left (${leftTotal} bytes) of the cap on all downloads`,
+    );
+  let url = link.url;
+  let r: Response;
+  for (let hop = 0;; hop++) {
+    try {
+      r = await fetchFn(url, { redirect: "manual" });
+    } catch (e) {
+      throw new NavscopeError("io", `${link.fileName}: download failed: ${(e as Error).message}`, {
+        file: url,
+      });
+    }
+    if (r.status < 300 || r.status >= 400) break;
+    await r.body?.cancel();
+    const loc = r.headers.get("location");
+    if (!loc || hop >= MAX_REDIRECTS) throw why(`HTTP ${r.status} without a usable redirect`);
+    url = new URL(loc, url).href;
+    if (!isAllowedUrl(url)) throw why(`redirected to ${new URL(url).host}, not a GitHub host`);
+  }
+  if (!r.ok) {
+    await r.body?.cancel();
+    throw new NavscopeError("io", `${link.fileName}: download failed: HTTP ${r.status}`, {
+      file: url,
+    });
+  }
+  const declared = Number(r.headers.get("content-length") ?? NaN);
+  if (declared > cap) {
+    await r.body?.cancel();
+    throw overCap(declared);
+  }
+  const tmp = `${path}.part`;
+  const f = await Deno.open(tmp, { write: true, create: true, truncate: true });
+  let n = 0;
+  let head = new Uint8Array(0);
+  try {
+    try {
+      for await (const chunk of r.body ?? new ReadableStream<Uint8Array>()) {
+        n += chunk.length;
+        // The cap is checked while streaming too: Content-Length may be absent or lie.
+        if (n > cap) throw overCap(`more than ${cap}`);
+        if (head.length < 4) head = new Uint8Array([...head, ...chunk.subarray(0, 4)]);
+        let off = 0;
+        while (off < chunk.length) off += await f.write(chunk.subarray(off));
+      }
+    } finally {
+      f.close();
+    }
+    if (n === 0) throw why("the download is empty");
+    // "PK\3\4" (a local header) or "PK\5\6" (an empty archive): an HTML error page saved as
+    // .zip is refused here, not deep inside triage.
+    if (!(head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5))) {
+      throw why("the download is not a zip archive");
+    }
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+  return n;
+}
+
+/**
+ * The default runner: `navscope` of this checkout in a subprocess, with read/write/env
+ * permissions only and without the GitHub token in its environment — it parses zips from
+ * strangers, so it gets neither the network nor the token.
+ */
+export async function runTriageSubprocess(argv: string[]): Promise<number> {
+  const main = new URL("../main.ts", import.meta.url).pathname;
+  const env = Deno.env.toObject();
+  for (const k of Object.keys(env)) {
+    if (/TOKEN|^ACTIONS_/.test(k)) delete env[k];
+  }
+  const p = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-write", "--allow-env", main, ...argv],
+    clearEnv: true,
+    env,
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  return (await p.output()).code;
+}
+
+/** Usage text of the runner. */
+export const help = `deno task triage-issue [ISSUE] [options]
+
+Triages a GitHub issue: downloads the MaaEnd-logs-*.zip volumes linked from its body and
+comments, runs navscope triage on them and posts triage.md as one comment (a re-run edits the
+comment marked ${COMMENT_MARKER}). No bundle linked: posts nothing, exits 0.
+
+  ISSUE                 issue number (default: the event payload at GITHUB_EVENT_PATH)
+  --repo OWNER/NAME     repository (default GITHUB_REPOSITORY)
+  --pack PACK           pack to replay on (repeatable; default NAVSCOPE_TRIAGE_PACKS, ':'-separated)
+  --work DIR            work folder for bundles/ and out/ (default a new temp folder)
+  --max-file SIZE       cap per volume (default 50M)
+  --max-total SIZE      cap on all volumes (default 200M)
+  --bot-login LOGIN     the account whose marked comment is edited (default any bot account)
+  --dry-run             print the comment, post nothing
+
+env: GITHUB_TOKEN (required), GITHUB_REPOSITORY, GITHUB_EVENT_PATH, GITHUB_API_URL,
+GITHUB_SERVER_URL + GITHUB_RUN_ID (the run link in the footer), NAVSCOPE_TRIAGE_PACKS.
+exit: 0 done (or nothing to do), 1 bad input / API or download failure, 2 usage.`;
+
+function usage(what: string): NavscopeError {
+  return new NavscopeError("usage", what);
+}
+
+/** The issue number of an Actions event payload: `issue.number` or `inputs.issue_number`. */
+export function issueOfEvent(payload: unknown): number | null {
+  const p = payload as { issue?: { number?: unknown }; inputs?: { issue_number?: unknown } };
+  const v = p?.issue?.number ?? p?.inputs?.issue_number;
+  const n = typeof v === "string" ? Number(v) : v;
+  return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** The CLI: parses flags and env, runs {@link triageIssue}; resolves to the exit code. */
+export async function main(args: string[]): Promise<number> {
+  try {
+    if (args.includes("--help") || args.includes("-h")) {
+      console.log(help);
+      return 0;
+    }
+    let issue: number | null = null;
+    let repo = Deno.env.get("GITHUB_REPOSITORY") ?? "";
+    const packs: string[] = [];
+    let work: string | undefined;
+    let maxFile = DEFAULT_MAX_FILE_BYTES, maxTotal = DEFAULT_MAX_TOTAL_BYTES;
+    let botLogin: string | undefined;
+    let dryRun = false;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      const value = () => {
+        const v = args[++i];
+        if (v === undefined || v.startsWith("--")) throw usage(`${a} needs a value`);
+        return v;
+      };
+      const size = () => {
+        const v = value(), n = parseByteSize(v);
+        if (n === null || n <= 0) throw usage(`${a} ${JSON.stringify(v)} is not a size`);
+        return n;
+      };
+      if (a === "--repo") repo = value();
+      else if (a === "--pack") packs.push(value());
+      else if (a === "--work") work = value();
+      else if (a === "--max-file") maxFile = size();
+      else if (a === "--max-total") maxTotal = size();
+      else if (a === "--bot-login") botLogin = value();
+      else if (a === "--dry-run") dryRun = true;
+      else if (/^\d+$/.test(a) && issue === null) issue = Number(a);
+      else throw usage(`unknown argument ${JSON.stringify(a)}`);
+    }
+    if (packs.length === 0) {
+      packs.push(...(Deno.env.get("NAVSCOPE_TRIAGE_PACKS") ?? "").split(":").filter((p) => p));
+    }
+    if (issue === null) {
+      const ev = Deno.env.get("GITHUB_EVENT_PATH");
+      if (ev) {
+        let payload: unknown;
+        try {
+          payload = JSON.parse(await Deno.readTextFile(ev));
+        } catch (e) {
+          throw new NavscopeError("io", `cannot read the event payload: ${(e as Error).message}`, {
+            file: ev,
+          });
+        }
+        issue = issueOfEvent(payload);
+      }
+    }
+    if (issue === null || issue <= 0) {
+      throw usage("no issue number (give ISSUE, or run from an issue event)");
+    }
+    if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) {
+      throw usage(
+        `repository ${JSON.stringify(repo)} is not OWNER/NAME (--repo or GITHUB_REPOSITORY)`,
+      );
+    }
+    const token = Deno.env.get("GITHUB_TOKEN");
+    if (!token) throw usage("GITHUB_TOKEN is not set");
+    const server = Deno.env.get("GITHUB_SERVER_URL"), run = Deno.env.get("GITHUB_RUN_ID");
+    const workDir = work ?? await Deno.makeTempDir({ prefix: "navscope-triage-" });
+    await Deno.mkdir(workDir, { recursive: true });
+    const r = await triageIssue({
+      repo,
+      issue,
+      token,
+      workDir,
+      packs,
+      maxFileBytes: maxFile,
+      maxTotalBytes: maxTotal,
+      dryRun,
+      ...(botLogin ? { botLogin } : {}),
+      ...(Deno.env.get("GITHUB_API_URL") ? { apiUrl: Deno.env.get("GITHUB_API_URL") } : {}),
+      ...(server && run ? { runUrl: `${server}/${repo}/actions/runs/${run}` } : {}),
+    });
+    if (r.action === "dry-run") console.log(r.body);
+    return 0;
+  } catch (e) {
+    if (e instanceof NavscopeError) {
+      console.error(`triage-issue: error: ${e.message}`);
+      return e.code === "usage" ? 2 : 1;
+    }
+    if (e instanceof Error && Object.values(Deno.errors).some((k) => e instanceof k)) {
+      console.error(`triage-issue: error: ${e.message.replace(/,? run again with .*$/, "")}`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}
