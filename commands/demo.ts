@@ -17,6 +17,7 @@ const DEMO_STEPS = {
   classify: () => import("./classify.ts"),
   stats: () => import("./stats.ts"),
   report: () => import("./report.ts"),
+  triage: () => import("./triage.ts"),
 };
 
 /** One line for the command list. */
@@ -170,8 +171,22 @@ export async function run(args: string[]): Promise<number> {
     "--drill",
     "30",
   ], false);
+  // A bug report as it arrives: the example bundle's zip volumes triaged on city_small's pack.
+  const bundleDir = example("bundle");
+  const vols = [...Deno.readDirSync(bundleDir)].map((e) => e.name).filter((n) => n.endsWith(".zip"))
+    .sort().map((n) => `${bundleDir}/${n}`);
+  say(`demo: triaging the example bug-report bundle → ${out}/triage/`);
+  await sub([
+    "triage",
+    ...vols,
+    "--pack",
+    example("city_small/base.nav.gz"),
+    "--out",
+    `${out}/triage`,
+  ], false);
   if (format === "json") {
     json.report = html;
+    json.triage = `${out}/triage/triage.md`;
     io.out.write(JSON.stringify(json, null, 2) + "\n");
   }
   const abs = html.startsWith("/") ? html : `${Deno.cwd()}/${html}`;

@@ -51,7 +51,12 @@ export async function run(args: string[]): Promise<number> {
     strict: { type: "boolean" },
   });
   if (positionals.length === 0) {
-    throw new NavscopeError("usage", "triage: no bundle given", {}, "BUNDLE… (zips, folders, logs)");
+    throw new NavscopeError(
+      "usage",
+      "triage: no bundle given",
+      {},
+      "BUNDLE… (zips, folders, logs)",
+    );
   }
   let maxLegs = 50;
   if (values["max-legs"] !== undefined) {

@@ -40,7 +40,7 @@ export function legPng(inp: LegPngInput, maxSide = 900): Uint8Array {
   if (inp.goal) pts.push(inp.goal);
   for (const l of inp.planned) pts.push(...l);
   for (const l of inp.track) pts.push(...l);
-  if (p) for (const q of p.points) pts.push(q);
+  if (p) { for (const q of p.points) pts.push(q); }
   // World box, px: the picture's crop when there is one, else the points' box with a margin.
   let x0: number, y0: number, x1: number, y1: number;
   if (p) {

@@ -141,14 +141,20 @@
     ]);
   }
   for (const b of data.bundles || []) {
-    facts.push(["bundle", `${b.product || b.label} ${b.version} · exported ${b.stamp || "?"} (local) · ${b.era}`]);
+    facts.push([
+      "bundle",
+      `${b.product || b.label} ${b.version} · exported ${b.stamp || "?"} (local) · ${b.era}`,
+    ]);
     facts.push([
       "bundle volumes",
       `${b.volumes_found.length} read` +
-        (b.volumes_missing.length ? `; missing: ${b.volumes_missing.join(", ")}` : ""),
+      (b.volumes_missing.length ? `; missing: ${b.volumes_missing.join(", ")}` : ""),
     ]);
     facts.push(["navigator logs", b.navigator_files.join(", ") || "none"]);
-    facts.push(["zipline delivery (config)", b.ziplines === null ? "unknown" : b.ziplines ? "on" : "off"]);
+    facts.push([
+      "zipline delivery (config)",
+      b.ziplines === null ? "unknown" : b.ziplines ? "on" : "off",
+    ]);
   }
   $("facts").innerHTML = table(["fact", "value"], facts, [false, false]);
   $("zones").innerHTML = table(

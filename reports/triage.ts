@@ -100,7 +100,9 @@ export async function triage(
     const r = runOf(l);
     if (!r) return { planned: [], track: [] };
     return {
-      planned: r.plannedPaths.filter((p) => p.zone === l.zone || p.zone === "").map((p) => p.points),
+      planned: r.plannedPaths.filter((p) => p.zone === l.zone || p.zone === "").map((p) =>
+        p.points
+      ),
       track: r.track.map((t) => t.points),
     };
   };
@@ -212,10 +214,12 @@ function bundleLines(b: BundleFacts): string[] {
     `- **Bundle** ${b.product || b.label} ${b.version || "(version unknown)"}, exported ${
       b.stamp || "?"
     } (local time) — ${b.era}`,
-    `- volumes read: ${b.volumes_found.length ? b.volumes_found.map((v) => `\`${base(v)}\``).join(", ") : "none"}` +
-      (b.volumes_missing.length
-        ? `; **missing: ${b.volumes_missing.map((v) => `\`${v}\``).join(", ")}** (attach every part)`
-        : ""),
+    `- volumes read: ${
+      b.volumes_found.length ? b.volumes_found.map((v) => `\`${base(v)}\``).join(", ") : "none"
+    }` +
+    (b.volumes_missing.length
+      ? `; **missing: ${b.volumes_missing.map((v) => `\`${v}\``).join(", ")}** (attach every part)`
+      : ""),
     `- navigator logs: ${
       b.navigator_files.length
         ? b.navigator_files.map((f) => `\`${f.slice(f.lastIndexOf("!") + 1)}\``).join(", ")
@@ -234,7 +238,9 @@ function legSection(t: TriageLeg, withPack: boolean): string {
   const zip = r
     ? `request zip=${r.zip === null ? "?" : r.zip}` +
       (r.ziplines.length
-        ? `; decisions: ${r.ziplines.map((z) => z.decision + (z.why ? ` (${z.why})` : "")).join("; ")}`
+        ? `; decisions: ${
+          r.ziplines.map((z) => z.decision + (z.why ? ` (${z.why})` : "")).join("; ")
+        }`
         : "")
     : "unknown (no run)";
   const lines = [
@@ -260,9 +266,11 @@ function legSection(t: TriageLeg, withPack: boolean): string {
       extra.push(`blind-target fallback: ${r.blindFallbacks.map((b) => b.outcome).join(", ")}`);
     }
     if (r.detours.length) {
-      extra.push(`${r.detours.filter((d) => !d.selected).length} failed / ${
-        r.detours.filter((d) => d.selected).length
-      } selected detours`);
+      extra.push(
+        `${r.detours.filter((d) => !d.selected).length} failed / ${
+          r.detours.filter((d) => d.selected).length
+        } selected detours`,
+      );
     }
     if (extra.length) lines.push(`- navigator: ${extra.join("; ")}`);
   }
@@ -281,7 +289,9 @@ export function triageMarkdown(
   const head = [
     verdictLine(r.failures, r.failedRuns, byClass),
     "",
-    `${r.runs.length} navigation runs read, ${r.runs.filter((x) => x.ok === false).length} failed; ${r.legs.length} distinct failing legs.`,
+    `${r.runs.length} navigation runs read, ${
+      r.runs.filter((x) => x.ok === false).length
+    } failed; ${r.legs.length} distinct failing legs.`,
     "",
     ...r.bundles.flatMap(bundleLines),
     "",
@@ -291,14 +301,20 @@ export function triageMarkdown(
     `| # | run | zone | start → goal | class |${withPack ? " replay |" : ""}`,
     `|---|---|---|---|---|${withPack ? "---|" : ""}`,
     ...r.legs.map((t) =>
-      `| ${t.n} | ${esc(t.run ? `${t.run.nodeName} (task ${t.run.taskId})` : "-")} | ${t.leg.zone} | ${
-        f1(t.leg.start)
-      } → ${f1(t.leg.goal)} | ${t.leg.class} |${withPack ? ` ${esc(t.replay)} |` : ""}`
+      `| ${t.n} | ${
+        esc(t.run ? `${t.run.nodeName} (task ${t.run.taskId})` : "-")
+      } | ${t.leg.zone} | ${f1(t.leg.start)} → ${f1(t.leg.goal)} | ${t.leg.class} |${
+        withPack ? ` ${esc(t.replay)} |` : ""
+      }`
     ),
     "",
   ];
   const tail = withPack
-    ? [`Replayed on ${packs.map((p) => `\`${relPath(p)}\``).join(", ")}. Pictures and report.html are in the triage folder.`]
+    ? [
+      `Replayed on ${
+        packs.map((p) => `\`${relPath(p)}\``).join(", ")
+      }. Pictures and report.html are in the triage folder.`,
+    ]
     : [
       "No pack given: legs were not replayed. Add the replay with " +
       "`navscope triage BUNDLE… --pack base.nav.gz` (MaaEnd-AI's `map/navmesh/base.nav.gz`).",

@@ -55,8 +55,11 @@ Deno.test("bundle names are parsed from the right (versions contain '-')", () =>
     "2026-08-08 07:52:56",
     1,
   ]);
-  assertEquals(parseBundleName("MaaEnd-logs-v2.1.0-ci.260808-abc-20260808-075256-part001.zip")!
-    .version, "v2.1.0-ci.260808-abc");
+  assertEquals(
+    parseBundleName("MaaEnd-logs-v2.1.0-ci.260808-abc-20260808-075256-part001.zip")!
+      .version,
+    "v2.1.0-ci.260808-abc",
+  );
   assertEquals(parseBundleName("MaaEnd-logs-20260808-075256.zip")!.part, null);
   assertEquals(parseBundleName("debug.zip"), null);
   // Rotation order: stamps lexically (zero-padded = chronological), then the live log.
@@ -70,7 +73,10 @@ Deno.test("bundle names are parsed from the right (versions contain '-')", () =>
     "cpp-algo/debug/maafw.bak.2026.08.30-22.58.30.451.log",
     "cpp-algo/debug/maafw.log",
   ]);
-  assertEquals(ziplinesFromConfig({ options: [{ name: "ZiplineDelivery", value: "Yes" }] }).on, true);
+  assertEquals(
+    ziplinesFromConfig({ options: [{ name: "ZiplineDelivery", value: "Yes" }] }).on,
+    true,
+  );
   assertEquals(ziplinesFromConfig({ task: { enableZipline: false } }).on, false);
   assertEquals(ziplinesFromConfig({ other: 1 }).on, null);
 });
@@ -150,7 +156,14 @@ Deno.test("triage CLI writes triage.md, report.html and one PNG per failing leg;
     assert(!md.includes("reproduces"), "no replay verdicts without a pack");
     assert(md.includes("zipline delivery in config: off"), md);
     const files = [...Deno.readDirSync(`${dir}/out`)].map((e) => e.name).sort();
-    assertEquals(files, ["leg-01.png", "leg-02.png", "leg-03.png", "leg-04.png", "report.html", "triage.md"]);
+    assertEquals(files, [
+      "leg-01.png",
+      "leg-02.png",
+      "leg-03.png",
+      "leg-04.png",
+      "report.html",
+      "triage.md",
+    ]);
     assertEquals((await cli(["triage"])).code, 2);
     assertEquals((await cli(["triage", `${dir}/nothing.zip`, "--out", `${dir}/o2`])).code, 1);
   } finally {
@@ -172,7 +185,9 @@ Deno.test("the comment is cut between sections, never mid-table, under 65 536 ch
     assert(md.length <= COMMENT_LIMIT, `${md.length}`);
     assert(/\*\(cut: \d+ of 8000 failing legs shown here/.test(md), md.slice(-400));
     // Every table line that is there is whole (starts and ends with a pipe).
-    for (const line of md.split("\n").filter((l) => l.startsWith("|"))) assert(line.endsWith("|"), line);
+    for (const line of md.split("\n").filter((l) => l.startsWith("|"))) {
+      assert(line.endsWith("|"), line);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -191,7 +206,10 @@ Deno.test("exporter eras: older single zip, hand-made debug zip with and without
       single: true,
       volumes: [{ "cpp-algo/debug/maafw.log": NAV_FAIL, "maafw.log": NAV_FAIL }],
     });
-    Deno.writeFileSync(`${dir}/debug.zip`, zipVolume({ "debug/cpp-algo/debug/maafw.log": NAV_FAIL }));
+    Deno.writeFileSync(
+      `${dir}/debug.zip`,
+      zipVolume({ "debug/cpp-algo/debug/maafw.log": NAV_FAIL }),
+    );
     Deno.writeFileSync(`${dir}/flat.zip`, zipVolume({ "cpp-algo/debug/maa.log": NAV_FAIL }));
     Deno.writeTextFileSync(`${dir}/loose.log`, NAV_FAIL);
     const single = await classifyLogs([`${dir}/a`]);
@@ -203,7 +221,12 @@ Deno.test("exporter eras: older single zip, hand-made debug zip with and without
     const flat = await classifyLogs([`${dir}/flat.zip`]);
     assertEquals(flat.report.total, 1);
     assert(flat.report.bundles![0].era.includes("maa.log names"));
-    const mix = await classifyLogs([`${dir}/a`, `${dir}/debug.zip`, `${dir}/flat.zip`, `${dir}/loose.log`]);
+    const mix = await classifyLogs([
+      `${dir}/a`,
+      `${dir}/debug.zip`,
+      `${dir}/flat.zip`,
+      `${dir}/loose.log`,
+    ]);
     assertEquals(mix.report.total, 4);
     assertEquals(mix.report.bundles!.length, 3);
   } finally {
@@ -252,13 +275,24 @@ Deno.test("malformed volumes: one located error naming the volume (and entry); o
       const { report, parse } = await classifyLogs(vols);
       const bad = report.file_problems.find((p) => re.test(p.error));
       assert(bad, `${what}: ${JSON.stringify(report.file_problems)}`);
-      assert(bad.file.includes("part03.zip") || bad.error.includes("part03.zip"), `${what}: ${bad.file}`);
+      assert(
+        bad.file.includes("part03.zip") || bad.error.includes("part03.zip"),
+        `${what}: ${bad.file}`,
+      );
       if (what === "encrypted" || what === "crc") {
-        assert(bad.file.includes("cpp-algo/debug/maafw.log") || bad.error.includes("cpp-algo/debug/maafw.log"), `${what}: names the entry`);
+        assert(
+          bad.file.includes("cpp-algo/debug/maafw.log") ||
+            bad.error.includes("cpp-algo/debug/maafw.log"),
+          `${what}: names the entry`,
+        );
       }
       // part02 (the rotated log) is still read: its two failures are counted.
       assert(report.total >= 1, `${what}: ${report.total}`);
-      assert(parse.files.some((f) => f.file.endsWith("maafw.bak.2026.08.08-07.41.01.300.log") && f.lines > 0));
+      assert(
+        parse.files.some((f) =>
+          f.file.endsWith("maafw.bak.2026.08.08-07.41.01.300.log") && f.lines > 0
+        ),
+      );
       const r = await cli(["classify", "--strict", ...vols]);
       assertEquals(r.code, 1, `${what} --strict`);
     } finally {
@@ -281,7 +315,10 @@ Deno.test("a zip bomb is refused by the inflate cap with a located error; nothin
     try {
       const { report } = await classifyLogs(vols);
       const bad = report.file_problems.find((p) => /inflate cap/.test(p.error));
-      assert(bad && bad.file.includes("part02.zip!cpp-algo/debug/maafw.log"), JSON.stringify(report.file_problems));
+      assert(
+        bad && bad.file.includes("part02.zip!cpp-algo/debug/maafw.log"),
+        JSON.stringify(report.file_problems),
+      );
       assertEquals(report.total, 1); // part01's failure: the other volume is still read
     } finally {
       setMaxInflate(null);
@@ -297,7 +334,15 @@ Deno.test("text: CRLF, invalid UTF-8 counted, NUL runs dropped and counted, a li
     const bad = new Uint8Array([0xff, 0xfe]);
     const text = new TextEncoder().encode(crlf(NAV_FAIL));
     const big = "x".repeat((1 << 20) + 10) + "\n";
-    const body = new Uint8Array([...text, ...bad, 10, 0, 0, 0, ...new TextEncoder().encode(big + NAV_FAIL)]);
+    const body = new Uint8Array([
+      ...text,
+      ...bad,
+      10,
+      0,
+      0,
+      0,
+      ...new TextEncoder().encode(big + NAV_FAIL),
+    ]);
     const vols = writeBundle(dir, {
       prefix: "MaaEnd-logs-v2.23.0-20260808-075256",
       volumes: [{ "cpp-algo/debug/maafw.log": body }],

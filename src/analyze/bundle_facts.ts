@@ -7,7 +7,6 @@
  */
 import type { BundleInfo } from "../logs/bundle.ts";
 import type { FileReport, ParseReport } from "../logs/types.ts";
-import type { ReportTable } from "./tables.ts";
 import { relPath } from "./paths.ts";
 
 /** The JSON form of a bundle (stable, snake_case). */
@@ -76,24 +75,4 @@ export function bundleFacts(parse: ParseReport): BundleFacts[] {
 /** One-word zipline state. */
 export function ziplineWord(z: boolean | null): string {
   return z === null ? "unknown" : z ? "on" : "off";
-}
-
-/** The bundle table printed before a command's own tables. */
-export function bundleTable(facts: readonly BundleFacts[]): ReportTable[] {
-  if (facts.length === 0) return [];
-  return [{
-    title: "Bundles read",
-    head: ["bundle", "version", "stamp (local)", "era", "volumes", "missing", "navigator logs", "ziplines"],
-    rows: facts.map((b) => [
-      b.product || b.label,
-      b.version || "?",
-      b.stamp || "?",
-      b.era,
-      b.volumes_found.length,
-      b.volumes_missing.join(", ") || "-",
-      b.navigator_files.map((f) => f.slice(f.lastIndexOf("!") + 1)).join(", ") || "none",
-      ziplineWord(b.ziplines),
-    ]),
-    notes: facts.flatMap((b) => [...b.warnings, ...b.problems.map((p) => `unreadable: ${p.error}`)]),
-  }];
 }

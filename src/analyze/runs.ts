@@ -110,7 +110,7 @@ export class RunCollector {
         run.nodeName = ev.nodeName;
         run.taskId = ev.taskId;
         run.at = `${ev.src.file}:${ev.src.line}`;
-        run.start = (Number.isNaN(ev.head.time) ? "" : formatTimestamp(ev.head.time));
+        run.start = Number.isNaN(ev.head.time) ? "" : formatTimestamp(ev.head.time);
         run.mapName = ev.mapName;
         const p = ev.param as Record<string, unknown> | null;
         run.zip = p && typeof p.zip === "boolean" ? p.zip : null;
@@ -123,7 +123,7 @@ export class RunCollector {
       }
       case "node_result":
         if (r && (ev.name === r.nodeName || r.nodeName === "")) {
-          this.#close(ev.ok, (Number.isNaN(ev.head.time) ? "" : formatTimestamp(ev.head.time)));
+          this.#close(ev.ok, Number.isNaN(ev.head.time) ? "" : formatTimestamp(ev.head.time));
         }
         return;
       case "leg": {
@@ -219,7 +219,12 @@ export class RunCollector {
       if (r.ok === null) open++;
       if (r.failedLegs > 0) withFailed++;
     }
-    return { runs: this.runs.length, failedRuns: failed, openRuns: open, runsWithFailedLegs: withFailed };
+    return {
+      runs: this.runs.length,
+      failedRuns: failed,
+      openRuns: open,
+      runsWithFailedLegs: withFailed,
+    };
   }
 }
 

@@ -4,7 +4,7 @@
  * the same tables for reports.
  * @module
  */
-import { bundleTable } from "./bundle_facts.ts";
+import { type BundleFacts, ziplineWord } from "./bundle_facts.ts";
 import type { ClassifyReport, ClassRow } from "./classify_report.ts";
 import type { StatsBody, StatsReport } from "./stats.ts";
 
@@ -162,4 +162,35 @@ export function statsTables(rep: StatsReport): ReportTable[] {
     );
   }
   return [...bundleTable(rep.bundles ?? []), ...out];
+}
+
+/** The bundle table printed before a command's own tables. */
+export function bundleTable(facts: readonly BundleFacts[]): ReportTable[] {
+  if (facts.length === 0) return [];
+  return [{
+    title: "Bundles read",
+    head: [
+      "bundle",
+      "version",
+      "stamp (local)",
+      "era",
+      "volumes",
+      "missing",
+      "navigator logs",
+      "ziplines",
+    ],
+    rows: facts.map((b) => [
+      b.product || b.label,
+      b.version || "?",
+      b.stamp || "?",
+      b.era,
+      b.volumes_found.length,
+      b.volumes_missing.join(", ") || "-",
+      b.navigator_files.map((f) => f.slice(f.lastIndexOf("!") + 1)).join(", ") || "none",
+      ziplineWord(b.ziplines),
+    ]),
+    notes: facts.flatMap((
+      b,
+    ) => [...b.warnings, ...b.problems.map((p) => `unreadable: ${p.error}`)]),
+  }];
 }

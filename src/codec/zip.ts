@@ -17,7 +17,7 @@
 import { Inflate } from "fflate";
 import zlib from "node:zlib";
 import { NavscopeError } from "../errors.ts";
-import { maxInflate, MAX_INFLATE_ENV } from "./gzip.ts";
+import { MAX_INFLATE_ENV, maxInflate } from "./gzip.ts";
 
 /** One central-directory entry. */
 export interface ZipEntry {

@@ -32,6 +32,12 @@ export interface LogSourceFile {
   rank: number;
   /** The file on disk, when the source is a plain file (read in large chunks). */
   path?: string;
+  /**
+   * Read in rotation order with the rest of its bundle (zip members). Files of an extracted
+   * folder are ordered by their first timestamp instead, as loose logs are: unzipping keeps
+   * the names, and a folder may hold other logs beside the navigator's.
+   */
+  rotationOrder?: boolean;
 }
 
 /** A problem with one volume or entry (named, located). */
@@ -84,7 +90,14 @@ const BUNDLE_NAME =
 /** Parsed bundle file name, or null. */
 export function parseBundleName(
   base: string,
-): { prefix: string; product: string; version: string; stamp: string; part: number | null; width: number } | null {
+): {
+  prefix: string;
+  product: string;
+  version: string;
+  stamp: string;
+  part: number | null;
+  width: number;
+} | null {
   const m = BUNDLE_NAME.exec(base);
   if (!m) return null;
   const g = m.groups!;
@@ -149,7 +162,9 @@ function emptyBundle(label: string, kind: BundleInfo["kind"]): BundleInfo {
 }
 
 /** Reads a small entry whole (the config file), null when it cannot be read. */
-async function readSmall(open: () => Promise<ReadableStream<Uint8Array>>): Promise<Uint8Array | null> {
+async function readSmall(
+  open: () => Promise<ReadableStream<Uint8Array>>,
+): Promise<Uint8Array | null> {
   try {
     const chunks: Uint8Array[] = [];
     let n = 0;
@@ -194,7 +209,9 @@ export function ziplinesFromConfig(json: unknown): { on: boolean | null; key: st
     if (v === null || typeof v !== "object") return null;
     const o = v as Record<string, unknown>;
     // An option record: {name: "…Zipline…", value: "Yes"} and the like.
-    const label = ["name", "option", "key", "id"].map((k) => o[k]).find((x) => typeof x === "string");
+    const label = ["name", "option", "key", "id"].map((k) => o[k]).find((x) =>
+      typeof x === "string"
+    );
     if (typeof label === "string" && mentions(label)) {
       for (const k of ["value", "enabled", "checked", "selected", "case"]) {
         const b = truthy(o[k]);
@@ -214,7 +231,11 @@ export function ziplinesFromConfig(json: unknown): { on: boolean | null; key: st
   return walk(json, "$") ?? { on: null, key: "" };
 }
 
-async function applyConfig(b: BundleInfo, open: () => Promise<ReadableStream<Uint8Array>>, name: string) {
+async function applyConfig(
+  b: BundleInfo,
+  open: () => Promise<ReadableStream<Uint8Array>>,
+  name: string,
+) {
   const bytes = await readSmall(open);
   if (bytes === null) {
     b.warnings.push(`${name}: could not be read; zipline state unknown`);
@@ -247,12 +268,25 @@ interface Member {
   open: () => Promise<ReadableStream<Uint8Array>>;
 }
 
-async function addMembers(b: BundleInfo, members: Member[], out: LogSourceFile[]): Promise<void> {
+async function addMembers(
+  b: BundleInfo,
+  members: Member[],
+  out: LogSourceFile[],
+  folder = false,
+): Promise<void> {
   const nav: Member[] = [];
   for (const m of members) {
     const role = roleOf(m.path);
     if (role === "navigator") nav.push(m);
-    else if (role === "pipeline") {
+    else if (
+      folder && role === "other" && /(^|\/)cpp-algo\/debug\//.test(m.path) &&
+      /\.(log|txt|gz)$/i.test(m.path)
+    ) {
+      // Other logs in the navigator's folder of an extracted bundle (a re-compressed or
+      // renamed rotation): read as logs, in time order.
+      b.navigatorFiles.push(m.display);
+      out.push({ name: m.display, role: "log", open: m.open, bundle: b, rank: 0, path: m.display });
+    } else if (role === "pipeline") {
       b.pipelineFiles.push(m.display);
       out.push({ name: m.display, role, open: m.open, bundle: b, rank: 1e9 });
     } else if (role === "config") {
@@ -266,7 +300,15 @@ async function addMembers(b: BundleInfo, members: Member[], out: LogSourceFile[]
   });
   nav.forEach((m, i) => {
     b.navigatorFiles.push(m.display);
-    out.push({ name: m.display, role: "navigator", open: m.open, bundle: b, rank: i });
+    out.push({
+      name: m.display,
+      role: "navigator",
+      open: m.open,
+      bundle: b,
+      rank: i,
+      rotationOrder: !folder,
+      ...(folder ? { path: m.display } : {}),
+    });
   });
 }
 
@@ -303,13 +345,19 @@ export async function resolveSources(
     }
     const base = f.slice(f.lastIndexOf("/") + 1);
     const parsed = parseBundleName(base);
-    const key = parsed && parsed.part !== null ? `${f.slice(0, f.lastIndexOf("/") + 1)}${parsed.prefix}` : f;
+    const key = parsed && parsed.part !== null
+      ? `${f.slice(0, f.lastIndexOf("/") + 1)}${parsed.prefix}`
+      : f;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key)!.push({ parsed, path: f });
   }
   for (const [key, vols] of groups) {
     const first = vols[0].parsed;
-    const kind: BundleInfo["kind"] = first?.part != null ? "volumes" : first ? "single_zip" : "debug_zip";
+    const kind: BundleInfo["kind"] = first?.part != null
+      ? "volumes"
+      : first
+      ? "single_zip"
+      : "debug_zip";
     const b = emptyBundle(key.slice(key.lastIndexOf("/") + 1), kind);
     if (first) {
       b.product = first.product;
@@ -356,7 +404,10 @@ export async function resolveSources(
     }
     // A zip holding none of the bundle's files is still read as plain logs (a zip of loose logs).
     await addMembers(b, members, sources);
-    if (kind === "debug_zip" && members.length > 0 && b.navigatorFiles.length === 0 && b.pipelineFiles.length === 0) {
+    if (
+      kind === "debug_zip" && members.length > 0 && b.navigatorFiles.length === 0 &&
+      b.pipelineFiles.length === 0
+    ) {
       for (const m of members) {
         if (/\.(log|txt|gz)$/i.test(m.path)) {
           sources.push({ name: m.display, role: "log", open: m.open, bundle: b, rank: 0 });
@@ -368,8 +419,12 @@ export async function resolveSources(
   for (const [dir, rels] of folders) {
     const b = emptyBundle(dir, "folder");
     bundles.push(b);
-    const members = rels.map((r) => ({ path: r, display: `${dir.replace(/\/$/, "")}/${r}`, open: fileOpener(`${dir.replace(/\/$/, "")}/${r}`) }));
-    await addMembers(b, members, sources);
+    const members = rels.map((r) => ({
+      path: r,
+      display: `${dir.replace(/\/$/, "")}/${r}`,
+      open: fileOpener(`${dir.replace(/\/$/, "")}/${r}`),
+    }));
+    await addMembers(b, members, sources, true);
     b.era = eraOf(b, true, rels.some((r) => /(^|\/)maa(\.bak)?\.log$/.test(r)));
   }
   return { sources, bundles };
@@ -399,7 +454,11 @@ function missingParts(
   if (b.missingVolumes.length > 0) {
     b.warnings.push(
       `bundle ${base}: missing volume${b.missingVolumes.length > 1 ? "s" : ""} ` +
-        `${b.missingVolumes.join(", ")} (found ${[...have].sort((x, y) => x - y).map((p) => `part${String(p).padStart(width, "0")}`).join(", ")}); ` +
+        `${b.missingVolumes.join(", ")} (found ${
+          [...have].sort((x, y) => x - y).map((p) => `part${String(p).padStart(width, "0")}`).join(
+            ", ",
+          )
+        }); ` +
         `the rest is read — attach every part for the whole log`,
     );
   }

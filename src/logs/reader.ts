@@ -529,14 +529,16 @@ async function* run(
   const groupTime = new Map<unknown, number>();
   for (const { rep, src } of order) {
     const t = Number.isNaN(rep.firstTime) ? Infinity : rep.firstTime;
-    const k = src.bundle ?? src;
+    const k = src.rotationOrder ? src.bundle! : src;
     groupTime.set(k, Math.min(groupTime.get(k) ?? Infinity, t));
   }
   order.sort((a, b) => {
-    const ka = a.src.bundle ?? a.src, kb = b.src.bundle ?? b.src;
+    const ka = a.src.rotationOrder ? a.src.bundle! : a.src;
+    const kb = b.src.rotationOrder ? b.src.bundle! : b.src;
     if (ka === kb) return a.src.rank - b.src.rank;
     const ta = groupTime.get(ka)!, tb = groupTime.get(kb)!;
-    const na = a.src.bundle?.label ?? a.rep.file, nb = b.src.bundle?.label ?? b.rep.file;
+    const na = a.src.rotationOrder ? a.src.bundle!.label : a.rep.file;
+    const nb = b.src.rotationOrder ? b.src.bundle!.label : b.rep.file;
     return ta !== tb ? ta - tb : na < nb ? -1 : na > nb ? 1 : 0;
   });
   for (const { rep, src } of order) {

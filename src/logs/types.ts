@@ -558,7 +558,12 @@ export interface FileReport {
   /** `navigator` (cpp-algo log of a bundle), `pipeline` (boundaries only), `log` (any other). */
   role: "navigator" | "pipeline" | "log";
   /** Pipeline logs: task and node boundaries counted (maaend-bundles.md §2.2). */
-  boundaries?: { tasksStarted: number; tasksSucceeded: number; tasksFailed: number; nodeActionsFailed: number };
+  boundaries?: {
+    tasksStarted: number;
+    tasksSucceeded: number;
+    tasksFailed: number;
+    nodeActionsFailed: number;
+  };
 }
 
 /** What a parse saw: counts by kind, the first problems with file:line, per-file summaries. */

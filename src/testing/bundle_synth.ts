@@ -6,7 +6,7 @@
  * pairs with). Tests and benchmarks only.
  * @module
  */
-import { zipSync, type Zippable } from "fflate";
+import { type Zippable, zipSync } from "fflate";
 
 /** Entries of one volume: archive path → bytes or text. */
 export type VolumeEntries = Record<string, Uint8Array | string>;

@@ -42,7 +42,13 @@ function request(node: string, task: number, zone: string, target: P, zip: boole
     node_name: node,
     task_id: task,
   });
-  return line("INF", 301, "AgentServer.cpp", "AgentServer::run", `[req=${req}] [ipc_addr_=ipc:///tmp/maa-agent-1]`);
+  return line(
+    "INF",
+    301,
+    "AgentServer.cpp",
+    "AgentServer::run",
+    `[req=${req}] [ipc_addr_=ipc:///tmp/maa-agent-1]`,
+  );
 }
 
 function track(from: P, to: P, n: number, zone: string): string {
@@ -54,20 +60,32 @@ function track(from: P, to: P, n: number, zone: string): string {
       77,
       "position_provider.cpp",
       "mapnavigator::PositionProvider::Capture",
-      `MapLocator [status=0] [position.zoneId=${zone}] [position.x=${f6(x)}] [position.y=${f6(y)}] [position.isHeld=false]`,
+      `MapLocator [status=0] [position.zoneId=${zone}] [position.x=${f6(x)}] [position.y=${
+        f6(y)
+      }] [position.isHeld=false]`,
     );
   }
   return out;
 }
 
 function failed(zone: string, locZone: string, s: P, g: P, error: string, status: string): string {
-  return line("WRN", 412, "navmesh_path_expander.cpp", "PlanCorridorRoute", `RECAST plan failed. [request.zone_name=${zone}] [result.error=${error}]`) +
+  return line(
+    "WRN",
+    412,
+    "navmesh_path_expander.cpp",
+    "PlanCorridorRoute",
+    `RECAST plan failed. [request.zone_name=${zone}] [result.error=${error}]`,
+  ) +
     line(
       "WRN",
       412,
       "navmesh_path_expander.cpp",
       "PlanNavmeshRouteImpl",
-      `Failed to plan NAVMESH route. [navmesh_zone=${zone}] [locator_zone=${locZone}] [start.x=${f6(s[0])}] [start.y=${f6(s[1])}] [goal.x=${f6(g[0])}] [goal.y=${f6(g[1])}] [navmesh::ToString(route_result.status)=${status}] [plan_ms=41]`,
+      `Failed to plan NAVMESH route. [navmesh_zone=${zone}] [locator_zone=${locZone}] [start.x=${
+        f6(s[0])
+      }] [start.y=${f6(s[1])}] [goal.x=${f6(g[0])}] [goal.y=${
+        f6(g[1])
+      }] [navmesh::ToString(route_result.status)=${status}] [plan_ms=41]`,
     );
 }
 
@@ -82,7 +100,13 @@ function end(node: string, ok: boolean): string {
 }
 
 function phase(from: string, to: string, reason: string): string {
-  return line("INF", 412, "navigation_session.cpp", "NavigationSession::transition", `Phase transition. [from_phase_name=${from}] [to_phase_name=${to}] [reason=${reason}] [current_node_idx_=0] [path_origin_index_=0]`);
+  return line(
+    "INF",
+    412,
+    "navigation_session.cpp",
+    "NavigationSession::transition",
+    `Phase transition. [from_phase_name=${from}] [to_phase_name=${to}] [reason=${reason}] [current_node_idx_=0] [path_origin_index_=0]`,
+  );
 }
 
 /** The two navigator logs (rotated, live) and the pipeline log, LF line ends. */
@@ -93,38 +117,97 @@ export function exampleLogs(): { bak: string; live: string; pipeline: string } {
   bak += request("DeliverToMesa", 17, "map01base", [140, 305], false);
   bak += phase("Bootstrap", "Walk", "initial_fix");
   bak += track([104, 305], [110, 305], 6, "ValleyIV_Base");
-  bak += failed("map01base", "ValleyIV_Base", [110, 305], [140, 305], "从起点走不到终点 (端点在可走面上, 可达区距 起 0.0px / 终 20.2px)", "unreachable");
-  bak += line("WRN", 412, "zipline_route.cpp", "ZiplineRoute::plan", "ZiplineRoute: no bridge for the disconnected walking leg. [why=no zipline calibration on disk]");
+  bak += failed(
+    "map01base",
+    "ValleyIV_Base",
+    [110, 305],
+    [140, 305],
+    "从起点走不到终点 (端点在可走面上, 可达区距 起 0.0px / 终 20.2px)",
+    "unreachable",
+  );
+  bak += line(
+    "WRN",
+    412,
+    "zipline_route.cpp",
+    "ZiplineRoute::plan",
+    "ZiplineRoute: no bridge for the disconnected walking leg. [why=no zipline calibration on disk]",
+  );
   bak += end("DeliverToMesa", false);
   // Run 2: plaza_cross, a success with the generated path.
   bak += request("CrossPlaza", 18, "map01base", [66, 12], false);
   bak += track([24, 40], [45, 26], 10, "ValleyIV_Base");
-  bak += line("INF", 412, "navmesh_path_expander.cpp", "PlanNavmeshRouteImpl", "NAVMESH route planned. [navmesh_zone=map01base] [locator_zone=ValleyIV_Base] [route_result.cost=50.477718] [route_result.path.points.size()=3] [plan_ms=12] [navmesh_load_ms=3]");
-  bak += line("INF", 412, "navmesh_path_expander.cpp", "LogGeneratedNavmeshPath", "NAVMESH generated path. [state.navmesh_zone=map01base] [state.current_zone=ValleyIV_Base] [route_result.cost=50.477718] [path_point_count=3] [navmesh_start_point=[24,40]] [navmesh_goal_point=[66,12]] [navmesh_segment_breaks=[]] [navmesh_path_points=[[24,40],[45,26],[66,12]]]");
+  bak += line(
+    "INF",
+    412,
+    "navmesh_path_expander.cpp",
+    "PlanNavmeshRouteImpl",
+    "NAVMESH route planned. [navmesh_zone=map01base] [locator_zone=ValleyIV_Base] [route_result.cost=50.477718] [route_result.path.points.size()=3] [plan_ms=12] [navmesh_load_ms=3]",
+  );
+  bak += line(
+    "INF",
+    412,
+    "navmesh_path_expander.cpp",
+    "LogGeneratedNavmeshPath",
+    "NAVMESH generated path. [state.navmesh_zone=map01base] [state.current_zone=ValleyIV_Base] [route_result.cost=50.477718] [path_point_count=3] [navmesh_start_point=[24,40]] [navmesh_goal_point=[66,12]] [navmesh_segment_breaks=[]] [navmesh_path_points=[[24,40],[45,26],[66,12]]]",
+  );
   bak += end("CrossPlaza", true);
   let live = "";
   // Run 3: link_oneway_up — a one-way link, the far side unreachable (reproduces).
   live += request("ClimbLink", 19, "map01base", [52, 380], true);
   live += track([18, 380], [20, 380], 3, "ValleyIV_Base");
-  live += failed("map01base", "ValleyIV_Base", [20, 380], [52, 380], "从起点走不到终点 (端点在可走面上, 可达区距 起 0.0px / 终 12.0px)", "unreachable");
-  live += line("INF", 412, "zipline_route.cpp", "ZiplineRoute::plan", "ZiplineRoute: walking this leg instead. [why=no powered ziplines recorded in this zone] [navmesh_zone=map01base]");
-  live += line("WRN", 412, "navmesh_path_expander.cpp", "Detour", "NAVMESH detour failed to find a reachable bypass. [position.x=20.000000] [position.y=380.000000] [position.zone_id=ValleyIV_Base] [anchor.x=30.000000] [anchor.y=380.000000] [blocked.size()=0] [blocked_points.size()=1]");
+  live += failed(
+    "map01base",
+    "ValleyIV_Base",
+    [20, 380],
+    [52, 380],
+    "从起点走不到终点 (端点在可走面上, 可达区距 起 0.0px / 终 12.0px)",
+    "unreachable",
+  );
+  live += line(
+    "INF",
+    412,
+    "zipline_route.cpp",
+    "ZiplineRoute::plan",
+    "ZiplineRoute: walking this leg instead. [why=no powered ziplines recorded in this zone] [navmesh_zone=map01base]",
+  );
+  live += line(
+    "WRN",
+    412,
+    "navmesh_path_expander.cpp",
+    "Detour",
+    "NAVMESH detour failed to find a reachable bypass. [position.x=20.000000] [position.y=380.000000] [position.zone_id=ValleyIV_Base] [anchor.x=30.000000] [anchor.y=380.000000] [blocked.size()=0] [blocked_points.size()=1]",
+  );
   live += end("ClimbLink", false);
   // Run 4: a failure logged by an older pack that this pack plans fine (does not reproduce),
   // and a leg in a zone city_small has no pack for (zone not in this pack).
   live += request("CrossPlazaAgain", 20, "map01base", [66, 12], false);
-  live += failed("map01base", "ValleyIV_Base", [24, 40], [66, 12], "起点种子格落在窗外", "unreachable");
+  live += failed(
+    "map01base",
+    "ValleyIV_Base",
+    [24, 40],
+    [66, 12],
+    "起点种子格落在窗外",
+    "unreachable",
+  );
   live += end("CrossPlazaAgain", false);
   live += request("WulingDelivery", 21, "map02base", [1369.87, 1533.92], true);
   live += track([1250, 1745], [1252.24, 1744.17], 2, "Wuling_Base");
-  live += failed("map02base", "Wuling_Base", [1252.24, 1744.17], [1369.87, 1533.92], "从起点走不到终点 (端点在可走面上, 可达区距 起 0.0px / 终 3.5px)", "unreachable");
+  live += failed(
+    "map02base",
+    "Wuling_Base",
+    [1252.24, 1744.17],
+    [1369.87, 1533.92],
+    "从起点走不到终点 (端点在可走面上, 可达区距 起 0.0px / 终 3.5px)",
+    "unreachable",
+  );
   live += end("WulingDelivery", false);
   const pipeline = [
     "Tasker.Task.Starting",
     "Tasker.Task.Failed",
     "Tasker.Task.Starting",
     "Tasker.Task.Succeeded",
-  ].map((m) => line("INF", 1, "Tasker.cpp", "maa::Tasker::run_task", `${m} [task_id=${m.length}]`)).join("");
+  ].map((m) => line("INF", 1, "Tasker.cpp", "maa::Tasker::run_task", `${m} [task_id=${m.length}]`))
+    .join("");
   return { bak, live, pipeline };
 }
 
@@ -136,9 +219,12 @@ export function writeExampleBundle(dir: string): string[] {
     volumes: [
       {
         "maafw.log": crlf(pipeline),
-        "go-service.log": `{"level":"info","time":"2026-08-08T07:41:00+08:00","message":"started"}\n`,
+        "go-service.log":
+          `{"level":"info","time":"2026-08-08T07:41:00+08:00","message":"started"}\n`,
         "mxu-tauri.log": "[2026-08-08][07:41:00][mxu][INFO] post_task returned task_id 17\n",
-        "config/mxu-MaaEnd.json": JSON.stringify({ options: [{ name: "ZiplineDelivery", value: "No" }] }),
+        "config/mxu-MaaEnd.json": JSON.stringify({
+          options: [{ name: "ZiplineDelivery", value: "No" }],
+        }),
       },
       { "cpp-algo/debug/maafw.bak.2026.08.08-07.41.01.300.log": crlf(bak) },
       // The live log ends in a NUL run: the process crashed before the page was written.
