@@ -350,3 +350,28 @@ export { type AbStageRow, type AbVerdict, compareStage } from "./src/analyze/ab_
 // ── Pictures ─────────────────────────────────────────────────────────────────────────────────
 export { rasterizeZone, worldPng, worldSvg, type ZoneRaster } from "./reports/render_world.ts";
 export { type ExtraRoute, kCellUnits, legSvg } from "./reports/leg_svg.ts";
+
+// ── Bug-report bundles, navigation runs, triage (issue 35) ───────────────────────────────────
+export {
+  type BundleInfo,
+  type BundleProblem,
+  type LogSourceFile,
+  parseBundleName,
+  resolveSources,
+  roleOf,
+  rotationKey,
+  ziplinesFromConfig,
+} from "./src/logs/bundle.ts";
+export { entryStream, isZip, openZip, type ZipArchive, type ZipEntry } from "./src/codec/zip.ts";
+export { type NavRun, type RunCounts, RunCollector, type TrackSegment } from "./src/analyze/runs.ts";
+export { type BundleFacts, bundleFacts } from "./src/analyze/bundle_facts.ts";
+export {
+  COMMENT_LIMIT,
+  triage,
+  type TriageLeg,
+  triageMarkdown,
+  type TriageOptions,
+  type TriageResult,
+  verdictLine,
+} from "./reports/triage.ts";
+export { legPng, type LegPngInput } from "./reports/leg_png.ts";

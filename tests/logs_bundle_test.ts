@@ -12,6 +12,7 @@ import { classifyLogs } from "../src/analyze/run.ts";
 import { collectLogs } from "../src/logs/reader.ts";
 import { parseBundleName, rotationKey, ziplinesFromConfig } from "../src/logs/bundle.ts";
 import { setMaxInflate } from "../src/codec/gzip.ts";
+import { entryStream, openZip } from "../src/codec/zip.ts";
 import { crlf, writeBundle, zipVolume } from "../src/testing/bundle_synth.ts";
 import { EXAMPLE_PREFIX, exampleLogs, writeExampleBundle } from "../src/testing/example_bundle.ts";
 import { COMMENT_LIMIT, triage, triageMarkdown, type TriageResult } from "../reports/triage.ts";
@@ -362,6 +363,38 @@ Deno.test("text: CRLF, invalid UTF-8 counted, NUL runs dropped and counted, a li
       volumes: [{ "cpp-algo/debug/maafw.log": crlf(bak) }],
     });
     assertEquals((await classifyLogs(v2)).report.runs!.total, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("both inflaters (native and fflate) give the same bytes and the same CRC refusal", async () => {
+  const dir = await tmp();
+  try {
+    const text = crlf(exampleLogs().live).repeat(50);
+    const vols = writeBundle(dir, {
+      prefix: "MaaEnd-logs-v2.23.0-20260808-075256",
+      volumes: [{ "cpp-algo/debug/maafw.log": text }],
+    });
+    const zip = await openZip(vols[0]);
+    const read = async (inf: "native" | "fflate") => {
+      let s = "";
+      const d = new TextDecoder();
+      for await (const c of entryStream(zip, zip.entries[0], 1 << 30, inf)) {
+        s += d.decode(c, { stream: true });
+      }
+      return s;
+    };
+    assertEquals(await read("native"), text);
+    assertEquals(await read("fflate"), text);
+    zip.entries[0].crc32 ^= 1;
+    for (const inf of ["native", "fflate"] as const) {
+      const e = await read(inf).then(() => null, (e: Error) => e);
+      assert(
+        e && /CRC-32 mismatch/.test(e.message) && e.message.includes("maafw.log"),
+        `${inf}: ${e}`,
+      );
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
