@@ -27,6 +27,11 @@ export interface MessageSpec {
   text: string;
   /** Builds the event from the flat `[k, v, …]` field list. */
   build(f: string[], base: EventBase): BuildResult;
+  /**
+   * The event type, for messages the leg pairer never reads: the parser skips building them
+   * when the caller did not ask for that type (position fixes are a large share of a log).
+   */
+  only?: LogEvent["type"];
 }
 
 class Missing extends Error {}
@@ -59,6 +64,14 @@ function xy(f: string[], kx: string, ky: string): Point2 {
 const STATUS = "navmesh::ToString(route_result.status)";
 
 /** Wraps a builder so a Missing becomes a string result. */
+function specOnly(
+  only: LogEvent["type"],
+  text: string,
+  build: (f: string[], base: EventBase) => LogEvent,
+): MessageSpec {
+  return { ...spec(text, build), only };
+}
+
 function spec(text: string, build: (f: string[], base: EventBase) => LogEvent): MessageSpec {
   return {
     text,
@@ -292,7 +305,7 @@ export const MESSAGES: readonly MessageSpec[] = [
     towers: NaN,
   })),
   // The observed track: PositionProvider::Capture's locator fixes (maaend-runlogs.md §1.3).
-  spec("MapLocator", (f, b) => ({
+  specOnly("position", "MapLocator", (f, b) => ({
     ...b,
     type: "position",
     status: no(f, "status"),

@@ -308,6 +308,12 @@ export class LogLineProcessor {
       // move the message start; GCC's `f() [with T = …]` ends in "]]", so it does not).
       const exact = scanHead(s, this.#scan);
       if (exact !== m) return exact > m ? this.#dispatch(s, exact, lineNo, truncated) : false;
+      if (spec.only !== undefined && this.#include !== null && !this.#include.has(spec.only)) {
+        // Recognised, counted, not built: nothing downstream reads it (see MessageSpec.only).
+        this.report.recognized++;
+        this.report.events[spec.only] = (this.report.events[spec.only] ?? 0) + 1;
+        return true;
+      }
       scanFields(s, m + spec.text.length, this.#fields);
       const head = this.#fillHead(s, truncated);
       const ev = spec.build(this.#fields, eventBase({ file: this.#file, line: lineNo }, head));
