@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../src/errors.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
 import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
+import { bundleTable } from "../src/analyze/tables.ts";
 import { outcomeLabel, parseShard, REPLAY_OUTCOMES } from "../src/analyze/replay.ts";
 import {
   replayLogs,
@@ -24,6 +25,7 @@ import {
   printTables,
   Progress,
   type TableModel,
+  warnBundles,
   warnFileProblems,
 } from "./support/terminal.ts";
 
@@ -195,6 +197,7 @@ export async function run(args: string[]): Promise<number> {
     if (listening) Deno.removeSignalListener("SIGINT", onSig);
   }
   if (res.parse) {
+    warnBundles("replay", res.parse);
     warnFileProblems("replay", fileProblems(res.parse));
     requireSomeInput(res.parse, positionals);
   }
@@ -219,7 +222,7 @@ export function printReplay(
   r: ReplayReport,
   out: string,
 ): void {
-  printTables(format, replayTables(r, out), r);
+  printTables(format, [...bundleTable(r.bundles ?? []), ...replayTables(r, out)], r);
 }
 
 /** The replay tables: outcome counts and one row per leg. */

@@ -8,7 +8,7 @@ import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
 import { writeFileAtomic, writeFilesAtomic } from "../src/codec/file.ts";
 import { requireUsablePack, requireWritable } from "./support/preflight.ts";
 import { reportFromLogs, type ReportFromLogsOptions } from "../reports/report_data.ts";
-import { io, parseFlags, Progress, warnFileProblems } from "./support/terminal.ts";
+import { io, parseFlags, Progress, warnBundles, warnFileProblems } from "./support/terminal.ts";
 
 /** One line for the command list. */
 export const summary = "Self-contained HTML report of run logs (charts, failures, drill-downs)";
@@ -160,6 +160,7 @@ export async function run(args: string[]): Promise<number> {
   opts.onProgress = (f, label) => progress.update(f, label);
   const { data, parse, acc } = await reportFromLogs(positionals, opts);
   progress.done();
+  warnBundles("report", parse);
   warnFileProblems("report", fileProblems(parse));
   requireSomeInput(parse, positionals);
   if (values.pack?.length) {
