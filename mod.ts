@@ -363,7 +363,12 @@ export {
   ziplinesFromConfig,
 } from "./src/logs/bundle.ts";
 export { entryStream, isZip, openZip, type ZipArchive, type ZipEntry } from "./src/codec/zip.ts";
-export { type NavRun, type RunCounts, RunCollector, type TrackSegment } from "./src/analyze/runs.ts";
+export {
+  type NavRun,
+  RunCollector,
+  type RunCounts,
+  type TrackSegment,
+} from "./src/analyze/runs.ts";
 export { type BundleFacts, bundleFacts } from "./src/analyze/bundle_facts.ts";
 export {
   COMMENT_LIMIT,

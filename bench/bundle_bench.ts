@@ -23,26 +23,31 @@ function block(): string {
   const k = r();
   let s = "";
   for (let i = 0; i < 20; i++) {
-    s += `[${stamp()}][INF][Px8812][Tx77][position_provider.cpp][L88][mapnavigator::PositionProvider::Capture] MapLocator [status=0] [position.zoneId=ValleyIV_Base] [position.x=${
-      f(x + i)
-    }] [position.y=${f(y)}] [position.isHeld=false] \r\n`;
-    s += `[${stamp()}][DBG][Px8812][Tx41][Recognizer.cpp][L201][maa::Recognizer::run] recognition done [name=FindIcon] [hit=${
-      r() < 0.5
-    }] [cost=${(r() * 40).toFixed(0)}] \r\n`;
+    s +=
+      `[${stamp()}][INF][Px8812][Tx77][position_provider.cpp][L88][mapnavigator::PositionProvider::Capture] MapLocator [status=0] [position.zoneId=ValleyIV_Base] [position.x=${
+        f(x + i)
+      }] [position.y=${f(y)}] [position.isHeld=false] \r\n`;
+    s +=
+      `[${stamp()}][DBG][Px8812][Tx41][Recognizer.cpp][L201][maa::Recognizer::run] recognition done [name=FindIcon] [hit=${
+        r() < 0.5
+      }] [cost=${(r() * 40).toFixed(0)}] \r\n`;
   }
   if (k < 0.1) {
-    s += `[${stamp()}][WRN][Px8812][Tx412][navmesh_path_expander.cpp][L412][PlanCorridorRoute] RECAST plan failed. [request.zone_name=map01base] [result.error=从起点走不到终点 (端点在可走面上, 可达区距 起 0.0px / 终 ${
-      (r() * 30).toFixed(1)
-    }px)] \r\n`;
-    s += `[${stamp()}][WRN][Px8812][Tx412][navmesh_path_expander.cpp][L530][PlanNavmeshRouteImpl] Failed to plan NAVMESH route. [navmesh_zone=map01base] [locator_zone=ValleyIV_Base] [start.x=${
-      f(x)
-    }] [start.y=${f(y)}] [goal.x=${f(x + 30)}] [goal.y=${
-      f(y)
-    }] [navmesh::ToString(route_result.status)=unreachable] [plan_ms=41] \r\n`;
+    s +=
+      `[${stamp()}][WRN][Px8812][Tx412][navmesh_path_expander.cpp][L412][PlanCorridorRoute] RECAST plan failed. [request.zone_name=map01base] [result.error=从起点走不到终点 (端点在可走面上, 可达区距 起 0.0px / 终 ${
+        (r() * 30).toFixed(1)
+      }px)] \r\n`;
+    s +=
+      `[${stamp()}][WRN][Px8812][Tx412][navmesh_path_expander.cpp][L530][PlanNavmeshRouteImpl] Failed to plan NAVMESH route. [navmesh_zone=map01base] [locator_zone=ValleyIV_Base] [start.x=${
+        f(x)
+      }] [start.y=${f(y)}] [goal.x=${f(x + 30)}] [goal.y=${
+        f(y)
+      }] [navmesh::ToString(route_result.status)=unreachable] [plan_ms=41] \r\n`;
   } else {
-    s += `[${stamp()}][INF][Px8812][Tx412][navmesh_path_expander.cpp][L560][PlanNavmeshRouteImpl] NAVMESH route planned. [navmesh_zone=map01base] [locator_zone=ValleyIV_Base] [route_result.cost=${
-      f(r() * 300)
-    }] [route_result.path.points.size()=7] [plan_ms=12] [navmesh_load_ms=3] \r\n`;
+    s +=
+      `[${stamp()}][INF][Px8812][Tx412][navmesh_path_expander.cpp][L560][PlanNavmeshRouteImpl] NAVMESH route planned. [navmesh_zone=map01base] [locator_zone=ValleyIV_Base] [route_result.cost=${
+        f(r() * 300)
+      }] [route_result.path.points.size()=7] [plan_ms=12] [navmesh_load_ms=3] \r\n`;
   }
   return s;
 }
@@ -61,7 +66,9 @@ function text(bytes: number): string {
 const dir = await Deno.makeTempDir({ prefix: "navscope-bundle-bench-" });
 const per = Math.floor(MB * 1e6 / 5);
 const nav: Record<string, string> = {};
-for (let i = 0; i < 4; i++) nav[`cpp-algo/debug/maafw.bak.2026.08.08-0${6 + i}.00.00.000.log`] = text(per);
+for (let i = 0; i < 4; i++) {
+  nav[`cpp-algo/debug/maafw.bak.2026.08.08-0${6 + i}.00.00.000.log`] = text(per);
+}
 const live = text(per);
 const img = (n: number) => {
   const b = new Uint8Array(n);
