@@ -3,7 +3,8 @@
  * src/analyze/change_points.ts: work counters over every run (machine-independent), each leg's
  * outcome (1 routed / 0 failed) over every run, and timings only within runs of one machine
  * fingerprint (a timing series never mixes machines; docs/gate.md says why). Each change point
- * names the metric, its magnitude, the first run after it and the commit range.
+ * names the metric, its magnitude, the first run after it and the commit range. Counter and
+ * timing series hold a leg's routed runs only (its failed runs are in its outcome series).
  * @module
  */
 import { type ChangePointOptions, changePoints } from "./change_points.ts";
@@ -76,13 +77,16 @@ export function historySeries(
   for (const l of sorted) {
     const name = `${l.battery}/${l.leg}`;
     push(name, "outcome", "", l.runId, l.ok ? 1 : 0);
+    // Counters and timings of routed plans only: a failed plan does other work, and its
+    // outcome series already carries the flip (one change, reported once).
+    if (!l.ok) continue;
     for (const [k, v] of Object.entries(l.counters)) {
       if (!wanted || wanted.has(k)) push(name, `counter:${k}`, "", l.runId, v);
     }
     const m = machineOf.get(l.runId) ?? "";
     for (const st of stages) {
       const v = l.timings[st];
-      if (typeof v === "number" && l.ok) push(name, `time:${st}`, m, l.runId, v);
+      if (typeof v === "number") push(name, `time:${st}`, m, l.runId, v);
     }
   }
   return [...series.values()];
