@@ -181,15 +181,18 @@ function mean(x: Float64Array, a: number, b: number): number {
  * Change points of one series (values in run order), earliest first. Deterministic: the same
  * series and options give the same answer on every machine.
  */
-export function changePoints(series: ArrayLike<number>, options: ChangePointOptions = {}) {
+export function changePoints(
+  series: ArrayLike<number>,
+  options: ChangePointOptions = {},
+): ChangePoint[] {
   const o = { ...DEFAULTS, ...options };
   const x = Float64Array.from(series);
   const n = x.length;
   const out: Array<{ index: number; p: number }> = [];
-  if (n < 2 * o.minSize) return [] as ChangePoint[];
+  if (n < 2 * o.minSize) return [];
   let constant = true;
   for (let i = 1; i < n && constant; i++) constant = x[i] === x[0];
-  if (constant) return [] as ChangePoint[];
+  if (constant) return [];
   const rand = mulberry32(o.seed);
   const s = new Scratch(n);
   const stack: Array<[number, number]> = [[0, n]];
