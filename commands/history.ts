@@ -10,7 +10,7 @@ import { readRunInput } from "../src/analyze/history_read.ts";
 import { failingSince, historyChanges } from "../src/analyze/history_changes.ts";
 import { writeFileAtomic } from "../src/codec/file.ts";
 import { csvField, io, parseFlags } from "./support/terminal.ts";
-import { DEFAULT_BASELINE } from "./nightly.ts";
+import { fileURLToPath } from "node:url";
 
 /** One line for the command list. */
 export const summary = "Run history (SQLite): add, list, show a leg, export, change points";
@@ -37,6 +37,9 @@ examples/baseline/${HISTORY_FILE}), one row per run and per leg (docs/history.md
             and outcomes over all runs, timings (--timings, default total) per machine
 
 Exit: 0 done, 1 bad input (unreadable run or store, a store of a newer schema), 2 usage.`;
+
+/** The committed baseline folder (as nightly's; not imported: nightly imports this module). */
+const DEFAULT_BASELINE = fileURLToPath(new URL("../examples/baseline/", import.meta.url));
 
 /** The store path of --history, or the default beside a baseline folder. */
 export function historyPath(flag: string | undefined, baseline = DEFAULT_BASELINE): string {
