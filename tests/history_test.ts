@@ -9,26 +9,12 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { HISTORY_SCHEMA_VERSION, HistoryStore } from "../src/analyze/history.ts";
 import { failingSince, historyChanges } from "../src/analyze/history_changes.ts";
-import { syntheticHistory } from "../src/testing/history_gen.ts";
+import { syntheticHistory, thirtyNights } from "../src/testing/history_gen.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
 import { makeFingerprint, writeMachineFile } from "../src/analyze/machine.ts";
 import { main } from "../commands/main.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
-
-/** The acceptance history of issue 38. */
-export function thirtyNights() {
-  return syntheticHistory({
-    nights: 30,
-    legs: 6,
-    counters: 4,
-    seed: 38,
-    steps: [{ leg: 2, counter: 1, night: 18, factor: 1.3 }],
-    flips: [{ leg: 4, night: 22, code: "disconnected" }],
-    timingNoise: 0.05,
-    outlierNight: 9,
-  });
-}
 
 function storeWith(runs: ReturnType<typeof syntheticHistory>): { h: HistoryStore; dir: string } {
   const dir = Deno.makeTempDirSync({ prefix: "navscope_history_" });

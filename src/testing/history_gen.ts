@@ -88,3 +88,21 @@ export function syntheticHistory(o: SyntheticHistoryOptions): NewRun[] {
   }
   return runs;
 }
+
+/**
+ * The acceptance history of issue 38: thirty nights of 6 legs, a counter step (leg 2, c1,
+ * ×1.3) from night 18, leg 4 failing (`disconnected`) from night 22, 5 % timing noise and one
+ * 4× outlier night (9).
+ */
+export function thirtyNights(): NewRun[] {
+  return syntheticHistory({
+    nights: 30,
+    legs: 6,
+    counters: 4,
+    seed: 38,
+    steps: [{ leg: 2, counter: 1, night: 18, factor: 1.3 }],
+    flips: [{ leg: 4, night: 22, code: "disconnected" }],
+    timingNoise: 0.05,
+    outlierNight: 9,
+  });
+}
