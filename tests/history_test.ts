@@ -7,16 +7,16 @@
 import { assert, assertEquals } from "./assert.ts";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { HISTORY_SCHEMA_VERSION, HistoryStore } from "../src/analyze/history.ts";
+import { HISTORY_SCHEMA_VERSION, HistoryStore, type NewRun } from "../src/analyze/history.ts";
 import { failingSince, historyChanges } from "../src/analyze/history_changes.ts";
-import { syntheticHistory, thirtyNights } from "../src/testing/history_gen.ts";
+import { thirtyNights } from "../src/testing/history_gen.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
 import { makeFingerprint, writeMachineFile } from "../src/analyze/machine.ts";
 import { main } from "../commands/main.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 
-function storeWith(runs: ReturnType<typeof syntheticHistory>): { h: HistoryStore; dir: string } {
+function storeWith(runs: NewRun[]): { h: HistoryStore; dir: string } {
   const dir = Deno.makeTempDirSync({ prefix: "navscope_history_" });
   const h = HistoryStore.open(join(dir, "h.sqlite"));
   for (const r of runs) h.addRun(r);
