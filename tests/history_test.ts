@@ -218,3 +218,42 @@ Deno.test("navscope history: add a nightly folder, list, show, export; exit code
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("nightly --history FILE adds its run (commit, branch, machine, every leg)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "navscope_history_nightly_" });
+  try {
+    const root = new URL("../", import.meta.url).pathname;
+    const store = join(dir, "h.sqlite");
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        `${root}commands/main.ts`,
+        "nightly",
+        "--battery",
+        `${root}examples/nav_test/legs.json`,
+        "--baseline",
+        join(dir, "base"),
+        "--update-baseline",
+        "--out",
+        join(dir, "out"),
+        "--jobs",
+        "1",
+        "--history",
+        store,
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+    const h = HistoryStore.open(store);
+    const [run] = h.runs();
+    assertEquals(h.runs().length, 1);
+    assert(/^[0-9a-f]{40}$/.test(run.commit), run.commit);
+    assert(run.machineId.length === 16 && run.batteries.includes("nav_test"), JSON.stringify(run));
+    assertEquals(h.legs().length, run.legs);
+    h.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
