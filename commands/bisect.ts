@@ -59,7 +59,9 @@ async function lineLeg(spec: string): Promise<{ leg: Leg; battery: string }> {
     ...(r.startDeckY !== null ? { start_deck_y: r.startDeckY } : {}),
     ...(r.goalDeckY !== null ? { goal_deck_y: r.goalDeckY } : {}),
     ...(r.noGoDiscs.length ? { no_go_discs: r.noGoDiscs } : {}),
-    expected: r.ok ? "ok" : r.code,
+    // Bisect plans without --check: the expectation is never judged, and "ok" is always a
+    // valid one (a logged code may be one the battery format does not list).
+    expected: "ok",
     landmarks: [],
     note: `from ${file}:${n}`,
   } as Leg;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../commands/main.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
+import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -66,6 +67,23 @@ Deno.test("navscope bisect: finds the planted commit; same result at both ends i
       r.out.includes("  before: ok (route ") && r.out.includes("  after:  snap_far_from_mesh"),
       r.out,
     );
+    // The same leg given as a plan line (--line FILE:N; the pack from its source field).
+    const leg = JSON.parse(await Deno.readTextFile(battery)).legs.find((l: { id: string }) =>
+      l.id === "recast_pf_01"
+    );
+    const rec = {
+      ...emptyPlanRecord(leg.zone, leg.start, leg.goal),
+      startFloorY: leg.start_floor_y,
+      goalFloorY: leg.goal_floor_y,
+      leg: leg.id,
+    };
+    const log = join(tmp, "plans.log");
+    await Deno.writeTextFile(log, "noise\n" + formatPlanLine(rec, { srcFile: "nav_test" }) + "\n");
+    const byLine = await captureOutput(() =>
+      main(["bisect", "--line", `${log}:2`, "--good", good, "--bad", bad, "--repo", repo])
+    );
+    assertEquals(byLine.value, 0, byLine.err);
+    assert(byLine.out.includes(`changes: ${planted} planted`), byLine.out);
     const same = await captureOutput(() =>
       main([
         "bisect",
