@@ -380,3 +380,36 @@ export {
   verdictLine,
 } from "./reports/triage.ts";
 export { legPng, type LegPngInput } from "./reports/leg_png.ts";
+export {
+  type ChangePoint,
+  type ChangePointOptions,
+  changePoints,
+} from "./src/analyze/change_points.ts";
+export {
+  HISTORY_FILE,
+  HISTORY_SCHEMA_VERSION,
+  type HistoryLeg,
+  historyLegOf,
+  type HistoryRun,
+  HistoryStore,
+  MIGRATIONS,
+  type NewRun,
+  newRunOf,
+} from "./src/analyze/history.ts";
+export { readRunInput, type RunInput } from "./src/analyze/history_read.ts";
+export {
+  failingSince,
+  type HistoryChange,
+  type HistoryChangeOptions,
+  historyChanges,
+  historySeries,
+  type MetricSeries,
+} from "./src/analyze/history_changes.ts";
+export {
+  bisectLeg,
+  type BisectOptions,
+  type BisectReport,
+  type LegResult,
+  legResultOf,
+  sameResult,
+} from "./src/analyze/bisect.ts";

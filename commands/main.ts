@@ -31,6 +31,8 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   merge: () => import("./merge.ts"),
   diff: () => import("./diff.ts"),
   nightly: () => import("./nightly.ts"),
+  history: () => import("./history.ts"),
+  bisect: () => import("./bisect.ts"),
   bake: () => import("./bake.ts"),
   gen: () => import("./gen.ts"),
   "render-world": () => import("./render_world.ts"),

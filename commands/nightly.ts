@@ -77,6 +77,8 @@ The nightly regression gate, in steps:
   --profile NAME      planner profile of steps 1–2 (default spec; docs/profiles.md); the diff
                       refuses a baseline planned under another profile
   --profile-file F    a custom profile (JSON: base + switch overrides)
+  --history FILE      after step 5, add this run to the history store FILE (navscope history;
+                      commit and branch from the git checkout of OUT)
 
 The honest timing comparison (instead of steps 1-4): --ab REF checks out the planner at git
 REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree, plans the
@@ -140,6 +142,7 @@ export async function run(args: string[]): Promise<number> {
     "ab-threshold": { type: "string" },
     profile: { type: "string" },
     "profile-file": { type: "string" },
+    history: { type: "string" },
   });
   if (values.ab !== undefined) return await runAb(values);
   if (values.rounds !== undefined || values["ab-threshold"] !== undefined) {
@@ -306,6 +309,15 @@ export async function run(args: string[]): Promise<number> {
     allLegs,
   );
   say(`5/5 report → ${page}`);
+  if (values.history !== undefined) {
+    // The run joins the history (src/analyze/history.ts) whatever the verdict: a failing night
+    // is exactly what the history must remember.
+    const { addRunToHistory } = await import("./history.ts");
+    const id = await addRunToHistory(values.history, [out], {
+      gitDir: fileURLToPath(new URL("../", import.meta.url)),
+    });
+    say(`history: run ${id} → ${values.history}`);
+  }
   io.out.write(markdown);
   return report.verdict === "pass" ? 0 : 3;
 }

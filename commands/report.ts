@@ -42,6 +42,10 @@ their wording and carry an English gloss.
   --baseline BASE    compare with BASE (logs, a replay dir or a stats --json file) exactly as
                      navscope diff (and nightly) does; needs exactly one LOGS path
   --thresholds FILE  the thresholds file of navscope diff (default: diff's defaults)
+  --history FILE     a history store (navscope history): a trend chart per series with a change
+                     point (or per --history-metric M, repeatable: e.g. counter:topology.pops,
+                     outcome, time:total, or "battery/leg metric"), change points marked, and
+                     "failing since run N (commit C)" for legs failing in their last run
   --across-profiles  with --baseline: compare runs planned under different planner profiles
                      (refused otherwise, as by navscope diff); the page then names both
                      profiles and lists the legs whose outcome the profiles' switches change
@@ -87,6 +91,8 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("report", args, {
     out: { type: "string" },
     baseline: { type: "string" },
+    history: { type: "string" },
+    "history-metric": { type: "string", multiple: true },
     pack: { type: "string", multiple: true },
     battery: { type: "string", multiple: true },
     thresholds: { type: "string" },
@@ -185,6 +191,20 @@ export async function run(args: string[]): Promise<number> {
     );
     const { setBaseline } = await import("../reports/report_data.ts");
     await setBaseline(data, acc, report, values.baseline);
+  }
+  if (values.history !== undefined) {
+    try {
+      await Deno.stat(values.history);
+    } catch {
+      throw new NavscopeError(
+        "io",
+        "no history store",
+        { file: values.history },
+        "a store navscope history add wrote",
+      );
+    }
+    const { reportHistory } = await import("../reports/report_history.ts");
+    data.history = reportHistory(values.history, { metrics: values["history-metric"] });
   }
   const { reportHtml } = await import("../reports/report_page.ts");
   const html = await reportHtml(data, values.title ?? "navscope report");

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ReportData } from "./report_data.ts";
+import type { ReportHistory } from "./report_history.ts";
 import { BAR_STAGES } from "./report_data.ts";
 import { gloss, hasCjk } from "../src/logs/gloss.ts";
 
@@ -14,7 +15,7 @@ export interface ChartSpec {
   /** Canvas id. */
   id: string;
   /** Section it belongs to. */
-  section: "tiers" | "stages";
+  section: "tiers" | "stages" | "history";
   /** Heading above the canvas. */
   title: string;
   /** chart.js config (type, data, options) with theme tokens. */
@@ -119,6 +120,53 @@ export function chartSpecs(d: ReportData): ChartSpec[] {
         scales: axes("final tier", "ms", { x: { stacked: true }, y: { stacked: true } }),
       },
     },
+  });
+  specs.push(...(d.history ? historyChartSpecs(d.history) : []));
+  return specs;
+}
+
+/** The history section's charts: one trend per series, change points marked. */
+export function historyChartSpecs(h: ReportHistory): ChartSpec[] {
+  const specs: ChartSpec[] = [];
+  // History trends (report --history): the series as a line, its change points as red
+  // triangles on the first run after each change (a second dataset: plain JSON, no plugin).
+  h.trends.forEach((t, i) => {
+    specs.push({
+      id: `chart-history-${i}`,
+      section: "history",
+      title: `${t.leg} ${t.metric}${t.machine ? ` (machine ${t.machine})` : ""}${
+        t.changes.length
+          ? `: change at run ${t.changes.map((c) => `${c.run} (${c.commits})`).join(", ")}`
+          : ""
+      }`,
+      config: {
+        type: "line",
+        data: {
+          labels: t.runs.map((r, j) =>
+            `run ${r}${t.commits[j] ? ` ${t.commits[j].slice(0, 8)}` : ""}`
+          ),
+          datasets: [
+            {
+              label: t.metric,
+              data: t.values,
+              borderColor: pal(0),
+              backgroundColor: pal(0),
+              pointRadius: 2,
+            },
+            {
+              label: "change point",
+              data: t.values.map((v, j) => (t.changes.some((c) => c.index === j) ? v : null)),
+              borderColor: "@bad",
+              backgroundColor: "@bad",
+              pointStyle: "triangle",
+              pointRadius: 8,
+              showLine: false,
+            },
+          ],
+        },
+        options: { ...base, scales: axes("run", t.metric) },
+      },
+    });
   });
   return specs;
 }

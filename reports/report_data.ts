@@ -189,6 +189,8 @@ export interface ReportData {
   leg_ids: Record<string, string>;
   /** English gloss of every Chinese text on the page (errors, reasons), by text. */
   glosses: Record<string, string>;
+  /** With `--history FILE`: trends and change points (reports/report_history.ts). */
+  history?: import("./report_history.ts").ReportHistory;
 }
 
 /** A failing leg replayed for its picture. */

@@ -55,6 +55,22 @@ export async function reportHtml(d: ReportData, title = "navscope report"): Prom
         esc(s.title)
       }"></canvas></div></figure>`
     ).join("\n");
+  const history = d.history
+    ? `<section id="history"><h2>History (${d.history.runs} runs of ${esc(d.history.store)})</h2>
+${canvas("history") || '<p class="muted">No change points in the stored runs.</p>'}
+${
+      d.history.failing.length
+        ? `<ul class="failing-since">${
+          d.history.failing.map((f) =>
+            `<li>${esc(f.leg)} (${esc(f.code)}): failing since run ${f.since} (commit ${
+              esc(f.commit || "?")
+            })</li>`
+          ).join("")
+        }</ul>`
+        : ""
+    }
+</section>`
+    : "";
   const notes = d.notes.map((n) => `<p class="note">${esc(n)}</p>`).join("\n");
   const baseline = d.baseline
     ? `<section id="baseline"><h2>Against the baseline (navscope diff)</h2><div id="baseline-body"></div></section>`
@@ -83,7 +99,7 @@ export async function reportHtml(d: ReportData, title = "navscope report"): Prom
   } — built by navscope report; self-contained, works offline.</p>
 <nav><a href="#overview">Overview</a><a href="#tiers">Tiers</a><a href="#stages">Stage timings</a><a href="#failure-section">Failures</a>${
     d.baseline ? '<a href="#baseline">Baseline</a>' : ""
-  }</nav>
+  }${d.history ? '<a href="#history">History</a>' : ""}</nav>
 </header>
 <main>
 <section id="overview"><h2>Overview</h2>
@@ -123,6 +139,7 @@ ${counterTableHtml(d)}
 <table id="failures"><thead><tr></tr></thead><tbody></tbody></table>
 </section>
 ${baseline}
+${history}
 <section id="notes-section"><h2>How this page was built</h2>
 ${notes || '<p class="muted">Every figure counts every plan of the inputs.</p>'}
 </section>
