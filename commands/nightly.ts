@@ -27,6 +27,7 @@ import { abCompare } from "../src/analyze/ab.ts";
 import { abMarkdown } from "./support/ab_text.ts";
 import { diffPaths } from "./diff.ts";
 import { io, parseFlags } from "./support/terminal.ts";
+import { cwdRelative } from "./support/paths.ts";
 import { jobsFlag } from "./replay.ts";
 import {
   requireBatteryZones,
@@ -154,9 +155,10 @@ export async function run(args: string[]): Promise<number> {
   }
   const profile = await profileFromFlags(values.profile, values["profile-file"]);
   const jobs = jobsFlag(values.jobs, "nightly");
-  const baseline = values.baseline ?? DEFAULT_BASELINE;
+  // Found here, shown relative to the working directory (support/paths.ts).
+  const baseline = values.baseline ?? cwdRelative(DEFAULT_BASELINE);
   const out = values.out ?? "nightly-out";
-  const batteries = values.battery ?? DEFAULT_BATTERIES;
+  const batteries = values.battery ?? DEFAULT_BATTERIES.map(cwdRelative);
   const update = values["update-baseline"] === true;
   const say = (s: string) => io.err.write(`navscope nightly: ${s}\n`);
   await requireWritable([{ path: out, what: "the nightly output (--out)", dir: true }]);
@@ -358,7 +360,7 @@ async function runAb(values: {
   const t0 = performance.now();
   const report = await abCompare({
     ref: values.ab!,
-    batteries: values.battery ?? DEFAULT_BATTERIES,
+    batteries: values.battery ?? DEFAULT_BATTERIES.map(cwdRelative),
     rounds,
     threshold: pct / 100,
     onProgress: say,
