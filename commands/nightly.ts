@@ -84,9 +84,9 @@ REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree. Eac
 the batteries three times, each run its own process: REF, this checkout, REF again (the A/A
 calibration: this machine's noise), the order rotating per round; a first warm-up round is
 discarded. Per stage: the median of the paired per-leg ratios with a 95 % bootstrap interval
-(legs and rounds resampled, fixed seed) and the A/A spread. A stage is SLOWER when its median
-ratio exceeds 1 + threshold and the A/A spread, the whole interval lies above 1, and the median
-difference is ≥ 2 ms and ≥ 5 % of the total; a stage whose A/A spread exceeds the threshold is
+(legs and rounds resampled, fixed seed) and the A/A spread. A stage is SLOWER when its whole
+interval lies above 1 + threshold and above the A/A spread, and the median difference is
+≥ 2 ms and ≥ 5 % of the total; a stage whose A/A spread exceeds the threshold is
 otherwise "not measurable here" → OUT/ab.md (printed) and OUT/ab.json (docs/gate.md).
   --ab REF            compare against the planner at REF
   --rounds N          measured rounds, a multiple of 3 (default 3), after one warm-up; each runs

@@ -40,11 +40,11 @@ export function abMarkdown(r: AbReport): string {
     `- ${r.rounds} round${r.rounds === 1 ? "" : "s"} (after ${r.warmup_rounds} discarded ` +
     `warm-up) × ${r.legs} legs of ${r.batteries.length} ` +
     `batter${r.batteries.length === 1 ? "y" : "ies"}, each run its own process, ref · current · ` +
-    `ref again (A/A) rotating per round; slower = median ratio > ${
-      fmtNum(1 + p.threshold)
-    }× and beyond the A/A noise, the ${
+    `ref again (A/A) rotating per round; slower = the ${
       Math.round(p.confidence * 100)
-    } % interval above 1, and a median difference ≥ max(${fmtNum(p.min_diff_ms)} ms, ${
+    } % interval above ${
+      fmtNum(1 + p.threshold)
+    }× and beyond the A/A noise, and a median difference ≥ max(${fmtNum(p.min_diff_ms)} ms, ${
       fmtNum(p.min_total_share * 100)
     } % of the total); legs under ${fmtNum(p.floor_ms)} ms on both sides left out`,
     `- method: ${r.method}`,

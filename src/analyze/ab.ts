@@ -101,8 +101,8 @@ export const AB_METHOD = "Each round plans every battery three times, each run i
   "the three-run form of ABBA); round 0 is a discarded warm-up. Per leg and stage the median " +
   "over rounds of each side's time, their ratio current/ref; per stage the median over legs " +
   "with a 95 % crossed percentile-bootstrap interval (legs and rounds resampled, fixed seed); " +
-  "the same for ref2/ref gives the A/A noise. Slower = median ratio above " +
-  "1 + max(threshold, A/A noise), the interval above 1, and a median difference of at least " +
+  "the same for ref2/ref gives the A/A noise. Slower = the whole interval above " +
+  "1 + max(threshold, A/A noise) and a median difference of at least " +
   "max(2 ms, 5 % of the median total); legs under the floor on both sides are left out; a " +
   "stage whose A/A noise reaches the threshold and whose effect does not clear it is " +
   "'not measurable here'.";

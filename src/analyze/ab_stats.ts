@@ -280,9 +280,9 @@ export function aaNoise(aa: RatioSummary, minLegs = 3): number {
 /**
  * Judges one stage (docs/gate.md "The verdict rule"). `ab[leg][round]` = [ref, current] and
  * `aa[leg][round]` = [ref, ref again] from the same rounds; `totalMs` is the median total time
- * of a leg at ref (the absolute floor is a share of it). SLOWER needs all of: the median ratio
- * above 1 + threshold, the whole interval above 1, the ratio beyond the A/A noise, and a median
- * difference ≥ max(minDiffMs, minTotalShare × totalMs). FASTER symmetric. Otherwise SAME when
+ * of a leg at ref (the absolute floor is a share of it). SLOWER needs both: the whole interval
+ * above 1 + max(threshold, A/A noise), and a median difference ≥ max(minDiffMs, minTotalShare ×
+ * totalMs). FASTER symmetric. Otherwise SAME when
  * the A/A noise is under the threshold (a threshold-sized change would have shown), else NOT
  * MEASURABLE HERE (this machine cannot resolve such a change in this stage).
  */
@@ -301,8 +301,10 @@ export function judgeStage(
   const bar = 1 + Math.max(threshold, noise);
   let verdict: AbVerdict;
   if (s.legs < minLegs) verdict = "too few legs";
-  else if (s.ratio > bar && s.ci[0] > 1 && s.diff_ms >= minDiff) verdict = "slower";
-  else if (s.ratio < 1 / bar && s.ci[1] < 1 && -s.diff_ms >= minDiff) verdict = "faster";
+  // The whole interval beyond the bar, not only the ratio: one A/A pair is one draw of this
+  // machine's noise, and an A/B ratio just past it is as likely the next draw (docs/gate.md).
+  else if (s.ci[0] > bar && s.diff_ms >= minDiff) verdict = "slower";
+  else if (s.ci[1] < 1 / bar && -s.diff_ms >= minDiff) verdict = "faster";
   else if (noise < threshold) verdict = "same";
   else verdict = "not measurable here";
   return {
