@@ -344,8 +344,21 @@ export {
   sameMachine,
   writeMachineFile,
 } from "./src/analyze/machine.ts";
-export { abCompare, type AbOptions, type AbReport } from "./src/analyze/ab.ts";
-export { type AbStageRow, type AbVerdict, compareStage } from "./src/analyze/ab_stats.ts";
+export {
+  abCompare,
+  type AbOptions,
+  type AbReport,
+  type AbSide,
+  judgeStages,
+  roundOrder,
+} from "./src/analyze/ab.ts";
+export {
+  type AbStageRow,
+  type AbVerdict,
+  compareStage,
+  judgeStage,
+  type StagePairs,
+} from "./src/analyze/ab_stats.ts";
 
 // ── Pictures ─────────────────────────────────────────────────────────────────────────────────
 export { rasterizeZone, worldPng, worldSvg, type ZoneRaster } from "./reports/render_world.ts";

@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { formatFromFlags, io, parseFlags } from "./support/terminal.ts";
+import { cwdRelative } from "./support/paths.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { openEngine } from "../src/plan/engine.ts";
 
@@ -54,9 +55,9 @@ world's pack with its battery's overrides). Takes a few minutes.
 export function demoReplayInputs(): string[] {
   return DEMO_WORLDS.flatMap((w) => [
     "--pack",
-    fileURLToPath(new URL(`../examples/${w}/base.nav.gz`, import.meta.url)),
+    cwdRelative(fileURLToPath(new URL(`../examples/${w}/base.nav.gz`, import.meta.url))),
     "--battery",
-    fileURLToPath(new URL(`../examples/${w}/legs.json`, import.meta.url)),
+    cwdRelative(fileURLToPath(new URL(`../examples/${w}/legs.json`, import.meta.url))),
   ]);
 }
 
@@ -83,7 +84,7 @@ export async function run(args: string[]): Promise<number> {
   const say = (s: string) => io.err.write(s + "\n");
   const json: Record<string, unknown> = {};
   for (const w of DEMO_WORLDS) {
-    const dir = fileURLToPath(new URL(`../examples/${w}/`, import.meta.url));
+    const dir = cwdRelative(fileURLToPath(new URL(`../examples/${w}/`, import.meta.url))) + "/";
     const log = `${logs}/${w}.log`;
     await Deno.writeTextFile(log, "");
     const engine = await openEngine(dir + "base.nav.gz");
@@ -150,7 +151,9 @@ export async function run(args: string[]): Promise<number> {
     json.stats = JSON.parse(s);
   }
   const html = `${out}/report.html`;
-  const example = (p: string) => fileURLToPath(new URL(`../examples/${p}`, import.meta.url));
+  // Relative to the working directory: the report names its inputs, never a checkout path.
+  const example = (p: string) =>
+    cwdRelative(fileURLToPath(new URL(`../examples/${p}`, import.meta.url)));
   await sub([
     "report",
     logs,

@@ -27,6 +27,7 @@ import { abCompare } from "../src/analyze/ab.ts";
 import { abMarkdown } from "./support/ab_text.ts";
 import { diffPaths } from "./diff.ts";
 import { io, parseFlags } from "./support/terminal.ts";
+import { cwdRelative } from "./support/paths.ts";
 import { jobsFlag } from "./replay.ts";
 import {
   requireBatteryZones,
@@ -81,13 +82,17 @@ The nightly regression gate, in steps:
                       commit and branch from the git checkout of OUT)
 
 The honest timing comparison (instead of steps 1-4): --ab REF checks out the planner at git
-REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree, plans the
-batteries with REF and with this checkout interleaved in rounds on this machine, and judges
-the paired per-leg time ratios per stage: median ratio and a 95 % bootstrap interval (legs
-and rounds resampled, fixed seed); a stage is SLOWER when its median ratio exceeds
-1 + threshold and the whole interval lies above 1 → OUT/ab.md (printed) and OUT/ab.json.
+REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree. Each round plans
+the batteries three times, each run its own process: REF, this checkout, REF again (the A/A
+calibration: this machine's noise), the order rotating per round; a first warm-up round is
+discarded. Per stage: the median of the paired per-leg ratios with a 95 % bootstrap interval
+(legs and rounds resampled, fixed seed) and the A/A spread. A stage is SLOWER when its whole
+interval lies above 1 + threshold and above the A/A spread, and the median difference is
+≥ 2 ms and ≥ 5 % of the total; a stage whose A/A spread exceeds the threshold is
+otherwise "not measurable here" → OUT/ab.md (printed) and OUT/ab.json (docs/gate.md).
   --ab REF            compare against the planner at REF
-  --rounds N          rounds (default 5); each round runs both versions once per battery
+  --rounds N          measured rounds, a multiple of 3 (default 3), after one warm-up; each runs
+                      REF, this checkout and REF again once per battery
   --ab-threshold PCT  smallest slowdown that counts, percent (default 10)
 
 Exit status: 0 pass; 1 bad input or no baseline (run with --update-baseline once), or an
@@ -153,9 +158,10 @@ export async function run(args: string[]): Promise<number> {
   }
   const profile = await profileFromFlags(values.profile, values["profile-file"]);
   const jobs = jobsFlag(values.jobs, "nightly");
-  const baseline = values.baseline ?? DEFAULT_BASELINE;
+  // Found here, shown relative to the working directory (support/paths.ts).
+  const baseline = values.baseline ?? cwdRelative(DEFAULT_BASELINE);
   const out = values.out ?? "nightly-out";
-  const batteries = values.battery ?? DEFAULT_BATTERIES;
+  const batteries = values.battery ?? DEFAULT_BATTERIES.map(cwdRelative);
   const update = values["update-baseline"] === true;
   const say = (s: string) => io.err.write(`navscope nightly: ${s}\n`);
   await requireWritable([{ path: out, what: "the nightly output (--out)", dir: true }]);
@@ -353,14 +359,20 @@ async function runAb(values: {
         "--update-baseline/--baseline (see navscope nightly --help)",
     );
   }
-  const rounds = numberFlag(values.rounds, "--rounds", 1, true) ?? 5;
+  const rounds = numberFlag(values.rounds, "--rounds", 3, true) ?? 3;
+  if (rounds % 3) {
+    throw new NavscopeError(
+      "usage",
+      `nightly: --rounds needs a multiple of 3 (the run order rotates over three rounds), got ${rounds} (see navscope nightly --help)`,
+    );
+  }
   const pct = numberFlag(values["ab-threshold"], "--ab-threshold", 0, false) ?? 10;
   const out = values.out ?? "nightly-out";
   const say = (s: string) => io.err.write(`navscope nightly --ab: ${s}\n`);
   const t0 = performance.now();
   const report = await abCompare({
     ref: values.ab!,
-    batteries: values.battery ?? DEFAULT_BATTERIES,
+    batteries: values.battery ?? DEFAULT_BATTERIES.map(cwdRelative),
     rounds,
     threshold: pct / 100,
     onProgress: say,

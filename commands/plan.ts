@@ -7,6 +7,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cwdRelative } from "./support/paths.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
 import { writeFileAtomic } from "../src/codec/file.ts";
@@ -124,7 +125,7 @@ export async function run(args: string[]): Promise<number> {
   let pack = positionals[0];
   if (pack === undefined) {
     const beside = legsPath ? join(dirname(legsPath), "base.nav.gz") : null;
-    pack = beside && (await exists(beside)) ? beside : EXAMPLE_PACK;
+    pack = beside && (await exists(beside)) ? beside : cwdRelative(EXAMPLE_PACK);
   }
   const workers = values.workers === undefined
     ? Math.min(4, navigator.hardwareConcurrency || 1)

@@ -5,6 +5,7 @@
  */
 import { profileFromFlags } from "../src/plan/profile.ts";
 import { fileURLToPath } from "node:url";
+import { cwdRelative } from "./support/paths.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
 import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
@@ -145,7 +146,7 @@ export async function run(args: string[]): Promise<number> {
       throw usage(String(e));
     }
   }
-  const packs = (values.pack ?? [DEFAULT_PACK]).map((path) => ({ path }));
+  const packs = (values.pack ?? [cwdRelative(DEFAULT_PACK)]).map((path) => ({ path }));
   for (const p of packs) {
     try {
       await Deno.stat(p.path);

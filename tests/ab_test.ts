@@ -1,16 +1,19 @@
 /**
- * `nightly --ab REF` and its statistics. The statistics on constructed times (a real slowdown,
- * no change, one noisy round, sub-floor stages); end to end on five nav_test legs, three rounds:
- * REF = HEAD is not a regression, and a slowdown injected into the current version with the
- * planner's test hook (NAVSCOPE_TEST_SLOW_WINDOW_MS, src/plan/test_hooks.ts) is caught in the
- * window stage. An unknown REF is refused before any planning.
+ * `nightly --ab REF` and its statistics. The statistics on synthetic timing matrices with a
+ * known truth, laid out as abCompare runs them (roundOrder: ref · current · ref again,
+ * alternating per round): order effects, drift, one descheduled run, a noisy 10 ms stage must
+ * not be called slower against itself; a real 20 % slowdown must be found. End to end on five
+ * nav_test legs: REF = HEAD is not a regression, and a slowdown injected into the current version
+ * with the planner's test hook (NAVSCOPE_TEST_SLOW_WINDOW_MS, src/plan/test_hooks.ts) is caught
+ * in the window stage. An unknown REF is refused before any planning.
  */
 import { join } from "node:path";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/nightly.ts";
 import { main } from "../commands/main.ts";
-import { abCompare } from "../src/analyze/ab.ts";
-import { compareStage, crossedBootstrapCI, median } from "../src/analyze/ab_stats.ts";
+import { abCompare, type AbSide, judgeStages, roundOrder } from "../src/analyze/ab.ts";
+import { compareStage, crossedBootstrapCI, judgeStage, median } from "../src/analyze/ab_stats.ts";
+import { STAGES } from "../src/analyze/stats.ts";
 import { mulberry32 } from "../src/rng.ts";
 import { assert, assertEquals } from "./assert.ts";
 
@@ -38,6 +41,134 @@ function pairsOf(
       }),
   );
 }
+
+/** What the synthetic machine does to one subprocess run. */
+interface Machine {
+  /** Factor on a run by its slot in the round (0, 1, 2): order effects (default none). */
+  slot?: (slot: number) => number;
+  /** Factor by the run's index in the whole session (drift; default none). */
+  drift?: (run: number) => number;
+  /** Factor on one particular run (a descheduled one; default none). */
+  hit?: (round: number, side: AbSide) => number;
+  /** Relative per-leg-per-run noise, uniform ± noise/2 (default 0.04). */
+  noise?: number;
+  /** The current version's factor on the judged stage (the truth; default 1). */
+  truth?: number;
+}
+
+/**
+ * A synthetic session in abCompare's layout: `times[side][stage][leg][round]`. The judged stage
+ * is `window` (`stageMs` per leg, default 30 + 5·leg), the other stages constant, `total` their
+ * sum with an 80 ms rest; rounds ordered by roundOrder as abCompare orders them.
+ */
+function session(
+  m: Machine,
+  { legs = 6, rounds = 6, stageMs = (l: number) => 30 + 5 * l, seed = 3 } = {},
+): Record<AbSide, number[][][]> {
+  const rnd = mulberry32(seed);
+  const out: Record<AbSide, number[][][]> = {
+    ref: STAGES.map(() => []),
+    current: STAGES.map(() => []),
+    ref2: STAGES.map(() => []),
+  };
+  const wi = STAGES.indexOf("window"), ti = STAGES.indexOf("total");
+  let runIndex = 0;
+  for (let r = 0; r < rounds; r++) {
+    roundOrder(r).forEach((side, slot) => {
+      const f = (m.slot?.(slot) ?? 1) * (m.drift?.(runIndex) ?? 1) * (m.hit?.(r, side) ?? 1);
+      runIndex++;
+      for (let l = 0; l < legs; l++) {
+        const n = () => 1 + (m.noise ?? 0.04) * (rnd() - 0.5);
+        const w = stageMs(l) * (side === "current" ? m.truth ?? 1 : 1) * f * n();
+        const rest = 80 * f * n();
+        STAGES.forEach((_, si) => {
+          const v = si === wi ? w : si === ti ? w + rest : 0.1;
+          (out[side][si][l] ??= [])[r] = v;
+        });
+      }
+    });
+  }
+  return out;
+}
+
+function windowRow(m: Machine, o?: Parameters<typeof session>[1]) {
+  return judgeStages(session(m, o)).find((s) => s.stage === "window")!;
+}
+
+Deno.test("ab order: in three rounds each side runs once in each slot", () => {
+  const orders = [0, 1, 2, 3].map((r) => roundOrder(r));
+  assertEquals(orders[0], ["ref", "current", "ref2"]);
+  assertEquals(orders[1], ["current", "ref2", "ref"]);
+  assertEquals(orders[2], ["ref2", "ref", "current"]);
+  assertEquals(orders[3], orders[0]);
+  assertEquals(roundOrder(0, 1), orders[1]);
+  for (const side of ["ref", "current", "ref2"] as const) {
+    assertEquals(orders.slice(0, 3).map((o) => o.indexOf(side)).sort().join(), "0,1,2");
+  }
+});
+
+Deno.test("ab stats, known truth: A/A sessions are same; a 20 % slowdown is found", () => {
+  const cases: Array<[string, Machine]> = [
+    ["quiet", {}],
+    // The first run of a round 15 % slower, the last 5 % faster (caches, clocks).
+    ["order effects", { slot: (s) => [1.15, 1, 0.95][s] }],
+    // The machine slows by 1 % per run, 15 % over the session (thermal, a growing neighbour).
+    ["drift", { drift: (i) => 1 + 0.01 * i }],
+    // One run, the current side's in round 2, descheduled: every leg 4× slower.
+    ["one descheduled run", { hit: (r, s) => (r === 2 && s === "current" ? 4 : 1) }],
+    // All at once, milder (first run 8 % slower, 0.5 % drift per run).
+    ["order, drift and a descheduled run", {
+      slot: (s) => [1.08, 1, 0.97][s],
+      drift: (i) => 1 + 0.005 * i,
+      hit: (r, s) => (r === 1 && s === "ref" ? 3 : 1),
+    }],
+  ];
+  for (const [name, m] of cases) {
+    const aa = windowRow(m);
+    assertEquals(aa.verdict, "same", `${name}: ${JSON.stringify(aa)}`);
+    const slow = windowRow({ ...m, truth: 1.2 });
+    assertEquals(slow.verdict, "slower", `${name} + 20 %: ${JSON.stringify(slow)}`);
+    assert(slow.ratio > 1.15 && slow.ratio < 1.25, `${name}: ${JSON.stringify(slow)}`);
+    // Every stage of the A/A session: nothing flagged.
+    for (const row of judgeStages(session(m))) {
+      assert(
+        row.verdict !== "slower" && row.verdict !== "faster",
+        `${name}: ${JSON.stringify(row)}`,
+      );
+    }
+  }
+});
+
+Deno.test("ab stats, known truth: a noisy 10 ms stage is never called slower against itself", () => {
+  // ±15 % per run on a 10 ms stage: medians over 6 rounds and 6 legs keep the A/A under 10 %.
+  const m: Machine = { noise: 0.3 };
+  const tenMs = { stageMs: () => 10 };
+  for (let seed = 1; seed <= 10; seed++) {
+    const row = windowRow(m, { ...tenMs, seed });
+    assert(row.verdict === "same" || row.verdict === "not measurable here", JSON.stringify(row));
+  }
+  // ±50 %: the A/A spread exceeds the threshold, so no verdict is claimed, with the figure.
+  const loud = windowRow({ noise: 1 }, { ...tenMs, rounds: 3, legs: 4 });
+  assertEquals(loud.verdict, "not measurable here", JSON.stringify(loud));
+  assert(loud.noise > 0.1 && Number.isFinite(loud.noise), JSON.stringify(loud));
+  // A 20 % slowdown of a 10 ms stage is 2 ms, under 5 % of a ~100 ms total: below the floor.
+  const small = windowRow({ truth: 1.2 }, tenMs);
+  assertEquals(small.verdict, "same", JSON.stringify(small));
+  assert(small.diff_ms < small.min_diff_ms, JSON.stringify(small));
+});
+
+Deno.test("ab stats: the A/B effect must clear the A/A spread, the threshold and the floor", () => {
+  const ab = pairsOf(6, 5, () => 1.3, 0.01);
+  const exact = ab.map((leg) => leg.map(([a]): [number, number] => [a, a]));
+  assertEquals(judgeStage("window", ab, exact, 100).verdict, "slower");
+  // The same effect on a machine whose A/A reached 1.4: not judged.
+  const loud = pairsOf(6, 5, () => 1.4, 0.01, 9);
+  const r = judgeStage("window", ab, loud, 100);
+  assertEquals(r.verdict, "not measurable here", JSON.stringify(r));
+  assert(r.noise > 0.35, JSON.stringify(r));
+  // 30 % of a ~45 ms stage is ~13 ms: under 5 % of a 1 s total it does not count.
+  assertEquals(judgeStage("window", ab, exact, 1000).verdict, "same");
+});
 
 Deno.test("ab stats: a 1.5× slowdown is slower, no change is same, 0.6× is faster", () => {
   const slow = compareStage("window", pairsOf(6, 4, () => 1.5));
@@ -108,6 +239,7 @@ Deno.test("nightly --ab HEAD: the same planner is not a regression", async () =>
   const j = JSON.parse(await Deno.readTextFile(join(out, "ab.json")));
   assertEquals(j.format, "navscope-ab");
   assertEquals(j.rounds, 3);
+  assertEquals(j.warmup_rounds, 1);
   assertEquals(j.legs, 5);
   assertEquals(j.outcome_differences, []);
   assertEquals(

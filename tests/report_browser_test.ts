@@ -1,5 +1,5 @@
 /**
- * The HTML report in real Chromium (Debian's `chromium`, installed by .ci/run), driven by
+ * The HTML report in real Chromium (Debian's `chromium`, installed by `deno task test`'s tests/provision.ts), driven by
  * playwright-core: opened from a file:// URL with every network request blocked.
  *
  * 1. A small report (the city_small fixture log): every chart drew (non-blank canvas pixels),
@@ -39,7 +39,7 @@ async function chromiumPresent(): Promise<string> {
     return "";
   } catch (e) {
     return `${CHROMIUM} not found (${(e as Error).message}): install Debian's chromium ` +
-      "(apt-get install -y chromium fonts-noto-cjk; .ci/run does this)";
+      "(apt-get install -y chromium fonts-noto-cjk; deno task test does this as root)";
   }
 }
 

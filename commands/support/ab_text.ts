@@ -15,8 +15,13 @@ const VERDICT = {
   slower: "**SLOWER**",
   faster: "faster",
   same: "same",
+  "not measurable here": "not measurable here",
   "too few legs": "too few legs",
 } as const;
+
+function pct(v: number): string {
+  return Number.isFinite(v) ? `±${(v * 100).toFixed(1)} %` : "-";
+}
 
 /** The Markdown summary of an A/B report. */
 export function abMarkdown(r: AbReport): string {
@@ -32,29 +37,50 @@ export function abMarkdown(r: AbReport): string {
       r.current.dirty ? " + uncommitted changes" : ""
     }`,
     `- machine: ${describeMachine(r.machine)} (both versions, interleaved)`,
-    `- ${r.rounds} round${r.rounds === 1 ? "" : "s"} × ${r.legs} legs of ${r.batteries.length} ` +
-    `batter${r.batteries.length === 1 ? "y" : "ies"}; slower = median ratio > ${
+    `- ${r.rounds} round${r.rounds === 1 ? "" : "s"} (after ${r.warmup_rounds} discarded ` +
+    `warm-up) × ${r.legs} legs of ${r.batteries.length} ` +
+    `batter${r.batteries.length === 1 ? "y" : "ies"}, each run its own process, ref · current · ` +
+    `ref again (A/A) rotating per round; slower = the ${
+      Math.round(p.confidence * 100)
+    } % interval above ${
       fmtNum(1 + p.threshold)
-    }× and the ${Math.round(p.confidence * 100)} % interval above 1; legs under ${
-      fmtNum(p.floor_ms)
-    } ms on both sides left out`,
+    }× and beyond the A/A noise, and a median difference ≥ max(${fmtNum(p.min_diff_ms)} ms, ${
+      fmtNum(p.min_total_share * 100)
+    } % of the total); legs under ${fmtNum(p.floor_ms)} ms on both sides left out`,
     `- method: ${r.method}`,
     "",
   ];
   const tables: TableModel[] = [{
     title: "Time ratio current / ref per stage",
-    head: ["stage", "legs", "ref ms", "current ms", "ratio", "interval", "verdict"],
+    head: [
+      "stage",
+      "legs",
+      "ref ms",
+      "current ms",
+      "diff ms",
+      "ratio",
+      "interval",
+      "A/A spread",
+      "verdict",
+    ],
     rows: r.stages.map((s) => [
       s.stage,
       s.legs,
       Number.isFinite(s.ref_ms) ? s.ref_ms : null,
       Number.isFinite(s.current_ms) ? s.current_ms : null,
+      Number.isFinite(s.diff_ms) ? s.diff_ms : null,
       ratio(s.ratio),
       Number.isFinite(s.ci[0]) ? `${s.ci[0].toFixed(3)} … ${s.ci[1].toFixed(3)}` : "-",
-      VERDICT[s.verdict],
+      pct(s.noise),
+      s.verdict === "not measurable here"
+        ? `not measurable here (noise ${pct(s.noise)})`
+        : VERDICT[s.verdict],
     ]),
-    align: ["left", "right", "right", "right", "right", "right", "left"],
-    notes: ["ref ms / current ms: medians over legs and rounds."],
+    align: ["left", "right", "right", "right", "right", "right", "right", "right", "left"],
+    notes: [
+      "ref ms / current ms: medians over legs and rounds; diff ms: median over legs of the " +
+      "paired difference; A/A spread: how far ref against ref reached from 1 (this machine's noise).",
+    ],
   }];
   if (r.outcome_differences.length) {
     tables.push({

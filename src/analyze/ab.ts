@@ -1,18 +1,27 @@
 /**
  * The honest timing comparison on a noisy machine (`nightly --ab REF`): the planner at git REF
- * is checked out in a temporary worktree (`git worktree add --detach`, removed afterwards); the
- * current checkout and REF plan the same batteries on the same packs, interleaved in rounds on
- * this machine (each round alternates which version goes first, per battery), each run a
- * subprocess of that version's `commands/main.ts plan PACK --legs BATTERY --json`. The paired
- * per-leg stage times are judged by ab_stats.ts (median ratio, bootstrap interval, verdict).
+ * is checked out in a temporary worktree (`git worktree add --detach`, removed afterwards). Each
+ * round plans every battery three times, each run its own subprocess (its own isolate: no JIT,
+ * heap or GC state shared between the versions) of that version's `commands/main.ts plan PACK
+ * --legs BATTERY --json`: REF, the current checkout, and REF again — the A/A calibration that
+ * measures this machine's noise in the same moments. The order rotates per round (the
+ * rotation ref·cur·ref2, cur·ref2·ref, ref2·ref·cur) so that each side runs in each slot of a
+ * round equally often (ABBA for three). Round 0 is a warm-up (disk cache, CPU frequency) and is
+ * discarded. The paired per-leg stage times are judged by ab_stats.ts `judgeStage`.
  *
  * Both versions read the current checkout's batteries and packs, so only the planner differs.
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../errors.ts";
-import { type AbJudgeOptions, type AbStageRow, compareStage } from "./ab_stats.ts";
+import {
+  type AbJudgeOptions,
+  type AbStageRow,
+  judgeStage,
+  median,
+  type StagePairs,
+} from "./ab_stats.ts";
 import { type MachineFingerprint, machineFingerprint } from "./machine.ts";
 import { STAGES } from "./stats.ts";
 
@@ -24,7 +33,7 @@ export interface AbOptions extends AbJudgeOptions {
   batteries: string[];
   /** The current checkout (default: the one this module is in). */
   root?: string;
-  /** Rounds (default 5). */
+  /** Measured rounds, a multiple of 3 (default 3), after one discarded warm-up round. */
   rounds?: number;
   /** Extra environment per side (test hooks, e.g. NAVSCOPE_TEST_SLOW_WINDOW_MS). */
   env?: { ref?: Record<string, string>; current?: Record<string, string> };
@@ -46,23 +55,25 @@ export interface AbOutcomeDifference {
 export interface AbReport {
   /** Format tag. */
   format: "navscope-ab";
-  /** Format version. */
-  version: 1;
+  /** Format version (2: A/A calibration, warm-up, absolute floor). */
+  version: 2;
   /** "pass", or "regression" when a stage is significantly slower. */
   verdict: "pass" | "regression";
   /** Stages judged slower. */
   regressions: string[];
   /** The ref as given, and the commit it names. */
   ref: { name: string; commit: string };
-  /** The current checkout: path, HEAD commit, uncommitted changes present. */
+  /** The current checkout: path (relative to the working directory), HEAD commit, uncommitted changes present. */
   current: { root: string; commit: string; dirty: boolean };
   /** The machine both versions ran on. */
   machine: MachineFingerprint;
-  /** Rounds run. */
+  /** Measured rounds (the warm-up round is not counted). */
   rounds: number;
+  /** Warm-up rounds run first and discarded. */
+  warmup_rounds: number;
   /** Legs paired (per round). */
   legs: number;
-  /** Batteries planned. */
+  /** Batteries planned (as given: relative to the working directory, or absolute if given so). */
   batteries: string[];
   /** The method in one paragraph (for the reader of the JSON). */
   method: string;
@@ -73,6 +84,8 @@ export interface AbReport {
     resamples: number;
     seed: number;
     floor_ms: number;
+    min_diff_ms: number;
+    min_total_share: number;
     min_legs: number;
   };
   /** Per stage (window … total). */
@@ -82,11 +95,38 @@ export interface AbReport {
 }
 
 /** The method text of every report (docs/gate.md says the same at length). */
-export const AB_METHOD = "Both versions plan the same legs in each round on this machine, " +
-  "alternating which goes first; per leg and stage the ratio current/ref of the paired times, " +
-  "its median over rounds; per stage the median over legs with a 95 % percentile-bootstrap " +
-  "interval (legs and rounds resampled, fixed seed). Slower = median ratio > 1 + threshold and the " +
-  "interval above 1 (asv continuous style); legs under the floor on both sides are left out.";
+export const AB_METHOD = "Each round plans every battery three times, each run its own " +
+  "subprocess: ref, current and ref again (the A/A calibration), the order rotating per round " +
+  "(ref·cur·ref2, cur·ref2·ref, ref2·ref·cur: each side in each slot once per three rounds, " +
+  "the three-run form of ABBA); round 0 is a discarded warm-up. Per leg and stage the median " +
+  "over rounds of each side's time, their ratio current/ref; per stage the median over legs " +
+  "with a 95 % crossed percentile-bootstrap interval (legs and rounds resampled, fixed seed); " +
+  "the same for ref2/ref gives the A/A noise. Slower = the whole interval above " +
+  "1 + max(threshold, A/A noise) and a median difference of at least " +
+  "max(2 ms, 5 % of the median total); legs under the floor on both sides are left out; a " +
+  "stage whose A/A noise reaches the threshold and whose effect does not clear it is " +
+  "'not measurable here'.";
+
+/** Which side plans in which slot of a run: REF, the current checkout, REF again (A/A). */
+export type AbSide = "ref" | "current" | "ref2";
+
+/**
+ * The order of the three runs of `round` for battery `battery`: ref·cur·ref2, cur·ref2·ref,
+ * ref2·ref·cur, repeating (a 3×3 Latin square, the three-run form of ABBA). In every three
+ * rounds each side runs once in each slot of a round, and every pair (ref/current, ref/ref2)
+ * has each side first as often as the other: an order effect (a first run slowed by cold
+ * caches or clocks) reaches all sides alike and cancels in the per-side medians.
+ */
+export function roundOrder(round: number, battery = 0): AbSide[] {
+  const sides: AbSide[] = ["ref", "current", "ref2"];
+  const k = (round + battery) % 3;
+  return [...sides.slice(k), ...sides.slice(0, k)];
+}
+
+/** A path for a report: relative to the working directory (outputs never name a checkout). */
+function shown(p: string): string {
+  return relative(Deno.cwd(), p) || ".";
+}
 
 const THIS_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -171,9 +211,10 @@ async function planWith(
  */
 export async function abCompare(opts: AbOptions): Promise<AbReport> {
   const root = resolve(opts.root ?? THIS_ROOT);
-  const rounds = opts.rounds ?? 5;
-  if (!Number.isInteger(rounds) || rounds < 1) {
-    throw new NavscopeError("bad_value", `rounds must be an integer ≥ 1, got ${rounds}`);
+  const rounds = opts.rounds ?? 3;
+  // A multiple of 3: each side in each slot equally often (roundOrder).
+  if (!Number.isInteger(rounds) || rounds < 3 || rounds % 3) {
+    throw new NavscopeError("bad_value", `rounds must be a multiple of 3, got ${rounds}`);
   }
   const say = opts.onProgress ?? (() => {});
   if (Deno.permissions.querySync({ name: "run" }).state !== "granted") {
@@ -183,6 +224,7 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
         "(deno task nightly grants it)",
     );
   }
+  // Absolute for the subprocesses (their cwd is their checkout); reported as given.
   const batteries = opts.batteries.map((b) => resolve(b));
   for (const b of batteries) {
     try {
@@ -219,31 +261,36 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
   const baseEnv = Deno.env.toObject();
   const envRef = { ...baseEnv, ...(opts.env?.ref ?? {}) };
   const envCur = { ...baseEnv, ...(opts.env?.current ?? {}) };
-  // pairs[stage][leg][round] = [ref, cur]
+  // times[side][stage][leg][round]: one subprocess's stage time of that leg.
   const legIndex = new Map<string, number>();
-  const pairs: Array<Array<Array<[number, number] | undefined>>> = STAGES.map(() => []);
+  const times: Record<AbSide, number[][][]> = {
+    ref: STAGES.map(() => []),
+    current: STAGES.map(() => []),
+    ref2: STAGES.map(() => []),
+  };
   const outcomes = new Map<string, { ref: string; current: string }>();
+  const warmup = 1;
   try {
     await git(root, ["worktree", "add", "--detach", refRoot, commit]);
-    say(`ref ${opts.ref} = ${commit.slice(0, 12)} checked out in ${refRoot}`);
-    for (let r = 0; r < rounds; r++) {
+    say(`ref ${opts.ref} = ${commit.slice(0, 12)} checked out in a temporary worktree`);
+    for (let r = 0; r < warmup + rounds; r++) {
       for (let bi = 0; bi < batteries.length; bi++) {
-        const b = batteries[bi];
-        // Alternate the order so drift (thermal, neighbours) does not favour one side.
-        const refFirst = (r + bi) % 2 === 0;
-        const runRef = () => planWith(refRoot, b, envRef);
-        const runCur = () => planWith(root, b, envCur);
-        let ref: LegTimes[], cur: LegTimes[];
-        if (refFirst) {
-          ref = await runRef();
-          cur = await runCur();
-        } else {
-          cur = await runCur();
-          ref = await runRef();
+        const got: Partial<Record<AbSide, LegTimes[]>> = {};
+        for (const side of roundOrder(r, bi)) {
+          got[side] = side === "current"
+            ? await planWith(root, batteries[bi], envCur)
+            : await planWith(refRoot, batteries[bi], envRef);
         }
-        addRound(ref, cur, r, legIndex, pairs, outcomes);
+        // The warm-up round only warms (disk cache, CPU clocks); its times are dropped.
+        if (r >= warmup) {
+          addRound(got.ref!, got.current!, got.ref2!, r - warmup, legIndex, times, outcomes);
+        }
       }
-      say(`round ${r + 1}/${rounds} done (${legIndex.size} legs paired)`);
+      say(
+        r < warmup
+          ? `warm-up round done (discarded)`
+          : `round ${r - warmup + 1}/${rounds} done (${legIndex.size} legs paired)`,
+      );
     }
   } finally {
     await git(root, ["worktree", "remove", "--force", refRoot]).catch(() => {});
@@ -256,30 +303,33 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
     resamples: opts.resamples ?? 2000,
     seed: opts.seed ?? 1,
     floor_ms: opts.floorMs ?? 1,
+    min_diff_ms: opts.minDiffMs ?? 2,
+    min_total_share: opts.minTotalShare ?? 0.05,
     min_legs: opts.minLegs ?? 3,
   };
-  const stages = STAGES.map((s, i) =>
-    compareStage(s, pairs[i], {
-      threshold: params.threshold,
-      confidence: params.confidence,
-      resamples: params.resamples,
-      seed: params.seed,
-      floorMs: params.floor_ms,
-      minLegs: params.min_legs,
-    })
-  );
+  const stages = judgeStages(times, {
+    threshold: params.threshold,
+    confidence: params.confidence,
+    resamples: params.resamples,
+    seed: params.seed,
+    floorMs: params.floor_ms,
+    minDiffMs: params.min_diff_ms,
+    minTotalShare: params.min_total_share,
+    minLegs: params.min_legs,
+  });
   const regressions = stages.filter((s) => s.verdict === "slower").map((s) => s.stage);
   return {
     format: "navscope-ab",
-    version: 1,
+    version: 2,
     verdict: regressions.length ? "regression" : "pass",
     regressions,
     ref: { name: opts.ref, commit },
-    current: { root, commit: head, dirty },
+    current: { root: shown(root), commit: head, dirty },
     machine: machineFingerprint(),
     rounds,
+    warmup_rounds: warmup,
     legs: legIndex.size,
-    batteries,
+    batteries: opts.batteries,
     method: AB_METHOD,
     params,
     stages,
@@ -289,25 +339,55 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
   };
 }
 
+/**
+ * Judges every stage from the three sides' times, `times[side][stage][leg][round]` (stages in
+ * STAGES order): A/B pairs (ref, current), A/A pairs (ref, ref2) of the same rounds, the
+ * absolute floor a share of the median total at ref. Pure: the tests feed it synthetic matrices.
+ */
+export function judgeStages(
+  times: Record<AbSide, ReadonlyArray<ReadonlyArray<ReadonlyArray<number | undefined>>>>,
+  opts: AbJudgeOptions = {},
+): AbStageRow[] {
+  const pair = (si: number, other: AbSide): StagePairs =>
+    times.ref[si].map((rounds, li) =>
+      rounds.map((x, k) => {
+        const y = times[other][si][li]?.[k];
+        return x === undefined || y === undefined || !Number.isFinite(x) || !Number.isFinite(y)
+          ? undefined
+          : [x, y] as [number, number];
+      })
+    );
+  const ti = STAGES.indexOf("total");
+  const totals = times.ref[ti].map((rounds) =>
+    median(rounds.filter((x): x is number => x !== undefined && Number.isFinite(x)))
+  ).filter(Number.isFinite);
+  const totalMs = median(totals);
+  return STAGES.map((s, si) =>
+    judgeStage(s, pair(si, "current"), pair(si, "ref2"), totalMs, { period: 3, ...opts })
+  );
+}
+
 function addRound(
   ref: LegTimes[],
   cur: LegTimes[],
+  ref2: LegTimes[],
   round: number,
   legIndex: Map<string, number>,
-  pairs: Array<Array<Array<[number, number] | undefined>>>,
+  times: Record<AbSide, number[][][]>,
   outcomes: Map<string, { ref: string; current: string }>,
 ): void {
   const curBy = new Map(cur.map((l) => [l.key, l]));
+  const ref2By = new Map(ref2.map((l) => [l.key, l]));
   for (const a of ref) {
-    const c = curBy.get(a.key);
-    if (!c) continue; // a leg only one version knows: nothing to pair
+    const c = curBy.get(a.key), a2 = ref2By.get(a.key);
+    if (!c || !a2) continue; // a leg only one version knows: nothing to pair
     let li = legIndex.get(a.key);
     if (li === undefined) legIndex.set(a.key, li = legIndex.size);
     outcomes.set(a.key, { ref: a.outcome, current: c.outcome });
     STAGES.forEach((_, si) => {
-      const x = a.stages[si], y = c.stages[si];
-      if (!Number.isFinite(x) || !Number.isFinite(y)) return;
-      (pairs[si][li!] ??= [])[round] = [x, y];
+      (times.ref[si][li!] ??= [])[round] = a.stages[si];
+      (times.current[si][li!] ??= [])[round] = c.stages[si];
+      (times.ref2[si][li!] ??= [])[round] = a2.stages[si];
     });
   }
 }

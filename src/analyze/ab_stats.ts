@@ -38,8 +38,27 @@ export interface BootstrapOptions {
   seed?: number;
 }
 
-/** Verdict of one stage. */
-export type AbVerdict = "slower" | "faster" | "same" | "too few legs";
+/** Verdict of one stage (docs/gate.md "The verdict rule"). */
+export type AbVerdict = "slower" | "faster" | "same" | "not measurable here" | "too few legs";
+
+/** The paired times of one stage: `pairs[leg][round]` = [ref ms, other ms] (undefined: missing). */
+export type StagePairs = ReadonlyArray<ReadonlyArray<readonly [number, number] | undefined>>;
+
+/** One stage's ratio other / ref: the statistic and its interval, before any verdict. */
+export interface RatioSummary {
+  /** Legs counted (both sides planned them and the stage took ≥ the floor on one side). */
+  legs: number;
+  /** Median over legs of the per-leg ratio of medians over rounds, other / ref (NaN: no legs). */
+  ratio: number;
+  /** Bootstrap interval of the ratio. */
+  ci: [number, number];
+  /** Median over legs of the per-leg difference of medians other − ref, ms. */
+  diff_ms: number;
+  /** Median ref stage time over legs and rounds, ms. */
+  ref_ms: number;
+  /** Median other stage time over legs and rounds, ms. */
+  other_ms: number;
+}
 
 /** One stage's comparison. */
 export interface AbStageRow {
@@ -47,26 +66,49 @@ export interface AbStageRow {
   stage: string;
   /** Legs counted (both versions planned them and the stage took ≥ the floor on one side). */
   legs: number;
-  /** Median over legs of the per-leg median ratio current / ref (NaN when no legs). */
+  /** Median over legs of the per-leg ratio of medians over rounds, current / ref (NaN: no legs). */
   ratio: number;
   /** Bootstrap interval of {@link AbStageRow.ratio}. */
   ci: [number, number];
-  /** Median ref and current stage times over legs and rounds, ms. */
+  /** Median ref stage time over legs and rounds, ms. */
   ref_ms: number;
   /** Median current stage time, ms. */
   current_ms: number;
+  /** Median over legs of the per-leg difference of medians current − ref, ms. */
+  diff_ms: number;
+  /** The A/A calibration (ref against ref in the same rounds): its ratio. */
+  aa_ratio: number;
+  /** The A/A interval. */
+  aa_ci: [number, number];
+  /**
+   * This machine's noise for the stage: how far from 1 the A/A comparison reached, as a
+   * fraction (max of the A/A interval's ends and ratio, in either direction, minus 1; Infinity
+   * when the A/A had too few legs). An A/B ratio must lie beyond 1 + noise to be judged.
+   */
+  noise: number;
+  /** Smallest absolute difference that counts for this stage, ms (the floor rule). */
+  min_diff_ms: number;
   /** The verdict. */
   verdict: AbVerdict;
 }
 
 /** Options of {@link compareStage}. */
 export interface AbJudgeOptions extends BootstrapOptions {
-  /** Smallest slowdown that counts (0.10 = 10 %; default 0.10). */
+  /** Smallest relative change that counts (0.10 = 10 %; default 0.10). */
   threshold?: number;
   /** A leg counts for a stage only when its median time on either side is ≥ this (ms; 1). */
   floorMs?: number;
+  /** Smallest median absolute difference that counts, ms (default 2). */
+  minDiffMs?: number;
+  /** Smallest absolute difference as a share of the median total time (default 0.05). */
+  minTotalShare?: number;
   /** Fewest legs for a verdict (default 3). */
   minLegs?: number;
+  /**
+   * Rounds repeat their run order every `period` rounds (3 for abCompare's roundOrder; default
+   * 1): the bootstrap draws each round among the rounds of the same order.
+   */
+  period?: number;
 }
 
 /**
@@ -123,49 +165,176 @@ export function crossedBootstrapCI(
 }
 
 /**
- * Compares one stage. `pairs[leg][round]` is the leg's paired times in that round:
- * [ref ms, cur ms] (undefined: not measured in that round).
+ * Per leg, the median over rounds of each side's times, then their ratio other / ref; the
+ * median of those over legs. `ref[leg][round]`, `other[leg][round]` (NaN: not measured);
+ * `legs` and `rounds` pick (with repetition) which rows and columns count. Per side first, then
+ * the ratio: with the run order rotating through the slots of a round (src/analyze/ab.ts
+ * roundOrder), every side's median sees the same slots, so an order effect cancels, and one
+ * descheduled run is one sample of one side, which its median discards.
  */
-export function compareStage(
-  stage: string,
-  pairs: ReadonlyArray<ReadonlyArray<readonly [number, number] | undefined>>,
-  opts: AbJudgeOptions = {},
-): AbStageRow {
-  const { threshold = 0.1, floorMs = 1, minLegs = 3 } = opts;
+function medianSideRatio(
+  ref: ReadonlyArray<ArrayLike<number>>,
+  other: ReadonlyArray<ArrayLike<number>>,
+  legs: ArrayLike<number>,
+  rounds: ArrayLike<number>,
+): number {
+  const perLeg: number[] = [];
+  const a: number[] = [], b: number[] = [];
+  for (let i = 0; i < legs.length; i++) {
+    const x = ref[legs[i]], y = other[legs[i]];
+    a.length = 0;
+    b.length = 0;
+    for (let k = 0; k < rounds.length; k++) {
+      const u = x[rounds[k]], v = y[rounds[k]];
+      if (!Number.isNaN(u) && !Number.isNaN(v)) {
+        a.push(u);
+        b.push(v);
+      }
+    }
+    const m = median(a);
+    if (a.length && m > 0) perLeg.push(median(b) / m);
+  }
+  return median(perLeg);
+}
+
+/** The ratio other / ref of one stage's paired times, with its crossed-bootstrap interval. */
+export function summarizeRatio(
+  pairs: StagePairs,
+  opts: { floorMs?: number; period?: number } & BootstrapOptions = {},
+): RatioSummary {
+  const { floorMs = 1, resamples = 2000, confidence = 0.95, seed = 1, period = 1 } = opts;
   const nRounds = Math.max(0, ...pairs.map((p) => p.length));
-  const rows: Float64Array[] = [];
-  const refAll: number[] = [], curAll: number[] = [];
+  const refRows: Float64Array[] = [], curRows: Float64Array[] = [];
+  const refAll: number[] = [], curAll: number[] = [], diffs: number[] = [];
   for (const rounds of pairs) {
     const got = rounds.filter((p): p is readonly [number, number] => p !== undefined);
     if (got.length === 0) continue;
     const ref = median(got.map((p) => p[0])), cur = median(got.map((p) => p[1]));
     // Sub-millisecond stages are timer noise, not work: left out (docs/gate.md).
-    if (Math.max(ref, cur) < floorMs) continue;
-    const row = new Float64Array(nRounds).fill(NaN);
+    if (Math.max(ref, cur) < floorMs || !(ref > 0)) continue;
+    const a = new Float64Array(nRounds).fill(NaN), b = new Float64Array(nRounds).fill(NaN);
     rounds.forEach((p, k) => {
-      if (p && p[0] > 0) row[k] = p[1] / p[0];
+      if (p) {
+        a[k] = p[0];
+        b[k] = p[1];
+      }
     });
-    if (row.every(Number.isNaN)) continue;
-    rows.push(row);
+    refRows.push(a);
+    curRows.push(b);
+    diffs.push(cur - ref);
     for (const p of got) {
       refAll.push(p[0]);
       curAll.push(p[1]);
     }
   }
-  const all = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
-  const ratio = rows.length ? medianOfLegMedians(rows, all(rows.length), all(nRounds)) : NaN;
-  const ci = crossedBootstrapCI(rows, nRounds, opts);
-  let verdict: AbVerdict = "same";
-  if (rows.length < minLegs) verdict = "too few legs";
-  else if (ratio > 1 + threshold && ci[0] > 1) verdict = "slower";
-  else if (ratio < 1 / (1 + threshold) && ci[1] < 1) verdict = "faster";
+  const n = refRows.length;
+  const all = (k: number) => Int32Array.from({ length: k }, (_, i) => i);
+  let ci: [number, number] = [NaN, NaN];
+  if (n > 0 && nRounds > 0) {
+    // Crossed bootstrap: legs AND rounds drawn with replacement (see crossedBootstrapCI).
+    // Round k is drawn among the rounds of its slot order (k mod period), so that every
+    // resample keeps each side in each slot equally often and an order effect still cancels.
+    const strata = Array.from(
+      { length: period },
+      (_, c) => Array.from({ length: nRounds }, (_, k) => k).filter((k) => k % period === c),
+    );
+    const rnd = mulberry32(seed);
+    const stats: number[] = [];
+    const legs = new Int32Array(n), rounds = new Int32Array(nRounds);
+    for (let r = 0; r < resamples; r++) {
+      for (let i = 0; i < n; i++) legs[i] = Math.floor(rnd() * n);
+      for (let k = 0; k < nRounds; k++) {
+        const st = strata[k % period];
+        rounds[k] = st[Math.floor(rnd() * st.length)];
+      }
+      const m = medianSideRatio(refRows, curRows, legs, rounds);
+      if (!Number.isNaN(m)) stats.push(m);
+    }
+    if (stats.length) {
+      stats.sort((x, y) => x - y);
+      const q = (p: number) =>
+        stats[Math.min(stats.length - 1, Math.max(0, Math.ceil(p * stats.length) - 1))];
+      ci = [q((1 - confidence) / 2), q((1 + confidence) / 2)];
+    }
+  }
+  return {
+    legs: n,
+    ratio: n ? medianSideRatio(refRows, curRows, all(n), all(nRounds)) : NaN,
+    ci,
+    diff_ms: median(diffs),
+    ref_ms: median(refAll),
+    other_ms: median(curAll),
+  };
+}
+
+/**
+ * The noise of an A/A comparison as a fraction: how far its ratio or interval reached from 1,
+ * in either direction (1.06 and 0.95 both count as 6 % / 5.3 %). Infinity without a measurement.
+ */
+export function aaNoise(aa: RatioSummary, minLegs = 3): number {
+  if (aa.legs < minLegs || !Number.isFinite(aa.ci[0]) || aa.ci[0] <= 0) return Infinity;
+  const far = Math.max(aa.ci[1], 1 / aa.ci[0], aa.ratio, 1 / aa.ratio);
+  return far - 1;
+}
+
+/**
+ * Judges one stage (docs/gate.md "The verdict rule"). `ab[leg][round]` = [ref, current] and
+ * `aa[leg][round]` = [ref, ref again] from the same rounds; `totalMs` is the median total time
+ * of a leg at ref (the absolute floor is a share of it). SLOWER needs both: the whole interval
+ * above 1 + max(threshold, A/A noise), and a median difference ≥ max(minDiffMs, minTotalShare ×
+ * totalMs). FASTER symmetric. Otherwise SAME when
+ * the A/A noise is under the threshold (a threshold-sized change would have shown), else NOT
+ * MEASURABLE HERE (this machine cannot resolve such a change in this stage).
+ */
+export function judgeStage(
+  stage: string,
+  ab: StagePairs,
+  aa: StagePairs,
+  totalMs: number,
+  opts: AbJudgeOptions = {},
+): AbStageRow {
+  const { threshold = 0.1, minDiffMs = 2, minTotalShare = 0.05, minLegs = 3 } = opts;
+  const s = summarizeRatio(ab, opts);
+  const a = summarizeRatio(aa, opts);
+  const noise = aaNoise(a, minLegs);
+  const minDiff = Math.max(minDiffMs, Number.isFinite(totalMs) ? minTotalShare * totalMs : 0);
+  const bar = 1 + Math.max(threshold, noise);
+  let verdict: AbVerdict;
+  if (s.legs < minLegs) verdict = "too few legs";
+  // The whole interval beyond the bar, not only the ratio: one A/A pair is one draw of this
+  // machine's noise, and an A/B ratio just past it is as likely the next draw (docs/gate.md).
+  else if (s.ci[0] > bar && s.diff_ms >= minDiff) verdict = "slower";
+  else if (s.ci[1] < 1 / bar && -s.diff_ms >= minDiff) verdict = "faster";
+  else if (noise < threshold) verdict = "same";
+  else verdict = "not measurable here";
   return {
     stage,
-    legs: rows.length,
-    ratio,
-    ci,
-    ref_ms: median(refAll),
-    current_ms: median(curAll),
+    legs: s.legs,
+    ratio: s.ratio,
+    ci: s.ci,
+    ref_ms: s.ref_ms,
+    current_ms: s.other_ms,
+    diff_ms: s.diff_ms,
+    aa_ratio: a.ratio,
+    aa_ci: a.ci,
+    noise,
+    min_diff_ms: minDiff,
     verdict,
   };
+}
+
+/**
+ * Compares one stage without a calibration (the pre-calibration rule, kept for callers with
+ * only A/B pairs): judged as if the A/A had been exact, with the absolute floor taken from the
+ * stage's own median time.
+ */
+export function compareStage(
+  stage: string,
+  pairs: StagePairs,
+  opts: AbJudgeOptions = {},
+): AbStageRow {
+  const exact = pairs.map((rounds) =>
+    rounds.map((p) => (p ? [p[0], p[0]] as [number, number] : undefined))
+  );
+  return judgeStage(stage, pairs, exact, NaN, opts);
 }
