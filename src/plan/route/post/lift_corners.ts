@@ -95,9 +95,12 @@ export function liftCorners(
         const hq = hard.heightsAlong(prev[0], prev[1], q[0], q[1], ha);
         if (!hq) continue;
         const hw = nearest(hq, ha);
-        if (!hard.heightsAlong(q[0], q[1], next[0], next[1], hw)) continue;
+        // One height walk of q → next serves both the check and the second chord's end height:
+        // heightsAlong is a pure function of its arguments (it returns a fresh array), so this is
+        // the value the reference's second walk after the first chord's check gives.
+        const hn = hard.heightsAlong(q[0], q[1], next[0], next[1], hw);
+        if (!hn) continue;
         if (!hard.ok(prev[0], prev[1], q[0], q[1], ha, hw)) continue;
-        const hn = hard.heightsAlong(q[0], q[1], next[0], next[1], hw)!;
         if (!hard.ok(q[0], q[1], next[0], next[1], hw, nearest(hn, hw))) continue;
         pts[i] = q;
         hi = hw;
