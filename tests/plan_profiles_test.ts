@@ -6,7 +6,7 @@
  * - agreement with the C++ reference build under `reference`: every leg of the four oracle sets
  *   (tests/fixtures/oracle: v1, the older packs; tests/fixtures/oracle-v2: the current packs; the
  *   example batteries and the random legs of all five worlds), plus the 2026-12-03 sets vendored
- *   (the random legs of bridges, tower_small, tower_middle; tower_big random2), planned under the `reference`
+ *   (the random legs of bridges, tower_small, tower_middle; tower_big and city_small random2), planned under the `reference`
  *   profile and compared field by field with the C++ output (outcome and class, tier, snap distances, tier notes,
  *   window, warnings, topology cells, taut / pulled / assembled / final points ≤ 1e-6 px,
  *   clearance, waypoints, length). Every leg agrees in every field and the counts are asserted,
@@ -135,6 +135,16 @@ for (const w of ["bridges", "tower_small", "tower_middle"]) {
     cost: 1,
   });
 }
+// city_small's second random set: a second per leg, so attributed as its first (one leg in four,
+// `explain` flips); the reference agreement covers every leg.
+SETS.push({
+  name: "v2/city_small/random2",
+  dir: fx("oracle-v2/city_small/random2/"),
+  sample: 0,
+  flips: "explain",
+  stride: FULL ? 1 : 4,
+  cost: 40,
+});
 SETS.push({
   name: "v2/tower_big/random2",
   dir: fx("oracle-v2/tower_big/random2/"),
