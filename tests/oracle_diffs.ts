@@ -5,7 +5,11 @@
  * vendored into tests/fixtures.
  *
  *   deno run -A tests/oracle_diffs.ts [--root DIR] [--profile reference|spec]
- *     [--set v1|v2] [--world NAME] [--kind examples|random] [--legs]
+ *     [--set v1|v2] [--world NAME] [--kind examples|random|random2] [--legs]
+ *
+ * The sets: v1 and v2 × the five example worlds × examples / random, v2 × the five example
+ * worlds × random2 (added 2026-12-03), and v2 × the three real-mesh worlds (bridges,
+ * tower_small, tower_middle) × random; a set missing from the root is skipped.
  *
  * One line per set: `set: every field e/n; field counts…`; with `--legs` also one line per
  * differing leg with its fields.
@@ -32,19 +36,24 @@ function sharedRoot(): string {
 const root = opt("--root") ?? sharedRoot();
 const profile = namedProfile(opt("--profile") ?? "reference");
 const sets = opt("--set") ? [opt("--set")!] : ["v1", "v2"];
-const worlds = opt("--world")
-  ? [opt("--world")!]
-  : ["nav_test", "dungeon", "proto_level", "tower_big", "city_small"];
-const kinds = opt("--kind") ? [opt("--kind")!] : ["examples", "random"];
+const EXAMPLE_WORLDS = ["nav_test", "dungeon", "proto_level", "tower_big", "city_small"];
+const MESH_WORLDS = ["bridges", "tower_small", "tower_middle"];
+const worlds = opt("--world") ? [opt("--world")!] : [...EXAMPLE_WORLDS, ...MESH_WORLDS];
+const kinds = opt("--kind") ? [opt("--kind")!] : ["examples", "random", "random2"];
 const showLegs = args.includes("--legs");
 
 for (const s of sets) {
   for (const w of worlds) {
     for (const k of kinds) {
       const dir = `${root}/${s === "v1" ? "oracle" : "oracle-v2"}/${w}/${
-        k === "random" ? "random/" : ""
+        k === "examples" ? "" : k + "/"
       }`;
       const name = `${s}/${w}/${k}`;
+      try {
+        Deno.statSync(dir + "legs.json");
+      } catch {
+        continue; // not in this root (e.g. v1 random2, the mesh worlds' examples)
+      }
       const set = await loadSet(dir, name);
       const a = await agreement(set, profile);
       console.log(formatAgreement(name, profile.name, a));
