@@ -88,8 +88,9 @@ calibration: this machine's noise), the order rotating per round; a first warm-u
 discarded. Per stage: the median of the paired per-leg ratios with a 95 % bootstrap interval
 (legs and rounds resampled, fixed seed) and the A/A spread. A stage is SLOWER when its whole
 interval lies above 1 + threshold and above the A/A spread, and the median difference is
-≥ 2 ms and ≥ 5 % of the total; a stage whose A/A spread exceeds the threshold is
-otherwise "not measurable here" → OUT/ab.md (printed) and OUT/ab.json (docs/gate.md).
+≥ 2 ms, ≥ 5 % of the total and beyond the A/A difference in ms; SAME when a change that
+counts would have shown (A/A spread under the threshold or under the 2-ms floor); otherwise
+"not measurable here" → OUT/ab.md (printed) and OUT/ab.json (docs/gate.md).
   --ab REF            compare against the planner at REF
   --rounds N          measured rounds, a multiple of 3 (default 3), after one warm-up; each runs
                       REF, this checkout and REF again once per battery

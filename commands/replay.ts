@@ -3,7 +3,7 @@
  * `--all`) on a pack, in parallel, and write `DIR/replay.log` + `DIR/replay.json`.
  * @module
  */
-import { profileFromFlags } from "../src/plan/profile.ts";
+import { type PlanProfile, profileFromFlags } from "../src/plan/profile.ts";
 import { fileURLToPath } from "node:url";
 import { cwdRelative } from "./support/paths.ts";
 import { NavscopeError } from "../src/errors.ts";
@@ -19,6 +19,8 @@ import {
 } from "../src/analyze/replay_run.ts";
 import { type Leg as BatteryLeg, parseLegs } from "../src/world/legs.ts";
 import { requireWritable } from "./support/preflight.ts";
+import { join } from "node:path";
+import { writeFilesAtomic } from "../src/codec/file.ts";
 import {
   formatFromFlags,
   io,
@@ -42,7 +44,7 @@ export const summary = "Re-plan the failed legs of run logs on a pack (parallel,
 export const help =
   `navscope replay LOGS… [--pack PACK …] [--all] [--jobs N] [--shard i/n] [--out DIR]
                 [--battery LEGS.json …] [--json|--md|--csv] [--strict]
-                [--profile NAME | --profile-file FILE]
+                [--profile NAME | --profile-file FILE] [--svg DIR [--svg-max N]]
 
 Reads run logs (files, directories, globs, .gz, rotations), collects the distinct failed legs
 (every leg with --all), re-plans each on PACK and writes DIR/replay.log (navscope plan lines,
@@ -72,6 +74,11 @@ discs: it is replayed with what is known and marked partial_request.
                    under two profiles and diffing (--across-profiles) lists the legs that the
                    specification's changes fixed or broke
   --profile-file F a custom profile (JSON: base + switch overrides)
+  --svg DIR        also draw each distinct failing leg (at most --svg-max, default 25, top
+                   leg of every class first) as DIR/leg-NN.svg: \`plan --svg\`'s picture of the
+                   replayed window with the log's planned path (NAVMESH generated path.) and
+                   the observed track (MapLocator fixes) of the leg's run as layers of their
+                   own, toggleable in the legend; DIR/index.md lists them
 
 Ctrl-C stops cleanly: workers end, the legs done so far are written, the summary says
 interrupted, exit 130.
@@ -134,6 +141,8 @@ export async function run(args: string[]): Promise<number> {
     strict: { type: "boolean" },
     profile: { type: "string" },
     "profile-file": { type: "string" },
+    svg: { type: "string" },
+    "svg-max": { type: "string" },
   });
   const format = formatFromFlags(values);
   if (positionals.length === 0) throw usage("no log files given");
@@ -159,8 +168,18 @@ export async function run(args: string[]): Promise<number> {
   const batteries = await readBatteries(values.battery ?? []);
   const profile = await profileFromFlags(values.profile, values["profile-file"]);
   const out = values.out ?? "replay-out";
-  // Before any work: the output folder can be written (created when missing).
-  await requireWritable([{ path: out, what: "the replay output (--out)", dir: true }]);
+  if (values.svg === "") throw usage("--svg needs a folder");
+  if (values["svg-max"] !== undefined && values.svg === undefined) {
+    throw usage("--svg-max goes with --svg DIR");
+  }
+  const svgMax = svgMaxFlag(values["svg-max"]);
+  // Before any work: the output folders can be written (created when missing).
+  await requireWritable([
+    { path: out, what: "the replay output (--out)", dir: true },
+    ...(values.svg !== undefined
+      ? [{ path: values.svg, what: "the pictures (--svg)", dir: true }]
+      : []),
+  ]);
   const ctl = new AbortController();
   const onSig = () => ctl.abort();
   let listening = false;
@@ -213,8 +232,72 @@ export async function run(args: string[]): Promise<number> {
 `,
     );
   }
+  if (values.svg !== undefined && !res.report.interrupted) {
+    const n = await writeLegSvgs(positionals, packs.map((p) => p.path), batteries, values.svg, {
+      strict: values.strict,
+      maxLegs: svgMax,
+      profile,
+    });
+    io.err.write(`navscope replay: wrote ${n} picture${n === 1 ? "" : "s"} to ${values.svg}\n`);
+  }
   printReplay(format, res.report, out);
   return res.report.interrupted ? 130 : 0;
+}
+
+/** Parses `--svg-max` (default 25). */
+function svgMaxFlag(v: string | undefined): number {
+  if (v === undefined) return 25;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 10000) {
+    throw usage(`--svg-max needs an integer 1..10000, got ${JSON.stringify(v)}`);
+  }
+  return n;
+}
+
+/**
+ * The failing legs' pictures with the log's layers (issue 35): the report's drill-down
+ * (reports/report_drill.ts: the same replay, in this process, with the picture kept) fed with
+ * the runs of the logs (reports/log_layers.ts), each picture written as a standalone SVG.
+ * Resolves to the number of pictures written.
+ */
+async function writeLegSvgs(
+  logs: readonly string[],
+  packs: string[],
+  batteries: readonly BatteryLeg[],
+  dir: string,
+  opts: { strict?: boolean; maxLegs: number; profile?: PlanProfile | null },
+): Promise<number> {
+  const { reportFromLogs } = await import("../reports/report_data.ts");
+  const { addDrilldowns } = await import("../reports/report_drill.ts");
+  const { logLayers } = await import("../reports/log_layers.ts");
+  const { data, acc, runs } = await reportFromLogs(logs, {
+    strict: opts.strict,
+    runDetail: "failed",
+  });
+  await addDrilldowns(data, acc, packs, {
+    maxLegs: opts.maxLegs,
+    batteries,
+    extraRoutes: logLayers(runs).routes,
+    maxBytes: Infinity,
+    ...(opts.profile ? { profile: opts.profile } : {}),
+  });
+  const files: { path: string; data: string }[] = [];
+  const index = ["| picture | leg | logged class | replayed | note |", "|---|---|---|---|---|"];
+  for (const l of data.failures.legs) {
+    const d = data.drilldowns[l.id];
+    if (!d) continue;
+    const name = `leg-${String(files.length + 1).padStart(2, "0")}.svg`;
+    if (d.svg) files.push({ path: join(dir, name), data: d.svg });
+    const cell = (s: string) => s.replace(/\|/g, "\\|");
+    index.push(
+      `| ${d.svg ? name : "-"} | ${cell(l.key)} | ${cell(l.class)} | ${d.class ?? "-"} | ${
+        cell(d.svg ? (d.caveats ?? []).join("; ") : d.why ?? "")
+      } |`,
+    );
+  }
+  files.push({ path: join(dir, "index.md"), data: index.join("\n") + "\n" });
+  await writeFilesAtomic(files);
+  return files.length - 1;
 }
 
 /** Prints a replay summary in the chosen format. */

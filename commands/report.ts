@@ -152,6 +152,8 @@ export async function run(args: string[]): Promise<number> {
     strict: values.strict,
     maxPoints: int("--max-points", values["max-points"], 2000),
     maxLegs: int("--max-legs", values["max-legs"], 2000),
+    // The drill-down draws the log's planned path and observed track of each failing leg's run.
+    runDetail: values.pack?.length ? "failed" : undefined,
   };
   const drill = int("--drill", values.drill, 25);
   const t0 = performance.now();
@@ -164,14 +166,19 @@ export async function run(args: string[]): Promise<number> {
   }
   const progress = new Progress();
   opts.onProgress = (f, label) => progress.update(f, label);
-  const { data, parse, acc } = await reportFromLogs(positionals, opts);
+  const { data, parse, acc, runs } = await reportFromLogs(positionals, opts);
   progress.done();
   warnBundles("report", parse);
   warnFileProblems("report", fileProblems(parse));
   requireSomeInput(parse, positionals);
   if (values.pack?.length) {
     const { addDrilldowns } = await import("../reports/report_drill.ts");
-    await addDrilldowns(data, acc, values.pack, { maxLegs: drill, batteries });
+    const { logLayers } = await import("../reports/log_layers.ts");
+    await addDrilldowns(data, acc, values.pack, {
+      maxLegs: drill,
+      batteries,
+      extraRoutes: logLayers(runs).routes,
+    });
     if (batteryFiles.length && !values.battery?.length) {
       data.notes.push(
         `Battery overrides from the legs.json beside the packs: ${batteryFiles.join(", ")}.`,

@@ -29,7 +29,7 @@ import { CAPPED_WINDOW_MAX, round3, StatsAccumulator, StatsGroup } from "../src/
 import { gloss, hasCjk } from "../src/logs/gloss.ts";
 import { formatTimestamp } from "../src/logs/line.ts";
 import { parseLogs } from "../src/logs/reader.ts";
-import { RunCollector } from "../src/analyze/runs.ts";
+import { type NavRun, RunCollector } from "../src/analyze/runs.ts";
 import type { BundleFacts } from "../src/analyze/bundle_facts.ts";
 import type { LogEvent, ParseReport, PlanRecord, Point2 } from "../src/logs/types.ts";
 import { mulberry32 } from "../src/rng.ts";
@@ -701,24 +701,36 @@ export interface ReportFromLogsOptions extends ReportDataOptions {
   strict?: boolean;
   onProgress?: ProgressFn;
   onPlan?: (p: PlanSighting) => void;
+  /**
+   * Keep each navigation run's detail (the log's planned paths, the observed track, zipline
+   * decisions, …) for the pictures: `"failed"` for runs with a failed leg only (the report's
+   * drill-down), `"all"` for every run (triage); default none (counts only, and the parser
+   * skips the position lines).
+   */
+  runDetail?: "failed" | "all";
 }
 
-/** Reads run logs once and aggregates them into {@link ReportData}. */
+/** Event types the report's accumulator reads. */
+const REPORT_EVENTS = new Set(["plan", "leg", "navmesh_load_failed"]);
+
+/** Reads run logs once and aggregates them into {@link ReportData} (and the runs). */
 export async function reportFromLogs(
   inputs: readonly string[],
   opts: ReportFromLogsOptions = {},
-): Promise<{ data: ReportData; parse: ParseReport; acc: ReportAccumulator }> {
+): Promise<{ data: ReportData; parse: ParseReport; acc: ReportAccumulator; runs: NavRun[] }> {
   const stream = parseLogs(inputs, {
     strict: opts.strict,
-    include: ["plan", "leg", "navmesh_load_failed", "request", "node_result"],
+    include: opts.runDetail
+      ? undefined
+      : ["plan", "leg", "navmesh_load_failed", "request", "node_result"],
   });
   const acc = new ReportAccumulator(opts);
   acc.onPlan = opts.onPlan;
-  const runs = new RunCollector(false);
+  const runs = new RunCollector(opts.runDetail !== undefined, opts.runDetail === "failed");
   let n = 0;
   for await (const ev of stream) {
     runs.add(ev);
-    if (ev.type === "request" || ev.type === "node_result") continue;
+    if (!REPORT_EVENTS.has(ev.type)) continue;
     acc.add(ev);
     if (opts.onProgress && ++n % 4096 === 0) {
       opts.onProgress(0, `${stream.report.lines} lines`);
@@ -728,5 +740,5 @@ export async function reportFromLogs(
   const parse = stream.report;
   const data = acc.data(inputs, { unparsed: unparsedLines(parse), problems: fileProblems(parse) });
   addRunFacts(data, parse, runs);
-  return { data, parse, acc };
+  return { data, parse, acc, runs: runs.finish() };
 }

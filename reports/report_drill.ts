@@ -24,6 +24,7 @@ import { batteryMatch, recordClass, requestFromRecord } from "../src/analyze/rep
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import type { Engine } from "../src/plan/engine.ts";
+import type { PlanProfile } from "../src/plan/profile.ts";
 import type { LegPicture, PlanRequest, PlanResult } from "../src/plan/types.ts";
 import type { Leg as BatteryLeg } from "../src/world/legs.ts";
 import { NAVSCOPE_VERSION } from "../src/version.ts";
@@ -47,6 +48,8 @@ export interface DrillOptions {
   maxBytes?: number;
   /** Packed hover-span bytes embedded at most (default 2 MB). */
   maxHoverBytes?: number;
+  /** Planner profile of the replays (default: the engine's, `spec`). */
+  profile?: PlanProfile;
   /** Engine workers (default: the engine's). */
   workers?: number;
   /** Battery legs whose test overrides apply to the plan lines that name them. */
@@ -154,7 +157,10 @@ export async function addDrilldowns(
   const paths = typeof packs === "string" ? [packs] : [...packs];
   const open: DrillPack[] = [];
   for (const path of paths) {
-    const engine = await openEngine(path, opts.workers ? { workers: opts.workers } : {});
+    const engine = await openEngine(path, {
+      ...(opts.workers ? { workers: opts.workers } : {}),
+      ...(opts.profile ? { profile: opts.profile } : {}),
+    });
     open.push({ path, engine, zones: new Set(engine.info.zones ?? []) });
   }
   const planner = `navscope/${NAVSCOPE_VERSION}`;

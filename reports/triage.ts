@@ -7,17 +7,16 @@
  * per distinct failing leg.
  * @module
  */
-import { parseLogs } from "../src/logs/reader.ts";
 import { gloss } from "../src/logs/gloss.ts";
 import type { ParseReport, Point2 } from "../src/logs/types.ts";
-import { type NavRun, RunCollector } from "../src/analyze/runs.ts";
+import type { NavRun } from "../src/analyze/runs.ts";
 import { type BundleFacts, bundleFacts, ziplineWord } from "../src/analyze/bundle_facts.ts";
 import { relPath } from "../src/analyze/paths.ts";
 import type { PlanResult } from "../src/plan/types.ts";
 import { type FailingLeg, reportFromLogs } from "./report_data.ts";
 import { addDrilldowns } from "./report_drill.ts";
 import { reportHtml } from "./report_page.ts";
-import type { ExtraRoute } from "./leg_svg.ts";
+import { logLayers } from "./log_layers.ts";
 import { legPng } from "./leg_png.ts";
 import type { LegPicture } from "../src/plan/types.ts";
 
@@ -63,70 +62,33 @@ export interface TriageResult {
   parse: ParseReport;
 }
 
-const keyOfLeg = (zone: string, s: Point2 | null, g: Point2 | null) =>
-  `${zone}|${s?.join(",")}|${g?.join(",")}`;
-
 /** Reads, replays and writes the triage of `inputs`. */
 export async function triage(
   inputs: readonly string[],
   opts: TriageOptions = {},
 ): Promise<TriageResult> {
-  const { data, parse, acc } = await reportFromLogs(inputs, { strict: opts.strict });
-  const collector = new RunCollector(true);
-  for await (const ev of parseLogs(inputs, { strict: opts.strict })) collector.add(ev);
-  const runs = collector.finish();
+  // One pass: the report's data and every run with its detail (planned paths, track).
+  const { data, parse, acc, runs } = await reportFromLogs(inputs, {
+    strict: opts.strict,
+    runDetail: "all",
+  });
   const bundles = bundleFacts(parse);
-  // Each failing leg's run: by the first failure's line, else by its endpoints.
-  const byLine = new Map<string, NavRun>(), byKey = new Map<string, NavRun>();
-  for (const r of runs) {
-    for (const l of r.legs) {
-      byLine.set(`${l.src.file}:${l.src.line}`, r);
-      if (!l.ok) byKey.set(keyOfLeg(l.zone, l.start, l.goal), r);
-    }
-  }
-  const runOf = (l: FailingLeg) =>
-    byLine.get(l.example) ?? byKey.get(keyOfLeg(l.zone, l.start, l.goal)) ?? null;
+  const log = logLayers(runs);
   const legs: TriageLeg[] = data.failures.legs.filter((l) => l.origin !== "load").map((l, i) => ({
     n: i + 1,
     leg: l,
-    run: runOf(l),
+    run: log.runOf(l),
     replay: "",
     replayClass: "",
     distance: "",
     picture: `leg-${String(i + 1).padStart(2, "0")}.png`,
   }));
   const byId = new Map(legs.map((t) => [t.leg.id, t]));
-  const logLayers = (l: FailingLeg): { planned: Point2[][]; track: Point2[][] } => {
-    const r = runOf(l);
-    if (!r) return { planned: [], track: [] };
-    return {
-      planned: r.plannedPaths.filter((p) => p.zone === l.zone || p.zone === "").map((p) =>
-        p.points
-      ),
-      track: r.track.map((t) => t.points),
-    };
-  };
   const pictures = new Map<number, LegPicture | null>();
   if (opts.packs && opts.packs.length > 0) {
     await addDrilldowns(data, acc, opts.packs, {
       maxLegs: opts.maxLegs ?? 50,
-      extraRoutes: (l): ExtraRoute[] => {
-        const { planned, track } = logLayers(l);
-        return [
-          ...planned.map((p, i) => ({
-            id: `logpath${i}`,
-            label: "planned path (log)",
-            points: p,
-            colour: "#e08a00",
-          })),
-          ...track.map((p, i) => ({
-            id: `track${i}`,
-            label: "observed track (log)",
-            points: p,
-            colour: "#9b30c8",
-          })),
-        ];
-      },
+      extraRoutes: log.routes,
       onReplay: (l: FailingLeg, pic: LegPicture | null, res: PlanResult) => {
         pictures.set(l.id, pic);
         const t = byId.get(l.id);
@@ -151,7 +113,7 @@ export async function triage(
   }
   const pngs = new Map<string, Uint8Array>();
   for (const t of legs) {
-    const { planned, track } = logLayers(t.leg);
+    const { planned, track } = log.layers(t.leg);
     pngs.set(
       t.picture,
       legPng({

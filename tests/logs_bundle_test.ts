@@ -403,3 +403,58 @@ Deno.test("the zip reader agrees with fflate's (an independent implementation) b
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the failing leg's picture carries the log's planned path and observed track as layers: report --pack, replay --svg", async () => {
+  const dir = await tmp();
+  try {
+    // Run 1 of the example (mesa_up, fails) with an earlier generated path of that run: the
+    // navigator planned a first stretch before the failing leg.
+    const { bak } = exampleLogs();
+    const at = bak.indexOf("[mapnavigator::PositionProvider::Capture]");
+    const head = bak.lastIndexOf("\n", at) + 1;
+    const gen = "[2026-08-08 07:41:00.080][INF][Px8812][Tx412][navmesh_path_expander.cpp]" +
+      "[L412][LogGeneratedNavmeshPath] NAVMESH generated path. [state.navmesh_zone=map01base] " +
+      "[state.current_zone=ValleyIV_Base] [route_result.cost=6.0] [path_point_count=2] " +
+      "[navmesh_start_point=[104,305]] [navmesh_goal_point=[110,305]] " +
+      "[navmesh_segment_breaks=[]] [navmesh_path_points=[[104,305],[107,305],[110,305]]] \n";
+    const log = `${dir}/maafw.log`;
+    Deno.writeTextFileSync(log, bak.slice(0, head) + gen + bak.slice(head));
+    const layersOf = (svg: string) =>
+      new Set([...svg.matchAll(/data-layer="([a-z0-9_]+)"/g)].map((m) => m[1]));
+    // replay --svg: one picture per failing leg, both log layers with their legend entries.
+    const r = await cli([
+      "replay",
+      log,
+      "--pack",
+      PACK,
+      "--jobs",
+      "1",
+      "--out",
+      `${dir}/out`,
+      "--svg",
+      `${dir}/svg`,
+    ]);
+    assertEquals(r.code, 0, r.err);
+    const svg = Deno.readTextFileSync(`${dir}/svg/leg-01.svg`);
+    const layers = layersOf(svg);
+    for (const id of ["logpath0", "track0"]) {
+      assert(layers.has(id), `${id} in ${[...layers]}`);
+      assert(svg.includes(`data-legend-for="${id}"`), `legend entry for ${id}`);
+    }
+    assert(svg.includes("planned path (log)") && svg.includes("observed track (log)"));
+    const index = Deno.readTextFileSync(`${dir}/svg/index.md`);
+    assert(index.includes("leg-01.svg") && index.includes("goal_outside_reach"), index);
+    // report --pack: the same layers in the drill-down.
+    const rep = await cli(["report", log, "--pack", PACK, "--out", `${dir}/r.html`]);
+    assertEquals(rep.code, 0, rep.err);
+    const html = Deno.readTextFileSync(`${dir}/r.html`);
+    // (the drill-down SVGs sit in the page's JSON data, their quotes escaped)
+    for (const id of ["logpath0", "track0"]) {
+      assert(new RegExp(`data-layer=\\\\?"${id}\\\\?"`).test(html), `${id} in the report`);
+    }
+    // --svg-max without --svg is a usage error, before any work.
+    assertEquals((await cli(["replay", log, "--svg-max", "3"])).code, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

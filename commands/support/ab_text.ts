@@ -23,6 +23,13 @@ function pct(v: number): string {
   return Number.isFinite(v) ? `±${(v * 100).toFixed(1)} %` : "-";
 }
 
+/** The A/A noise, relative and in ms. */
+function noise(v: number, ms: number): string {
+  return Number.isFinite(v)
+    ? `${pct(v)}${Number.isFinite(ms) ? `, ${ms.toFixed(2)} ms` : ""}`
+    : "-";
+}
+
 /** The Markdown summary of an A/B report. */
 export function abMarkdown(r: AbReport): string {
   const head = r.verdict === "pass"
@@ -46,7 +53,9 @@ export function abMarkdown(r: AbReport): string {
       fmtNum(1 + p.threshold)
     }× and beyond the A/A noise, and a median difference ≥ max(${fmtNum(p.min_diff_ms)} ms, ${
       fmtNum(p.min_total_share * 100)
-    } % of the total); legs under ${fmtNum(p.floor_ms)} ms on both sides left out`,
+    } % of the total) beyond the A/A noise in ms; legs under ${
+      fmtNum(p.floor_ms)
+    } ms on both sides left out`,
     `- method: ${r.method}`,
     "",
   ];
@@ -71,15 +80,19 @@ export function abMarkdown(r: AbReport): string {
       Number.isFinite(s.diff_ms) ? s.diff_ms : null,
       ratio(s.ratio),
       Number.isFinite(s.ci[0]) ? `${s.ci[0].toFixed(3)} … ${s.ci[1].toFixed(3)}` : "-",
-      pct(s.noise),
+      noise(s.noise, s.noise_ms),
       s.verdict === "not measurable here"
-        ? `not measurable here (noise ${pct(s.noise)})`
+        ? `not measurable here (noise ${noise(s.noise, s.noise_ms)})`
+        : s.verdict === "same" && s.legs === 0
+        ? `same (under ${fmtNum(p.floor_ms)} ms on every leg)`
         : VERDICT[s.verdict],
     ]),
     align: ["left", "right", "right", "right", "right", "right", "right", "right", "left"],
     notes: [
       "ref ms / current ms: medians over legs and rounds; diff ms: median over legs of the " +
-      "paired difference; A/A spread: how far ref against ref reached from 1 (this machine's noise).",
+      "paired difference; A/A spread: how far ref against ref reached from 1, and its median " +
+      "difference from 0 ms (this machine's noise); same = no change that counts could hide " +
+      "in it (spread under the threshold, or under the ms floor).",
     ],
   }];
   if (r.outcome_differences.length) {

@@ -92,6 +92,18 @@ export interface AbReport {
   stages: AbStageRow[];
   /** Legs whose outcome differs between the versions. */
   outcome_differences: AbOutcomeDifference[];
+  /**
+   * The measured times the verdicts are a pure function of (`judgeStages`): per side, per stage
+   * (`stages` order), per leg (`legs` order), per measured round, ms (null: not measured). Kept
+   * so a verdict can be re-derived and the noise studied (docs/gate.md).
+   */
+  times: {
+    stages: readonly string[];
+    legs: string[];
+    ref: (number | null)[][][];
+    current: (number | null)[][][];
+    ref2: (number | null)[][][];
+  };
 }
 
 /** The method text of every report (docs/gate.md says the same at length). */
@@ -103,9 +115,10 @@ export const AB_METHOD = "Each round plans every battery three times, each run i
   "with a 95 % crossed percentile-bootstrap interval (legs and rounds resampled, fixed seed); " +
   "the same for ref2/ref gives the A/A noise. Slower = the whole interval above " +
   "1 + max(threshold, A/A noise) and a median difference of at least " +
-  "max(2 ms, 5 % of the median total); legs under the floor on both sides are left out; a " +
-  "stage whose A/A noise reaches the threshold and whose effect does not clear it is " +
-  "'not measurable here'.";
+  "max(2 ms, 5 % of the median total) and beyond the A/A median difference's reach in ms; " +
+  "legs under the floor on both sides are left out. Same = neither, and a change that counts " +
+  "would have shown: the A/A noise under the threshold, or its ms noise under the floor " +
+  "(or no leg reaches the floor); otherwise 'not measurable here'.";
 
 /** Which side plans in which slot of a run: REF, the current checkout, REF again (A/A). */
 export type AbSide = "ref" | "current" | "ref2";
@@ -336,7 +349,25 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
     outcome_differences: [...outcomes].filter(([, o]) => o.ref !== o.current).map((
       [leg, o],
     ) => ({ leg, ...o })).sort((a, b) => (a.leg < b.leg ? -1 : 1)),
+    times: {
+      stages: STAGES,
+      legs: [...legIndex.keys()],
+      ref: rawTimes(times.ref, legIndex.size, rounds),
+      current: rawTimes(times.current, legIndex.size, rounds),
+      ref2: rawTimes(times.ref2, legIndex.size, rounds),
+    },
   };
+}
+
+/** A side's times as dense JSON arrays (null where a leg was not measured in a round). */
+function rawTimes(t: number[][][], legs: number, rounds: number): (number | null)[][][] {
+  return t.map((stage) =>
+    Array.from({ length: legs }, (_, li) =>
+      Array.from({ length: rounds }, (_, k) => {
+        const v = stage[li]?.[k];
+        return v === undefined || !Number.isFinite(v) ? null : v;
+      }))
+  );
 }
 
 /**

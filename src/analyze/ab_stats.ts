@@ -54,6 +54,8 @@ export interface RatioSummary {
   ci: [number, number];
   /** Median over legs of the per-leg difference of medians other − ref, ms. */
   diff_ms: number;
+  /** Bootstrap interval of {@link RatioSummary.diff_ms} (the same resamples as `ci`). */
+  diff_ci: [number, number];
   /** Median ref stage time over legs and rounds, ms. */
   ref_ms: number;
   /** Median other stage time over legs and rounds, ms. */
@@ -76,6 +78,8 @@ export interface AbStageRow {
   current_ms: number;
   /** Median over legs of the per-leg difference of medians current − ref, ms. */
   diff_ms: number;
+  /** Bootstrap interval of {@link AbStageRow.diff_ms}, ms. */
+  diff_ci: [number, number];
   /** The A/A calibration (ref against ref in the same rounds): its ratio. */
   aa_ratio: number;
   /** The A/A interval. */
@@ -86,6 +90,12 @@ export interface AbStageRow {
    * when the A/A had too few legs). An A/B ratio must lie beyond 1 + noise to be judged.
    */
   noise: number;
+  /**
+   * The same noise in milliseconds: how far the A/A median difference or its interval reached
+   * from 0 (Infinity when the A/A had too few legs). A slower verdict needs a difference beyond
+   * it; a stage whose noise stays under the absolute floor can show every change that counts.
+   */
+  noise_ms: number;
   /** Smallest absolute difference that counts for this stage, ms (the floor rule). */
   min_diff_ms: number;
   /** The verdict. */
@@ -197,6 +207,31 @@ function medianSideRatio(
   return median(perLeg);
 }
 
+/** As {@link medianSideRatio}, the per-leg difference of medians other − ref (ms). */
+function medianSideDiff(
+  ref: ReadonlyArray<ArrayLike<number>>,
+  other: ReadonlyArray<ArrayLike<number>>,
+  legs: ArrayLike<number>,
+  rounds: ArrayLike<number>,
+): number {
+  const perLeg: number[] = [];
+  const a: number[] = [], b: number[] = [];
+  for (let i = 0; i < legs.length; i++) {
+    const x = ref[legs[i]], y = other[legs[i]];
+    a.length = 0;
+    b.length = 0;
+    for (let k = 0; k < rounds.length; k++) {
+      const u = x[rounds[k]], v = y[rounds[k]];
+      if (!Number.isNaN(u) && !Number.isNaN(v)) {
+        a.push(u);
+        b.push(v);
+      }
+    }
+    if (a.length) perLeg.push(median(b) - median(a));
+  }
+  return median(perLeg);
+}
+
 /** The ratio other / ref of one stage's paired times, with its crossed-bootstrap interval. */
 export function summarizeRatio(
   pairs: StagePairs,
@@ -229,7 +264,7 @@ export function summarizeRatio(
   }
   const n = refRows.length;
   const all = (k: number) => Int32Array.from({ length: k }, (_, i) => i);
-  let ci: [number, number] = [NaN, NaN];
+  let ci: [number, number] = [NaN, NaN], diffCi: [number, number] = [NaN, NaN];
   if (n > 0 && nRounds > 0) {
     // Crossed bootstrap: legs AND rounds drawn with replacement (see crossedBootstrapCI).
     // Round k is drawn among the rounds of its slot order (k mod period), so that every
@@ -239,7 +274,7 @@ export function summarizeRatio(
       (_, c) => Array.from({ length: nRounds }, (_, k) => k).filter((k) => k % period === c),
     );
     const rnd = mulberry32(seed);
-    const stats: number[] = [];
+    const stats: number[] = [], dstats: number[] = [];
     const legs = new Int32Array(n), rounds = new Int32Array(nRounds);
     for (let r = 0; r < resamples; r++) {
       for (let i = 0; i < n; i++) legs[i] = Math.floor(rnd() * n);
@@ -249,19 +284,24 @@ export function summarizeRatio(
       }
       const m = medianSideRatio(refRows, curRows, legs, rounds);
       if (!Number.isNaN(m)) stats.push(m);
+      const d = medianSideDiff(refRows, curRows, legs, rounds);
+      if (!Number.isNaN(d)) dstats.push(d);
     }
-    if (stats.length) {
-      stats.sort((x, y) => x - y);
+    const interval = (xs: number[]): [number, number] => {
+      xs.sort((x, y) => x - y);
       const q = (p: number) =>
-        stats[Math.min(stats.length - 1, Math.max(0, Math.ceil(p * stats.length) - 1))];
-      ci = [q((1 - confidence) / 2), q((1 + confidence) / 2)];
-    }
+        xs[Math.min(xs.length - 1, Math.max(0, Math.ceil(p * xs.length) - 1))];
+      return [q((1 - confidence) / 2), q((1 + confidence) / 2)];
+    };
+    if (stats.length) ci = interval(stats);
+    if (dstats.length) diffCi = interval(dstats);
   }
   return {
     legs: n,
     ratio: n ? medianSideRatio(refRows, curRows, all(n), all(nRounds)) : NaN,
     ci,
     diff_ms: median(diffs),
+    diff_ci: diffCi,
     ref_ms: median(refAll),
     other_ms: median(curAll),
   };
@@ -278,13 +318,25 @@ export function aaNoise(aa: RatioSummary, minLegs = 3): number {
 }
 
 /**
+ * {@link aaNoise} in milliseconds: how far the A/A median difference or its interval reached
+ * from 0. Infinity without a measurement.
+ */
+export function aaNoiseMs(aa: RatioSummary, minLegs = 3): number {
+  if (aa.legs < minLegs || !Number.isFinite(aa.diff_ci[0])) return Infinity;
+  return Math.max(Math.abs(aa.diff_ci[0]), Math.abs(aa.diff_ci[1]), Math.abs(aa.diff_ms));
+}
+
+/**
  * Judges one stage (docs/gate.md "The verdict rule"). `ab[leg][round]` = [ref, current] and
  * `aa[leg][round]` = [ref, ref again] from the same rounds; `totalMs` is the median total time
  * of a leg at ref (the absolute floor is a share of it). SLOWER needs both: the whole interval
  * above 1 + max(threshold, A/A noise), and a median difference ≥ max(minDiffMs, minTotalShare ×
- * totalMs). FASTER symmetric. Otherwise SAME when
- * the A/A noise is under the threshold (a threshold-sized change would have shown), else NOT
- * MEASURABLE HERE (this machine cannot resolve such a change in this stage).
+ * totalMs) and beyond the A/A noise in ms. FASTER symmetric. SAME only when the data rule out
+ * a change that counts, in either direction: relatively (the interval within 1 ± threshold and
+ * the A/A noise under the threshold) or absolutely (the difference's interval within ± the floor
+ * and the A/A noise in ms under it) — or when no leg reaches the 1 ms leg floor on either side
+ * (the stage is under it everywhere: no change reaches the absolute floor). Otherwise NOT
+ * MEASURABLE HERE: this machine cannot tell, right now, whether such a change happened.
  */
 export function judgeStage(
   stage: string,
@@ -296,16 +348,21 @@ export function judgeStage(
   const { threshold = 0.1, minDiffMs = 2, minTotalShare = 0.05, minLegs = 3 } = opts;
   const s = summarizeRatio(ab, opts);
   const a = summarizeRatio(aa, opts);
-  const noise = aaNoise(a, minLegs);
+  const noise = aaNoise(a, minLegs), noiseMs = aaNoiseMs(a, minLegs);
   const minDiff = Math.max(minDiffMs, Number.isFinite(totalMs) ? minTotalShare * totalMs : 0);
   const bar = 1 + Math.max(threshold, noise);
+  const barMs = Math.max(minDiff, noiseMs);
+  // Equivalence, the mirror of the slower rule: the whole interval inside the band that counts.
+  const sameRel = noise < threshold && s.ci[1] < 1 + threshold && s.ci[0] > 1 / (1 + threshold);
+  const sameAbs = noiseMs < minDiff && s.diff_ci[1] < minDiff && s.diff_ci[0] > -minDiff;
   let verdict: AbVerdict;
-  if (s.legs < minLegs) verdict = "too few legs";
+  if (s.legs === 0) verdict = "same";
+  else if (s.legs < minLegs) verdict = "too few legs";
   // The whole interval beyond the bar, not only the ratio: one A/A pair is one draw of this
   // machine's noise, and an A/B ratio just past it is as likely the next draw (docs/gate.md).
-  else if (s.ci[0] > bar && s.diff_ms >= minDiff) verdict = "slower";
-  else if (s.ci[1] < 1 / bar && -s.diff_ms >= minDiff) verdict = "faster";
-  else if (noise < threshold) verdict = "same";
+  else if (s.ci[0] > bar && s.diff_ms >= barMs) verdict = "slower";
+  else if (s.ci[1] < 1 / bar && -s.diff_ms >= barMs) verdict = "faster";
+  else if (sameRel || sameAbs) verdict = "same";
   else verdict = "not measurable here";
   return {
     stage,
@@ -315,9 +372,11 @@ export function judgeStage(
     ref_ms: s.ref_ms,
     current_ms: s.other_ms,
     diff_ms: s.diff_ms,
+    diff_ci: s.diff_ci,
     aa_ratio: a.ratio,
     aa_ci: a.ci,
     noise,
+    noise_ms: noiseMs,
     min_diff_ms: minDiff,
     verdict,
   };

@@ -86,6 +86,8 @@ function emptyRun(index: number): NavRun {
 
 /** The largest number of track points kept per run (thinned beyond it). */
 const MAX_TRACK = 20000;
+/** Runs started after a run before its detail may be dropped (`failedOnly`). */
+const PRUNE_LAG = 2;
 
 /**
  * Groups events into runs. Feed every event (legs included) in log order with `add`; `finish`
@@ -97,8 +99,14 @@ export class RunCollector {
   orphanLegs = 0;
   #open: NavRun | null = null;
   #trackPoints = 0;
-  /** Keep the full per-run detail (tracks, paths); counting only when false. */
-  constructor(readonly detail = true) {}
+  /**
+   * `detail`: keep the full per-run detail (tracks, paths); counting only when false.
+   * `failedOnly`: keep that detail only for runs with a failed leg (the report's drill-down
+   * needs no more, and a 130-MB log holds thousands of runs): a run's detail is dropped once
+   * {@link PRUNE_LAG} newer runs have started and none of its legs failed — a leg is emitted
+   * when its last line is known, which may be after the next request, never that late.
+   */
+  constructor(readonly detail = true, readonly failedOnly = false) {}
 
   /** Feeds one event. */
   add(ev: LogEvent): void {
@@ -119,6 +127,7 @@ export class RunCollector {
         this.runs.push(run);
         this.#open = run;
         this.#trackPoints = 0;
+        if (this.failedOnly) this.#prune(this.runs.length - 1 - PRUNE_LAG);
         return;
       }
       case "node_result":
@@ -196,6 +205,19 @@ export class RunCollector {
     if (this.#trackPoints >= MAX_TRACK) return;
     this.#trackPoints++;
     seg.points.push([p[0], p[1]]);
+  }
+
+  #prune(i: number): void {
+    const r = this.runs[i];
+    if (!r || r.failedLegs > 0) return;
+    r.legs = [];
+    r.track = [];
+    r.plannedPaths = [];
+    r.detours = [];
+    r.ziplines = [];
+    r.phases = [];
+    r.startRecoveries = [];
+    r.blindFallbacks = [];
   }
 
   #close(ok: boolean | null, end: string): void {
