@@ -534,6 +534,9 @@ export class Engine {
         if (hop) {
           // Without #6227 the first failure would stand.
           ctx.probe?.touch("regionHop");
+          // The total closes after the region_hop frame (stitchHop finished it inside the frame,
+          // which left the frame's tail outside the total: Σ sub-stages > other under load).
+          ctx.finish();
           return hop;
         }
         throw e;
