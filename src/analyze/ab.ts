@@ -162,10 +162,55 @@ interface LegTimes {
   stages: number[]; // STAGES order
 }
 
-/** Plans one battery with the version at `root`; leg key → times. */
+/** Suffix of a leg's untimed warm-up copy in a timed battery (its times are dropped). */
+const WARM = "~ab-warm";
+/** Suffix of a leg's timed copies: `~ab-1` … `~ab-N` ({@link TIMED_COPIES}). */
+const TIMED = "~ab-";
+/**
+ * Timed copies of every leg per subprocess. Each stage keeps its fastest copy: a copy slowed by
+ * a GC pause or a descheduled moment on a loaded box is the outlier, never the fast one (timing
+ * noise only ever adds time), so the minimum is the stable statistic of a run.
+ */
+export const TIMED_COPIES = 2;
+
+/**
+ * Writes the battery each subprocess plans (issue 37): every leg once as an untimed warm-up copy
+ * (its ids `<id>~ab-warm`, dropped), then {@link TIMED_COPIES} timed copies. A subprocess starts
+ * cold: its first plans run in V8's interpreter and baseline tiers while the optimising compiler
+ * works on a background thread, which a CPU hog on the other core delays by seconds — cold legs
+ * measured 2.5× their warm time and varied 3× between runs. Warming inside the process
+ * measures the planner's code, not the JIT's progress, and works for any REF (both versions
+ * read the same rewritten battery). Returns the file written.
+ */
+async function timedBattery(battery: string, dir: string, bi: number): Promise<string> {
+  let j: { legs?: Array<{ id: string }> } & Record<string, unknown>;
+  try {
+    j = JSON.parse(await Deno.readTextFile(battery));
+  } catch (e) {
+    throw new NavscopeError("bad_value", `cannot read the battery: ${(e as Error).message}`, {
+      file: battery,
+    });
+  }
+  if (!Array.isArray(j.legs)) {
+    throw new NavscopeError("bad_value", "the battery has no legs array", { file: battery });
+  }
+  const copy = (suffix: string) => j.legs!.map((l) => ({ ...l, id: l.id + suffix }));
+  const legs = [...copy(WARM)];
+  for (let k = 1; k <= TIMED_COPIES; k++) legs.push(...copy(TIMED + k));
+  const out = join(dir, `battery-${bi}.json`);
+  await Deno.writeTextFile(out, JSON.stringify({ ...j, legs }));
+  return out;
+}
+
+/**
+ * Plans one battery with the version at `root` (`timed`: the rewritten battery of
+ * {@link timedBattery}; `battery`: the original, whose folder holds the pack and names the
+ * keys); leg key → times, each stage the fastest of the timed copies.
+ */
 async function planWith(
   root: string,
   battery: string,
+  timed: string,
   env: Record<string, string>,
 ): Promise<LegTimes[]> {
   const pack = join(dirname(battery), "base.nav.gz");
@@ -178,7 +223,7 @@ async function planWith(
     "plan",
     pack,
     "--legs",
-    battery,
+    timed,
     "--json",
   ];
   const out = await new Deno.Command(Deno.execPath(), {
@@ -205,16 +250,20 @@ async function planWith(
     );
   }
   const folder = dirname(battery).split(/[\\/]/).pop() ?? battery;
-  return (j.legs ?? []).map((r) => {
+  const byKey = new Map<string, LegTimes>();
+  for (const r of j.legs ?? []) {
+    const at = r.id.lastIndexOf(TIMED);
+    if (at < 0 || r.id.endsWith(WARM)) continue;
     const t = r.timing_ms;
     const six = t.window + t.topology + t.geometry + t.pull + t.assemble + t.lift;
     const byStage: Record<string, number> = { ...t, other: t.total - six };
-    return {
-      key: `${folder}/${r.id}`,
-      outcome: r.class,
-      stages: STAGES.map((s) => byStage[s] ?? NaN),
-    };
-  });
+    const stages = STAGES.map((s) => byStage[s] ?? NaN);
+    const key = `${folder}/${r.id.slice(0, at)}`;
+    const seen = byKey.get(key);
+    if (!seen) byKey.set(key, { key, outcome: r.class, stages });
+    else seen.stages = seen.stages.map((v, i) => Math.min(v, stages[i]));
+  }
+  return [...byKey.values()];
 }
 
 /**
@@ -284,6 +333,10 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
   const outcomes = new Map<string, { ref: string; current: string }>();
   const warmup = 1;
   try {
+    const timed: string[] = [];
+    for (let bi = 0; bi < batteries.length; bi++) {
+      timed.push(await timedBattery(batteries[bi], tmp, bi));
+    }
     await git(root, ["worktree", "add", "--detach", refRoot, commit]);
     say(`ref ${opts.ref} = ${commit.slice(0, 12)} checked out in a temporary worktree`);
     for (let r = 0; r < warmup + rounds; r++) {
@@ -291,8 +344,8 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
         const got: Partial<Record<AbSide, LegTimes[]>> = {};
         for (const side of roundOrder(r, bi)) {
           got[side] = side === "current"
-            ? await planWith(root, batteries[bi], envCur)
-            : await planWith(refRoot, batteries[bi], envRef);
+            ? await planWith(root, batteries[bi], timed[bi], envCur)
+            : await planWith(refRoot, batteries[bi], timed[bi], envRef);
         }
         // The warm-up round only warms (disk cache, CPU clocks); its times are dropped.
         if (r >= warmup) {
