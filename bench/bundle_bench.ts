@@ -5,13 +5,16 @@
  * size, the wall time, the throughput in MB/s of navigator log text and the peak RSS of the
  * classify process (`/usr/bin/time -v`).
  *
- *   deno run -A bench/bundle_bench.ts [MB of navigator logs, default 130]
+ *   deno run -A bench/bundle_bench.ts [MB of navigator logs, default 130] [--keep]
+ *
+ * `--keep` leaves the volumes in place (their folder is printed) for profiling.
  * @module
  */
 import { writeBundle } from "../src/testing/bundle_synth.ts";
 import { mulberry32 } from "../src/rng.ts";
 
-const MB = Number(Deno.args[0] ?? 130);
+const keep = Deno.args.includes("--keep");
+const MB = Number(Deno.args.find((a) => !a.startsWith("--")) ?? 130);
 const r = mulberry32(35);
 let t = Date.UTC(2026, 7, 8, 6, 0, 0, 0);
 const stamp = () => new Date(t += 7).toISOString().replace("T", " ").replace("Z", "");
@@ -103,4 +106,5 @@ console.log(
     rss.toFixed(0)
   } MB; ${rep.total} failures, ${rep.legs?.total} legs`,
 );
-await Deno.remove(dir, { recursive: true });
+if (keep) console.log(`kept: ${dir}`);
+else await Deno.remove(dir, { recursive: true });

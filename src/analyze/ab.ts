@@ -13,7 +13,7 @@
  * @module
  */
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { NavscopeError } from "../errors.ts";
 import {
   type AbJudgeOptions,
@@ -156,114 +156,167 @@ async function git(root: string, args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-interface LegTimes {
-  key: string;
-  outcome: string;
-  stages: number[]; // STAGES order
-}
-
-/** Suffix of a leg's untimed warm-up copy in a timed battery (its times are dropped). */
-const WARM = "~ab-warm";
-/** Suffix of a leg's timed copies: `~ab-1` … `~ab-N` ({@link TIMED_COPIES}). */
-const TIMED = "~ab-";
 /**
- * Timed copies of every leg per subprocess. Each stage keeps its fastest copy: a copy slowed by
- * a GC pause or a descheduled moment on a loaded box is the outlier, never the fast one (timing
- * noise only ever adds time), so the minimum is the stable statistic of a run.
+ * The driver each side's process runs (written to the session's temp folder, so it is the same
+ * code for both versions): it imports that version's `mod.ts` (`openEngine`, `parseLegs`,
+ * `planLeg`), opens one engine per battery (in-process tile decoding: no worker threads racing a
+ * neighbour's load), says `{"ready":…}` with the leg ids, then plans one leg per stdin line
+ * `{"b":battery,"i":leg}` and answers with its class and stage times, until `quit`.
  */
-export const TIMED_COPIES = 2;
-
-/**
- * Writes the battery each subprocess plans (issue 37): every leg once as an untimed warm-up copy
- * (its ids `<id>~ab-warm`, dropped), then {@link TIMED_COPIES} timed copies. A subprocess starts
- * cold: its first plans run in V8's interpreter and baseline tiers while the optimising compiler
- * works on a background thread, which a CPU hog on the other core delays by seconds — cold legs
- * measured 2.5× their warm time and varied 3× between runs. Warming inside the process
- * measures the planner's code, not the JIT's progress, and works for any REF (both versions
- * read the same rewritten battery). Returns the file written.
- */
-async function timedBattery(battery: string, dir: string, bi: number): Promise<string> {
-  let j: { legs?: Array<{ id: string }> } & Record<string, unknown>;
-  try {
-    j = JSON.parse(await Deno.readTextFile(battery));
-  } catch (e) {
-    throw new NavscopeError("bad_value", `cannot read the battery: ${(e as Error).message}`, {
-      file: battery,
-    });
+const DRIVER = `
+const [modUrl, spec] = Deno.args;
+const enc = new TextEncoder();
+const out = (o) => {
+  const bytes = enc.encode(JSON.stringify(o) + "\\n");
+  for (let k = 0; k < bytes.length;) k += Deno.stdout.writeSync(bytes.subarray(k));
+};
+try {
+  const m = await import(modUrl);
+  const engines = [], legs = [];
+  for (const b of JSON.parse(spec)) {
+    legs.push(m.parseLegs(await Deno.readTextFile(b.legs), b.legs));
+    engines.push(await m.openEngine(b.pack, { workers: 1 }));
   }
-  if (!Array.isArray(j.legs)) {
-    throw new NavscopeError("bad_value", "the battery has no legs array", { file: battery });
+  out({ ready: legs.map((l) => l.map((x) => x.id)) });
+  let buf = "";
+  for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
+    buf += chunk;
+    for (let nl = buf.indexOf("\\n"); nl >= 0; nl = buf.indexOf("\\n")) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (line === "quit") {
+        for (const e of engines) e.close();
+        Deno.exit(0);
+      }
+      const { b, i } = JSON.parse(line);
+      const { row } = await m.planLeg(engines[b], legs[b][i]);
+      out({ class: row.class, timing_ms: row.timing_ms });
+    }
   }
-  const copy = (suffix: string) => j.legs!.map((l) => ({ ...l, id: l.id + suffix }));
-  const legs = [...copy(WARM)];
-  for (let k = 1; k <= TIMED_COPIES; k++) legs.push(...copy(TIMED + k));
-  const out = join(dir, `battery-${bi}.json`);
-  await Deno.writeTextFile(out, JSON.stringify({ ...j, legs }));
-  return out;
+} catch (e) {
+  out({ error: String(e && e.message || e) });
+  Deno.exit(1);
 }
+`;
 
 /**
- * Plans one battery with the version at `root` (`timed`: the rewritten battery of
- * {@link timedBattery}; `battery`: the original, whose folder holds the pack and names the
- * keys); leg key → times, each stage the fastest of the timed copies.
+ * One side's planner process (issue 37): started once, warm after the warm-up round, planning
+ * one leg per request. Its stderr is kept (the last 4 KiB) for the error of a failed run.
  */
-async function planWith(
-  root: string,
-  battery: string,
-  timed: string,
-  env: Record<string, string>,
-): Promise<LegTimes[]> {
-  const pack = join(dirname(battery), "base.nav.gz");
-  const args = [
-    "run",
-    "-A",
-    "--config",
-    join(root, "deno.json"),
-    join(root, "commands", "main.ts"),
-    "plan",
-    pack,
-    "--legs",
-    timed,
-    "--json",
-  ];
-  const out = await new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: root,
-    env,
-    stdin: "null",
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  if (!out.success) {
-    const err = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join(" / ");
-    throw new NavscopeError(
+class SideProcess {
+  private readonly child: Deno.ChildProcess;
+  private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
+  private readonly lines: AsyncIterator<string>;
+  private stderr = "";
+  private stderrDone: Promise<void> = Promise.resolve();
+
+  /** Leg ids per battery, as this version parsed them. */
+  ids: string[][] = [];
+
+  constructor(
+    readonly root: string,
+    driver: string,
+    spec: string,
+    env: Record<string, string>,
+  ) {
+    this.child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--config",
+        join(root, "deno.json"),
+        driver,
+        pathToFileURL(join(root, "mod.ts")).href,
+        spec,
+      ],
+      cwd: root,
+      env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.writer = this.child.stdin.getWriter();
+    this.lines = readLines(this.child.stdout);
+    const stderr = this.child.stderr;
+    this.stderrDone = (async () => {
+      for await (const t of stderr.pipeThrough(new TextDecoderStream())) {
+        this.stderr = (this.stderr + t).slice(-4096);
+      }
+    })();
+  }
+
+  /** Waits for the driver's ready line (its engines open, its legs parsed). */
+  async ready(): Promise<void> {
+    const r = await this.next() as { ready?: string[][] };
+    if (!r.ready) throw await this.failure("no ready line");
+    this.ids = r.ready;
+  }
+
+  /** Plans leg `i` of battery `b`: its class and stage times (ms). */
+  async plan(b: number, i: number): Promise<{ class: string; timing_ms: Record<string, number> }> {
+    await this.writer.write(new TextEncoder().encode(JSON.stringify({ b, i }) + "\n"));
+    const r = await this.next() as { class?: string; timing_ms?: Record<string, number> };
+    if (typeof r.class !== "string" || !r.timing_ms) throw await this.failure("bad answer");
+    return { class: r.class, timing_ms: r.timing_ms };
+  }
+
+  /** Ends the process (quit, then a kill if it does not go). */
+  async close(): Promise<void> {
+    try {
+      await this.writer.write(new TextEncoder().encode("quit\n"));
+      await this.writer.close();
+    } catch { /* already gone */ }
+    const t = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+    await this.child.status.catch(() => {});
+    clearTimeout(t);
+    await this.stderrDone.catch(() => {});
+  }
+
+  private async next(): Promise<Record<string, unknown>> {
+    const r = await this.lines.next();
+    if (r.done) throw await this.failure("ended early");
+    let j: Record<string, unknown>;
+    try {
+      j = JSON.parse(r.value);
+    } catch (e) {
+      throw await this.failure(`not JSON (${(e as Error).message}): ${r.value.slice(0, 200)}`);
+    }
+    if (typeof j.error === "string") throw await this.failure(j.error);
+    return j;
+  }
+
+  private async failure(what: string): Promise<NavscopeError> {
+    const st = await Promise.race([
+      this.child.status,
+      new Promise<null>((ok) => setTimeout(() => ok(null), 2000)),
+    ]);
+    await Promise.race([this.stderrDone, new Promise((ok) => setTimeout(ok, 500))]);
+    const err = this.stderr.trim().split("\n").slice(-5).join(" / ");
+    return new NavscopeError(
       "io",
-      `planning ${battery} with the version at ${root} failed (exit ${out.code}): ${err}`,
+      `the planner of the version at ${this.root} failed${st ? ` (exit ${st.code})` : ""}: ` +
+        `${what}${err ? `; ${err}` : ""}`,
     );
   }
-  let j: { legs?: Array<{ id: string; class: string; timing_ms: Record<string, number> }> };
-  try {
-    j = JSON.parse(stdout);
-  } catch (e) {
-    throw new NavscopeError(
-      "bad_value",
-      `plan --json of the version at ${root} is not JSON: ${(e as Error).message}`,
-    );
+}
+
+async function* readLines(s: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let buf = "";
+  for await (const t of s.pipeThrough(new TextDecoderStream())) {
+    buf += t;
+    for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+      yield buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+    }
   }
-  const folder = dirname(battery).split(/[\\/]/).pop() ?? battery;
-  const byKey = new Map<string, LegTimes>();
-  for (const r of j.legs ?? []) {
-    const at = r.id.lastIndexOf(TIMED);
-    if (at < 0 || r.id.endsWith(WARM)) continue;
-    const t = r.timing_ms;
-    const six = t.window + t.topology + t.geometry + t.pull + t.assemble + t.lift;
-    const byStage: Record<string, number> = { ...t, other: t.total - six };
-    const stages = STAGES.map((s) => byStage[s] ?? NaN);
-    const key = `${folder}/${r.id.slice(0, at)}`;
-    const seen = byKey.get(key);
-    if (!seen) byKey.set(key, { key, outcome: r.class, stages });
-    else seen.stages = seen.stages.map((v, i) => Math.min(v, stages[i]));
-  }
-  return [...byKey.values()];
+  if (buf) yield buf;
+}
+
+/** One planned leg's times in STAGES order ("other" = total less the six stages). */
+function stageTimes(t: Record<string, number>): number[] {
+  const six = t.window + t.topology + t.geometry + t.pull + t.assemble + t.lift;
+  const byStage: Record<string, number> = { ...t, other: t.total - six };
+  return STAGES.map((s) => byStage[s] ?? NaN);
 }
 
 /**
@@ -332,24 +385,46 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
   };
   const outcomes = new Map<string, { ref: string; current: string }>();
   const warmup = 1;
+  const sides: Partial<Record<AbSide, SideProcess>> = {};
   try {
-    const timed: string[] = [];
-    for (let bi = 0; bi < batteries.length; bi++) {
-      timed.push(await timedBattery(batteries[bi], tmp, bi));
-    }
     await git(root, ["worktree", "add", "--detach", refRoot, commit]);
     say(`ref ${opts.ref} = ${commit.slice(0, 12)} checked out in a temporary worktree`);
+    const driver = join(tmp, "ab_driver.js");
+    await Deno.writeTextFile(driver, DRIVER);
+    const spec = JSON.stringify(
+      batteries.map((b) => ({ legs: b, pack: join(dirname(b), "base.nav.gz") })),
+    );
+    sides.ref = new SideProcess(refRoot, driver, spec, envRef);
+    sides.current = new SideProcess(root, driver, spec, envCur);
+    sides.ref2 = new SideProcess(refRoot, driver, spec, envRef);
+    for (const p of Object.values(sides)) await p.ready();
+    // The legs both versions know, keyed folder/id (a leg only one knows: nothing to pair).
+    const pairs: { b: number; i: number; iCur: number; key: string }[] = [];
+    batteries.forEach((b, bi) => {
+      const folder = dirname(b).split(/[\\/]/).pop() ?? b;
+      const cur = new Map(sides.current!.ids[bi].map((id, k) => [id, k]));
+      sides.ref!.ids[bi].forEach((id, i) => {
+        const iCur = cur.get(id);
+        if (iCur !== undefined) pairs.push({ b: bi, i, iCur, key: `${folder}/${id}` });
+      });
+    });
+    for (const [li, p] of pairs.entries()) legIndex.set(p.key, li);
     for (let r = 0; r < warmup + rounds; r++) {
-      for (let bi = 0; bi < batteries.length; bi++) {
-        const got: Partial<Record<AbSide, LegTimes[]>> = {};
-        for (const side of roundOrder(r, bi)) {
-          got[side] = side === "current"
-            ? await planWith(root, batteries[bi], timed[bi], envCur)
-            : await planWith(refRoot, batteries[bi], timed[bi], envRef);
+      for (const [li, p] of pairs.entries()) {
+        // Leg by leg, the three sides in the rotated order: the sides' times of a leg are
+        // milliseconds apart, so the box's drift (seconds to minutes) reaches all alike.
+        const got: Partial<Record<AbSide, { class: string; timing_ms: Record<string, number> }>> =
+          {};
+        for (const side of roundOrder(r, li)) {
+          got[side] = await sides[side]!.plan(p.b, side === "current" ? p.iCur : p.i);
         }
-        // The warm-up round only warms (disk cache, CPU clocks); its times are dropped.
-        if (r >= warmup) {
-          addRound(got.ref!, got.current!, got.ref2!, r - warmup, legIndex, times, outcomes);
+        // The warm-up round only warms (JIT, caches, CPU clocks); its times are dropped.
+        if (r < warmup) continue;
+        outcomes.set(p.key, { ref: got.ref!.class, current: got.current!.class });
+        const k = r - warmup;
+        for (const side of ["ref", "current", "ref2"] as const) {
+          const st = stageTimes(got[side]!.timing_ms);
+          STAGES.forEach((_, si) => ((times[side][si][li] ??= [])[k] = st[si]));
         }
       }
       say(
@@ -359,6 +434,7 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
       );
     }
   } finally {
+    for (const p of Object.values(sides)) await p.close();
     await git(root, ["worktree", "remove", "--force", refRoot]).catch(() => {});
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
     await git(root, ["worktree", "prune"]).catch(() => {});
@@ -449,29 +525,4 @@ export function judgeStages(
   return STAGES.map((s, si) =>
     judgeStage(s, pair(si, "current"), pair(si, "ref2"), totalMs, { period: 3, ...opts })
   );
-}
-
-function addRound(
-  ref: LegTimes[],
-  cur: LegTimes[],
-  ref2: LegTimes[],
-  round: number,
-  legIndex: Map<string, number>,
-  times: Record<AbSide, number[][][]>,
-  outcomes: Map<string, { ref: string; current: string }>,
-): void {
-  const curBy = new Map(cur.map((l) => [l.key, l]));
-  const ref2By = new Map(ref2.map((l) => [l.key, l]));
-  for (const a of ref) {
-    const c = curBy.get(a.key), a2 = ref2By.get(a.key);
-    if (!c || !a2) continue; // a leg only one version knows: nothing to pair
-    let li = legIndex.get(a.key);
-    if (li === undefined) legIndex.set(a.key, li = legIndex.size);
-    outcomes.set(a.key, { ref: a.outcome, current: c.outcome });
-    STAGES.forEach((_, si) => {
-      (times.ref[si][li!] ??= [])[round] = a.stages[si];
-      (times.current[si][li!] ??= [])[round] = c.stages[si];
-      (times.ref2[si][li!] ??= [])[round] = a2.stages[si];
-    });
-  }
 }
