@@ -82,18 +82,19 @@ The nightly regression gate, in steps:
                       commit and branch from the git checkout of OUT)
 
 The honest timing comparison (instead of steps 1-4): --ab REF checks out the planner at git
-REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree. Each round plans
-the batteries three times, each run its own process: REF, this checkout, REF again (the A/A
-calibration: this machine's noise), the order rotating per round; a first warm-up round is
-discarded. Per stage: the median of the paired per-leg ratios with a 95 % bootstrap interval
-(legs and rounds resampled, fixed seed) and the A/A spread. A stage is SLOWER when its whole
+REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree. Three warm
+planner processes run side by side: REF, this checkout, REF again (the A/A calibration: this
+machine's noise); each round plans every leg once on each, leg by leg, the order rotating; a
+first warm-up round is discarded. Per leg each side's mean of its faster half of rounds; per
+stage the median of the paired per-leg ratios with a 95 % bootstrap interval (legs and rounds
+resampled, fixed seed) and the A/A spread. A stage is SLOWER when its whole
 interval lies above 1 + threshold and above the A/A spread, and the median difference is
 ≥ 2 ms, ≥ 5 % of the total and beyond the A/A difference in ms; SAME when a change that
 counts would have shown (A/A spread under the threshold or under the 2-ms floor); otherwise
 "not measurable here" → OUT/ab.md (printed) and OUT/ab.json (docs/gate.md).
   --ab REF            compare against the planner at REF
-  --rounds N          measured rounds, a multiple of 3 (default 3), after one warm-up; each runs
-                      REF, this checkout and REF again once per battery
+  --rounds N          measured rounds, a multiple of 3 (default 3), after one warm-up; each plans
+                      every leg on REF, this checkout and REF again
   --ab-threshold PCT  smallest slowdown that counts, percent (default 10)
 
 Exit status: 0 pass; 1 bad input or no baseline (run with --update-baseline once), or an

@@ -46,8 +46,8 @@ export function abMarkdown(r: AbReport): string {
     `- machine: ${describeMachine(r.machine)} (both versions, interleaved)`,
     `- ${r.rounds} round${r.rounds === 1 ? "" : "s"} (after ${r.warmup_rounds} discarded ` +
     `warm-up) × ${r.legs} legs of ${r.batteries.length} ` +
-    `batter${r.batteries.length === 1 ? "y" : "ies"}, each run its own process, ref · current · ` +
-    `ref again (A/A) rotating per round; slower = the ${
+    `batter${r.batteries.length === 1 ? "y" : "ies"}, three warm processes, ref · current · ` +
+    `ref again (A/A) rotating per leg and round; slower = the ${
       Math.round(p.confidence * 100)
     } % interval above ${
       fmtNum(1 + p.threshold)

@@ -1,13 +1,15 @@
 /**
  * The honest timing comparison on a noisy machine (`nightly --ab REF`): the planner at git REF
- * is checked out in a temporary worktree (`git worktree add --detach`, removed afterwards). Each
- * round plans every battery three times, each run its own subprocess (its own isolate: no JIT,
- * heap or GC state shared between the versions) of that version's `commands/main.ts plan PACK
- * --legs BATTERY --json`: REF, the current checkout, and REF again — the A/A calibration that
- * measures this machine's noise in the same moments. The order rotates per round (the
- * rotation ref·cur·ref2, cur·ref2·ref, ref2·ref·cur) so that each side runs in each slot of a
- * round equally often (ABBA for three). Round 0 is a warm-up (disk cache, CPU frequency) and is
- * discarded. The paired per-leg stage times are judged by ab_stats.ts `judgeStage`.
+ * is checked out in a temporary worktree (`git worktree add --detach`, removed afterwards).
+ * Three planner processes run side by side for the whole session, each its own isolate (no JIT,
+ * heap or GC state shared between the versions): REF, the current checkout, and REF again — the
+ * A/A calibration that measures this machine's noise in the same moments. Each runs a small
+ * driver (DRIVER below) over its version's `mod.ts`, planning one leg per request. A round plans
+ * every leg once on each side, leg by leg, the three sides in an order that rotates per leg and
+ * round (ref·cur·ref2, cur·ref2·ref, ref2·ref·cur: ABBA for three), so the three times of a leg
+ * are milliseconds apart and the box's drift over seconds reaches every side alike. Round 0 is a
+ * warm-up (JIT, caches, CPU clocks) and is discarded. The paired per-leg stage times are judged
+ * by ab_stats.ts `judgeStage`.
  *
  * Both versions read the current checkout's batteries and packs, so only the planner differs.
  * @module
@@ -107,18 +109,18 @@ export interface AbReport {
 }
 
 /** The method text of every report (docs/gate.md says the same at length). */
-export const AB_METHOD = "Each round plans every battery three times, each run its own " +
-  "subprocess: ref, current and ref again (the A/A calibration), the order rotating per round " +
-  "(ref·cur·ref2, cur·ref2·ref, ref2·ref·cur: each side in each slot once per three rounds, " +
-  "the three-run form of ABBA); round 0 is a discarded warm-up. Per leg and stage the median " +
-  "over rounds of each side's time, their ratio current/ref; per stage the median over legs " +
-  "with a 95 % crossed percentile-bootstrap interval (legs and rounds resampled, fixed seed); " +
-  "the same for ref2/ref gives the A/A noise. Slower = the whole interval above " +
-  "1 + max(threshold, A/A noise) and a median difference of at least " +
-  "max(2 ms, 5 % of the median total) and beyond the A/A median difference's reach in ms; " +
-  "legs under the floor on both sides are left out. Same = neither, and a change that counts " +
-  "would have shown: the A/A noise under the threshold, or its ms noise under the floor " +
-  "(or no leg reaches the floor); otherwise 'not measurable here'.";
+export const AB_METHOD = "Three warm planner processes, each its own isolate: ref, current " +
+  "and ref again (the A/A calibration). Each round plans every leg once on each side, leg by " +
+  "leg, the three in an order rotating per leg and round (ref·cur·ref2, cur·ref2·ref, " +
+  "ref2·ref·cur: the three-run form of ABBA); round 0 is a discarded warm-up. Per leg and stage " +
+  "each side's mean of its faster half of rounds (timing noise only adds time), their ratio " +
+  "current/ref; per stage the median over legs with a 95 % crossed percentile-bootstrap " +
+  "interval (legs and rounds resampled, fixed seed); the same for ref2/ref gives the A/A noise. " +
+  "Slower = the whole interval above 1 + max(threshold, A/A noise) and a median difference of " +
+  "at least max(2 ms, 5 % of the median total) and beyond the A/A median difference's reach in " +
+  "ms; legs under the floor on both sides are left out. Same = neither, and a change that " +
+  "counts would have shown: the A/A noise under the threshold, or its ms noise under the floor " +
+  "(or no leg, or each of under 3 legs, reaches the floor); otherwise 'not measurable here'.";
 
 /** Which side plans in which slot of a run: REF, the current checkout, REF again (A/A). */
 export type AbSide = "ref" | "current" | "ref2";
