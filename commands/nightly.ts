@@ -93,7 +93,7 @@ interval lies above 1 + threshold and above the A/A spread, and the median diffe
 counts would have shown (A/A spread under the threshold or under the 2-ms floor); otherwise
 "not measurable here" → OUT/ab.md (printed) and OUT/ab.json (docs/gate.md).
   --ab REF            compare against the planner at REF
-  --rounds N          measured rounds, a multiple of 3 (default 3), after one warm-up; each plans
+  --rounds N          measured rounds, a multiple of 3 (default 6), after one warm-up; each plans
                       every leg on REF, this checkout and REF again
   --ab-threshold PCT  smallest slowdown that counts, percent (default 10)
 
@@ -361,7 +361,7 @@ async function runAb(values: {
         "--update-baseline/--baseline (see navscope nightly --help)",
     );
   }
-  const rounds = numberFlag(values.rounds, "--rounds", 3, true) ?? 3;
+  const rounds = numberFlag(values.rounds, "--rounds", 3, true) ?? 6;
   if (rounds % 3) {
     throw new NavscopeError(
       "usage",

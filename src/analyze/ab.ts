@@ -35,7 +35,7 @@ export interface AbOptions extends AbJudgeOptions {
   batteries: string[];
   /** The current checkout (default: the one this module is in). */
   root?: string;
-  /** Measured rounds, a multiple of 3 (default 3), after one discarded warm-up round. */
+  /** Measured rounds, a multiple of 3 (default 6), after one discarded warm-up round. */
   rounds?: number;
   /** Extra environment per side (test hooks, e.g. NAVSCOPE_TEST_SLOW_WINDOW_MS). */
   env?: { ref?: Record<string, string>; current?: Record<string, string> };
@@ -328,7 +328,7 @@ function stageTimes(t: Record<string, number>): number[] {
  */
 export async function abCompare(opts: AbOptions): Promise<AbReport> {
   const root = resolve(opts.root ?? THIS_ROOT);
-  const rounds = opts.rounds ?? 3;
+  const rounds = opts.rounds ?? 6;
   // A multiple of 3: each side in each slot equally often (roundOrder).
   if (!Number.isInteger(rounds) || rounds < 3 || rounds % 3) {
     throw new NavscopeError("bad_value", `rounds must be a multiple of 3, got ${rounds}`);
