@@ -44,9 +44,9 @@ export function abMarkdown(r: AbReport): string {
       r.current.dirty ? " + uncommitted changes" : ""
     }`,
     `- machine: ${describeMachine(r.machine)} (both versions, interleaved)`,
-    `- ${r.rounds} round${r.rounds === 1 ? "" : "s"} (after ${r.warmup_rounds} discarded ` +
-    `warm-up) × ${r.legs} legs of ${r.batteries.length} ` +
-    `batter${r.batteries.length === 1 ? "y" : "ies"}, three warm processes, ref · current · ` +
+    `- ${r.rounds} round${r.rounds === 1 ? "" : "s"} (each: fresh processes, ${r.warmup_rounds} ` +
+    `discarded warm-up pass) × ${r.legs} legs of ${r.batteries.length} ` +
+    `batter${r.batteries.length === 1 ? "y" : "ies"}, ref · current · ` +
     `ref again (A/A) rotating per leg and round; slower = the ${
       Math.round(p.confidence * 100)
     } % interval above ${

@@ -1,14 +1,14 @@
 /**
  * The honest timing comparison on a noisy machine (`nightly --ab REF`): the planner at git REF
  * is checked out in a temporary worktree (`git worktree add --detach`, removed afterwards).
- * Three planner processes run side by side for the whole session, each its own isolate (no JIT,
- * heap or GC state shared between the versions): REF, the current checkout, and REF again — the
- * A/A calibration that measures this machine's noise in the same moments. Each runs a small
+ * Every round starts three planner processes side by side, each its own isolate (no JIT, heap or
+ * GC state shared between the versions): REF, the current checkout, and REF again — the A/A
+ * calibration that measures this machine's noise in the same moments. Each runs a small
  * driver (DRIVER below) over its version's `mod.ts`, planning one leg per request. A round plans
  * every leg once on each side, leg by leg, the three sides in an order that rotates per leg and
  * round (ref·cur·ref2, cur·ref2·ref, ref2·ref·cur: ABBA for three), so the three times of a leg
- * are milliseconds apart and the box's drift over seconds reaches every side alike. Round 0 is a
- * warm-up (JIT, caches, CPU clocks) and is discarded. The paired per-leg stage times are judged
+ * are milliseconds apart and the box's drift over seconds reaches every side alike. Each round's
+ * processes first plan every leg once, discarded (JIT, caches, CPU clocks), and end with it. The paired per-leg stage times are judged
  * by ab_stats.ts `judgeStage`.
  *
  * Both versions read the current checkout's batteries and packs, so only the planner differs.
@@ -109,10 +109,11 @@ export interface AbReport {
 }
 
 /** The method text of every report (docs/gate.md says the same at length). */
-export const AB_METHOD = "Three warm planner processes, each its own isolate: ref, current " +
-  "and ref again (the A/A calibration). Each round plans every leg once on each side, leg by " +
-  "leg, the three in an order rotating per leg and round (ref·cur·ref2, cur·ref2·ref, " +
-  "ref2·ref·cur: the three-run form of ABBA); round 0 is a discarded warm-up. Per leg and stage " +
+export const AB_METHOD = "Each round starts three planner processes, each its own isolate: " +
+  "ref, current and ref again (the A/A calibration), warms them with a discarded pass over " +
+  "every leg, then plans every leg once on each side, leg by leg, the three in an order " +
+  "rotating per leg and round (ref·cur·ref2, cur·ref2·ref, ref2·ref·cur: the three-run form " +
+  "of ABBA). Per leg and stage " +
   "each side's mean of its faster half of rounds (timing noise only adds time), their ratio " +
   "current/ref; per stage the median over legs with a 95 % crossed percentile-bootstrap " +
   "interval (legs and rounds resampled, fixed seed); the same for ref2/ref gives the A/A noise. " +
@@ -396,44 +397,50 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
     const spec = JSON.stringify(
       batteries.map((b) => ({ legs: b, pack: join(dirname(b), "base.nav.gz") })),
     );
-    sides.ref = new SideProcess(refRoot, driver, spec, envRef);
-    sides.current = new SideProcess(root, driver, spec, envCur);
-    sides.ref2 = new SideProcess(refRoot, driver, spec, envRef);
-    for (const p of Object.values(sides)) await p.ready();
     // The legs both versions know, keyed folder/id (a leg only one knows: nothing to pair).
     const pairs: { b: number; i: number; iCur: number; key: string }[] = [];
-    batteries.forEach((b, bi) => {
-      const folder = dirname(b).split(/[\\/]/).pop() ?? b;
-      const cur = new Map(sides.current!.ids[bi].map((id, k) => [id, k]));
-      sides.ref!.ids[bi].forEach((id, i) => {
-        const iCur = cur.get(id);
-        if (iCur !== undefined) pairs.push({ b: bi, i, iCur, key: `${folder}/${id}` });
-      });
-    });
-    for (const [li, p] of pairs.entries()) legIndex.set(p.key, li);
-    for (let r = 0; r < warmup + rounds; r++) {
-      for (const [li, p] of pairs.entries()) {
-        // Leg by leg, the three sides in the rotated order: the sides' times of a leg are
-        // milliseconds apart, so the box's drift (seconds to minutes) reaches all alike.
-        const got: Partial<Record<AbSide, { class: string; timing_ms: Record<string, number> }>> =
-          {};
-        for (const side of roundOrder(r, li)) {
-          got[side] = await sides[side]!.plan(p.b, side === "current" ? p.iCur : p.i);
-        }
-        // The warm-up round only warms (JIT, caches, CPU clocks); its times are dropped.
-        if (r < warmup) continue;
-        outcomes.set(p.key, { ref: got.ref!.class, current: got.current!.class });
-        const k = r - warmup;
-        for (const side of ["ref", "current", "ref2"] as const) {
-          const st = stageTimes(got[side]!.timing_ms);
-          STAGES.forEach((_, si) => ((times[side][si][li] ??= [])[k] = st[si]));
+    for (let k = 0; k < rounds; k++) {
+      // Fresh processes every round: a process keeps its own speed for its whole life (JIT
+      // decisions, memory placement: ±10 % between two processes of the same code, measured),
+      // so one process per side would make that a systematic A/A difference. New ones each
+      // round turn it into round-to-round noise, which the rounds' resampling sees.
+      sides.ref = new SideProcess(refRoot, driver, spec, envRef);
+      sides.current = new SideProcess(root, driver, spec, envCur);
+      sides.ref2 = new SideProcess(refRoot, driver, spec, envRef);
+      for (const p of Object.values(sides)) await p.ready();
+      if (k === 0) {
+        batteries.forEach((b, bi) => {
+          const folder = dirname(b).split(/[\\/]/).pop() ?? b;
+          const cur = new Map(sides.current!.ids[bi].map((id, j) => [id, j]));
+          sides.ref!.ids[bi].forEach((id, i) => {
+            const iCur = cur.get(id);
+            if (iCur !== undefined) pairs.push({ b: bi, i, iCur, key: `${folder}/${id}` });
+          });
+        });
+        for (const [li, p] of pairs.entries()) legIndex.set(p.key, li);
+      }
+      // A warm-up pass over every leg (JIT, caches, the zone's first use), dropped; then the
+      // timed pass.
+      for (let pass = 0; pass < 1 + warmup; pass++) {
+        for (const [li, p] of pairs.entries()) {
+          // Leg by leg, the three sides in the rotated order: the sides' times of a leg are
+          // milliseconds apart, so the box's drift (seconds to minutes) reaches all alike.
+          const got: Partial<
+            Record<AbSide, { class: string; timing_ms: Record<string, number> }>
+          > = {};
+          for (const side of roundOrder(k, li)) {
+            got[side] = await sides[side]!.plan(p.b, side === "current" ? p.iCur : p.i);
+          }
+          if (pass < warmup) continue;
+          outcomes.set(p.key, { ref: got.ref!.class, current: got.current!.class });
+          for (const side of ["ref", "current", "ref2"] as const) {
+            const st = stageTimes(got[side]!.timing_ms);
+            STAGES.forEach((_, si) => ((times[side][si][li] ??= [])[k] = st[si]));
+          }
         }
       }
-      say(
-        r < warmup
-          ? `warm-up round done (discarded)`
-          : `round ${r - warmup + 1}/${rounds} done (${legIndex.size} legs paired)`,
-      );
+      for (const p of Object.values(sides)) await p.close();
+      say(`round ${k + 1}/${rounds} done (${legIndex.size} legs paired)`);
     }
   } finally {
     for (const p of Object.values(sides)) await p.close();
