@@ -82,10 +82,10 @@ The nightly regression gate, in steps:
                       commit and branch from the git checkout of OUT)
 
 The honest timing comparison (instead of steps 1-4): --ab REF checks out the planner at git
-REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree. Three warm
-planner processes run side by side: REF, this checkout, REF again (the A/A calibration: this
-machine's noise); each round plans every leg once on each, leg by leg, the order rotating; a
-first warm-up round is discarded. Per leg each side's mean of its faster half of rounds; per
+REF (a commit, branch, tag; HEAD = the last commit) in a temporary worktree. Each round starts
+three planner processes side by side: REF, this checkout, REF again (the A/A calibration: this
+machine's noise), warms them with a discarded pass, then plans every leg once on each, leg by
+leg, the order rotating. Per leg each side's mean of its faster half of rounds; per
 stage the median of the paired per-leg ratios with a 95 % bootstrap interval (legs and rounds
 resampled, fixed seed) and the A/A spread. A stage is SLOWER when its whole
 interval lies above 1 + threshold and above the A/A spread, and the median difference is

@@ -8,8 +8,8 @@
  * every leg once on each side, leg by leg, the three sides in an order that rotates per leg and
  * round (ref·cur·ref2, cur·ref2·ref, ref2·ref·cur: ABBA for three), so the three times of a leg
  * are milliseconds apart and the box's drift over seconds reaches every side alike. Each round's
- * processes first plan every leg once, discarded (JIT, caches, CPU clocks), and end with it. The paired per-leg stage times are judged
- * by ab_stats.ts `judgeStage`.
+ * processes first plan every leg once, discarded (JIT, caches, CPU clocks), and end with the
+ * round. The paired per-leg stage times are judged by ab_stats.ts `judgeStage`.
  *
  * Both versions read the current checkout's batteries and packs, so only the planner differs.
  * @module
@@ -35,7 +35,7 @@ export interface AbOptions extends AbJudgeOptions {
   batteries: string[];
   /** The current checkout (default: the one this module is in). */
   root?: string;
-  /** Measured rounds, a multiple of 3 (default 6), after one discarded warm-up round. */
+  /** Measured rounds, a multiple of 3 (default 6), each after a discarded warm-up pass. */
   rounds?: number;
   /** Extra environment per side (test hooks, e.g. NAVSCOPE_TEST_SLOW_WINDOW_MS). */
   env?: { ref?: Record<string, string>; current?: Record<string, string> };
@@ -69,9 +69,9 @@ export interface AbReport {
   current: { root: string; commit: string; dirty: boolean };
   /** The machine both versions ran on. */
   machine: MachineFingerprint;
-  /** Measured rounds (the warm-up round is not counted). */
+  /** Measured rounds (the warm-up passes are not counted). */
   rounds: number;
-  /** Warm-up rounds run first and discarded. */
+  /** Warm-up passes each round's processes run first, discarded. */
   warmup_rounds: number;
   /** Legs paired (per round). */
   legs: number;
@@ -113,14 +113,14 @@ export const AB_METHOD = "Each round starts three planner processes, each its ow
   "ref, current and ref again (the A/A calibration), warms them with a discarded pass over " +
   "every leg, then plans every leg once on each side, leg by leg, the three in an order " +
   "rotating per leg and round (ref·cur·ref2, cur·ref2·ref, ref2·ref·cur: the three-run form " +
-  "of ABBA). Per leg and stage " +
-  "each side's mean of its faster half of rounds (timing noise only adds time), their ratio " +
-  "current/ref; per stage the median over legs with a 95 % crossed percentile-bootstrap " +
-  "interval (legs and rounds resampled, fixed seed); the same for ref2/ref gives the A/A noise. " +
-  "Slower = the whole interval above 1 + max(threshold, A/A noise) and a median difference of " +
-  "at least max(2 ms, 5 % of the median total) and beyond the A/A median difference's reach in " +
-  "ms; legs under the floor on both sides are left out. Same = neither, and a change that " +
-  "counts would have shown: the A/A noise under the threshold, or its ms noise under the floor " +
+  "of ABBA). Per leg and stage each side's mean of its faster half of rounds (timing noise " +
+  "only adds time), their ratio current/ref; per stage the median over legs with a 95 % " +
+  "crossed percentile-bootstrap interval (legs and rounds resampled, fixed seed); the same " +
+  "for ref2/ref gives the A/A noise. Slower = the whole interval above " +
+  "1 + max(threshold, A/A noise) and a median difference of at least " +
+  "max(2 ms, 5 % of the median total) and beyond the A/A median difference's reach in ms; " +
+  "legs under the floor on both sides are left out. Same = neither, and a change that counts " +
+  "would have shown: the A/A noise under the threshold, or its ms noise under the floor " +
   "(or no leg, or each of under 3 legs, reaches the floor); otherwise 'not measurable here'.";
 
 /** Which side plans in which slot of a run: REF, the current checkout, REF again (A/A). */
@@ -175,6 +175,13 @@ const out = (o) => {
 };
 try {
   const m = await import(modUrl);
+  const missing = ["openEngine", "parseLegs", "planLeg"].filter((k) => typeof m[k] !== "function");
+  if (missing.length) {
+    throw new Error(
+      "its mod.ts has no " + missing.join(", ") + ": a version older than the A/B driver " +
+        "cannot be compared (docs/gate.md)",
+    );
+  }
   const engines = [], legs = [];
   for (const b of JSON.parse(spec)) {
     legs.push(m.parseLegs(await Deno.readTextFile(b.legs), b.legs));
@@ -203,7 +210,7 @@ try {
 `;
 
 /**
- * One side's planner process (issue 37): started once, warm after the warm-up round, planning
+ * One side's planner process of one round (issue 37): warmed by its discarded pass, planning
  * one leg per request. Its stderr is kept (the last 4 KiB) for the error of a failed run.
  */
 class SideProcess {
@@ -212,6 +219,7 @@ class SideProcess {
   private readonly lines: AsyncIterator<string>;
   private stderr = "";
   private stderrDone: Promise<void> = Promise.resolve();
+  private closed = false;
 
   /** Leg ids per battery, as this version parsed them. */
   ids: string[][] = [];
@@ -265,6 +273,8 @@ class SideProcess {
 
   /** Ends the process (quit, then a kill if it does not go). */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     try {
       await this.writer.write(new TextEncoder().encode("quit\n"));
       await this.writer.close();

@@ -48,7 +48,7 @@ export type StagePairs = ReadonlyArray<ReadonlyArray<readonly [number, number] |
 export interface RatioSummary {
   /** Legs counted (both sides planned them and the stage took ≥ the floor on one side). */
   legs: number;
-  /** Median over legs of the per-leg ratio of fast-half means over rounds, other / ref (NaN: no legs). */
+  /** Median over legs of the per-leg ratio of fast-half means, other / ref (NaN: no legs). */
   ratio: number;
   /** Bootstrap interval of the ratio. */
   ci: [number, number];
@@ -70,7 +70,7 @@ export interface AbStageRow {
   stage: string;
   /** Legs counted (both versions planned them and the stage took ≥ the floor on one side). */
   legs: number;
-  /** Median over legs of the per-leg ratio of fast-half means over rounds, current / ref (NaN: no legs). */
+  /** Median over legs of the per-leg ratio of fast-half means, current / ref (NaN: no legs). */
   ratio: number;
   /** Bootstrap interval of {@link AbStageRow.ratio}. */
   ci: [number, number];

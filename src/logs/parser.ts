@@ -161,17 +161,11 @@ export class LogLineProcessor {
       this.#line(line, cut);
       start = nl + 1;
     }
-    // NULs and U+FFFD are rare: one scan of the chunk spares two scans of each of its lines.
-    const dirty = text.indexOf("\0", start) >= 0 || text.indexOf("\ufffd", start) >= 0;
     for (;;) {
       const nl = text.indexOf("\n", start);
       if (nl < 0) break;
-      if (nl - start > cap) this.#line(text.slice(start, start + cap), true, dirty);
-      else {
-        // CRLF: the CR is cut here, with the line, not by a second slice in #line.
-        const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-        this.#line(text.slice(start, end), false, dirty, true);
-      }
+      if (nl - start > cap) this.#line(text.slice(start, start + cap), true);
+      else this.#line(text.slice(start, nl), false);
       start = nl + 1;
     }
     if (start < n) this.#append(text.slice(start));
@@ -222,26 +216,22 @@ export class LogLineProcessor {
     if (this.#include === null || this.#include.has(e.type)) this.queue.push(e);
   }
 
-  /**
-   * One line. `dirty`: the text it came from may hold NULs or U+FFFD (false only when its chunk
-   * was scanned clean); `crCut`: a CR before its newline was already cut.
-   */
-  #line(raw: string, cut: boolean, dirty = true, crCut = false): void {
+  #line(raw: string, cut: boolean): void {
     const lineNo = ++this.#lineNo;
     this.report.lines++;
     this.#fileRep.lines++;
-    let s = !crCut && raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    let s = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
     if (lineNo === 1 && s.charCodeAt(0) === 0xfeff) s = s.slice(1); // BOM of in-memory text
     // NUL runs: a crash leaves the pre-allocated tail of the log as NULs (maaend-bundles.md
     // §1.5, MaaEndBot drops them too); they are dropped and counted, the rest of the line read.
-    if (dirty && s.indexOf("\0") >= 0) s = this.#dropNuls(s);
+    if (s.indexOf("\0") >= 0) s = this.#dropNuls(s);
     if (s.length === 0) return;
     if (this.#fileRep.role === "pipeline") return this.#boundary(s);
     // Invalid UTF-8 (a log written in a legacy code page, or damage): the decoder put U+FFFD
     // in; the spec records no legacy encoding for MaaFramework logs (maaend-runlogs.md §1.1),
     // so the line is not re-decoded, but it is counted so a message that no longer matches
     // is not silently "unclassified".
-    const nonUtf8 = dirty && s.indexOf("\ufffd") >= 0;
+    const nonUtf8 = s.indexOf("\ufffd") >= 0;
     if (nonUtf8) this.#fileRep.nonUtf8Lines++;
     const m0 = quickScan(s);
     if (nonUtf8 && m0 >= 0) this.problem("non_utf8", lineNo, "invalid UTF-8 in a logger line");
