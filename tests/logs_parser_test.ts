@@ -404,3 +404,17 @@ Deno.test("messages: locator zone → navmesh base zone aliases", async () => {
   assertEquals(navmeshZoneOf("IndieDg007_x"), "indie_dg007");
   assertEquals(navmeshZoneOf("Nowhere"), "");
 });
+
+Deno.test("parser: run framing events carry their own line's head, not an earlier line's", () => {
+  const { events } = parseLogText(FULL);
+  const node = events.find((e) => e.type === "node_result")!;
+  assertEquals(
+    [node.head.pid, node.head.tid, node.head.srcFile, node.head.srcLine, node.head.func],
+    [4242, 11, "EventDispatcher.hpp", 52, "MaaNS::EventDispatcher::notify"],
+  );
+  const req = events.find((e) => e.type === "request")!;
+  assertEquals(
+    [req.head.pid, req.head.tid, req.head.srcFile, req.head.srcLine],
+    [4242, 11, "AgentServer.cpp", 233],
+  );
+});

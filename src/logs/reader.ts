@@ -11,17 +11,26 @@
  *   `maafw.log` to `maafw.bak.<stamp>.log` at 16 MiB (maaend-runlogs.md §1.1), so each file
  *   is one contiguous time range and this gives timestamp order across rotations; pairing state
  *   carries across files, so a plan whose lines straddle a rotation still pairs.
- * - Bytes are read in 1 MiB chunks through a `ReadableStream`, decoded once per chunk by a
+ * - Bytes are read in 1 MiB chunks through a `ReadableStream`, decoded in whole lines by a
  *   streaming `TextDecoder` (UTF-8, invalid bytes → U+FFFD), then split into lines.
  * @module
  */
 import zlib from "node:zlib";
 import { NavscopeError } from "../errors.ts";
 import { gzipHeaderProblem, gzipHeaderSize } from "../codec/gzip.ts";
-import { emptyFileReport, emptyReport, LogLineProcessor, type ParseOptions } from "./parser.ts";
+import {
+  type BlockResult,
+  emptyFileReport,
+  emptyReport,
+  LogLineProcessor,
+  type ParseOptions,
+  pushText,
+} from "./parser.ts";
 import { emptyHead, parseHead } from "./line.ts";
 import type { FileReport, LogEvent, ParseReport } from "./types.ts";
 import { type LogSourceFile, resolveSources, roleOf } from "./bundle.ts";
+import { LineTextDecoder } from "./line_decoder.ts";
+import { BLOCK_BYTES, ParsePool, parseWorkerCount } from "./parse_pool.ts";
 import { isZip } from "../codec/zip.ts";
 
 /** Chunk size of plain file reads. */
@@ -541,6 +550,36 @@ async function* run(
     const nb = b.src.rotationOrder ? b.src.bundle!.label : b.rep.file;
     return ta !== tb ? ta - tb : na < nb ? -1 : na > nb ? 1 : 0;
   });
+  yield* withPool(opts, (poolOf) => readInOrder(p, order, opts, poolOf));
+  p.finish();
+  yield* drain(p);
+}
+
+/**
+ * Runs `body` with a lazy pool of parse workers: they start at the first file large enough
+ * to need them and stop when `body` ends (or its consumer stops early).
+ */
+async function* withPool(
+  opts: ParseOptions,
+  body: (poolOf: () => ParsePool | null) => AsyncGenerator<LogEvent>,
+): AsyncGenerator<LogEvent> {
+  let pool: ParsePool | null = null;
+  const workers = parseWorkerCount(opts);
+  try {
+    yield* body(() => (workers > 0 ? pool ??= new ParsePool(workers) : null));
+  } finally {
+    (pool as ParsePool | null)?.close();
+  }
+}
+
+/** Reads each file of `order` in turn through the processor. */
+async function* readInOrder(
+  p: LogLineProcessor,
+  order: readonly { rep: FileReport; src: LogSourceFile }[],
+  opts: ParseOptions,
+  poolOf: () => ParsePool | null,
+): AsyncGenerator<LogEvent> {
+  const report = p.report;
   for (const { rep, src } of order) {
     rep.firstTime = NaN; // recomputed by the main pass
     report.files.push(rep);
@@ -558,10 +597,8 @@ async function* run(
       p.problem("unreadable", 0, rep.error, rep.file);
       continue;
     }
-    yield* feed(p, stream, rep, opts, tail);
+    yield* feed(p, stream, rep, opts, tail, poolOf);
   }
-  p.finish();
-  yield* drain(p);
 }
 
 function* drain(p: LogLineProcessor): Generator<LogEvent> {
@@ -571,18 +608,113 @@ function* drain(p: LogLineProcessor): Generator<LogEvent> {
   yield* q;
 }
 
-/** Feeds one decompressed byte stream through the processor, yielding events as they come. */
+/** Byte pieces of a file waiting to be cut into blocks of whole lines. */
+class LineBlocks {
+  #pieces: Uint8Array[] = [];
+  /** Bytes held. */
+  length = 0;
+
+  add(b: Uint8Array): void {
+    this.#pieces.push(b);
+    this.length += b.length;
+  }
+
+  /** The held bytes up to the last LF, as one new buffer; null when they hold no LF. */
+  cut(): Uint8Array | null {
+    const ps = this.#pieces;
+    for (let i = ps.length - 1; i >= 0; i--) {
+      const lf = ps[i].lastIndexOf(10);
+      if (lf < 0) continue;
+      const head = [...ps.slice(0, i), ps[i].subarray(0, lf + 1)];
+      const rest = [ps[i].subarray(lf + 1), ...ps.slice(i + 1)].filter((b) => b.length > 0);
+      this.#pieces = rest;
+      this.length = rest.reduce((n, b) => n + b.length, 0);
+      return join(head);
+    }
+    return null;
+  }
+
+  /** Every held byte (as pieces, in order); nothing is held afterwards. */
+  take(): Uint8Array[] {
+    const ps = this.#pieces;
+    this.#pieces = [];
+    this.length = 0;
+    return ps;
+  }
+}
+
+function join(ps: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(ps.reduce((n, b) => n + b.length, 0));
+  let o = 0;
+  for (const b of ps) {
+    out.set(b, o);
+    o += b.length;
+  }
+  return out;
+}
+
+/**
+ * Feeds one decompressed byte stream through the processor, yielding events as they come.
+ * A file of at least {@link BLOCK_BYTES} is read in blocks of whole lines by the parse
+ * workers `poolOf` gives (null: none), absorbed in order; a smaller file, or the rest of a
+ * file after a line longer than two blocks, is read on this thread (line_decoder.ts).
+ */
 async function* feed(
   p: LogLineProcessor,
   stream: ReadableStream<Uint8Array>,
   rep: FileReport,
   opts: ParseOptions,
   tail?: GzipTail,
+  poolOf: () => ParsePool | null = () => null,
 ): AsyncGenerator<LogEvent> {
   p.beginFile(rep);
   const reader = stream.getReader();
-  const dec = new TextDecoder();
   const report = p.report;
+  const blocks = new LineBlocks();
+  const blockBytes = opts.blockBytes ?? BLOCK_BYTES;
+  const inflight: Promise<BlockResult>[] = [];
+  const blockOpts = {
+    maxLineLength: opts.maxLineLength,
+    maxProblems: opts.maxProblems,
+    include: opts.include,
+  };
+  let pool: ParsePool | null = null;
+  let text: LineTextDecoder | null = null;
+  let atStart = true;
+  const push = (t: string) => pushText(p, t);
+  const submit = (bytes: Uint8Array, last: boolean, damaged: boolean) => {
+    const role = rep.role;
+    inflight.push(
+      pool!.parse({ file: rep.file, role, atStart, last, damaged, bytes, opts: blockOpts }),
+    );
+    atStart = false;
+  };
+  async function* settle(keep: number): AsyncGenerator<LogEvent> {
+    while (inflight.length > keep) {
+      p.absorb(await inflight.shift()!);
+      yield* drain(p);
+    }
+  }
+  /** From here on this thread reads the file (after every block sent out is absorbed). */
+  async function* local(): AsyncGenerator<LogEvent> {
+    yield* settle(0);
+    text = new LineTextDecoder();
+    for (const b of blocks.take()) text.decode(b, push);
+    yield* drain(p);
+  }
+  /** Ends the file: the last bytes, then every block still out. */
+  async function* end(damaged: boolean): AsyncGenerator<LogEvent> {
+    if (text === null && pool === null) yield* local();
+    if (text !== null) {
+      p.push((text as LineTextDecoder).end());
+      p.endFile(damaged);
+    } else {
+      const rest = blocks.take();
+      if (rest.length > 0) submit(join(rest), true, damaged);
+      yield* settle(0);
+    }
+    yield* drain(p);
+  }
   let finished = false;
   try {
     for (;;) {
@@ -592,8 +724,7 @@ async function* feed(
       } catch (e) {
         const msg = (e as Error).message;
         // Keep what decoded before the damage; the partial last line is still a line.
-        p.push(dec.decode());
-        p.endFile(true);
+        yield* end(true);
         // What decoded before the damage was parsed and counted: say how far that went.
         rep.error = `${rep.gzip ? "corrupt or truncated gzip" : "read failed"}: ${msg}; ` +
           `read up to line ${rep.lines}`;
@@ -612,11 +743,26 @@ async function* feed(
       if (r.done) break;
       rep.bytes += r.value.length;
       report.bytes += r.value.length;
-      p.push(dec.decode(r.value, { stream: true }));
-      yield* drain(p);
+      if (text !== null) {
+        (text as LineTextDecoder).decode(r.value, push);
+        yield* drain(p);
+        continue;
+      }
+      blocks.add(r.value);
+      if (blocks.length < blockBytes) continue;
+      pool ??= poolOf();
+      if (pool === null) {
+        yield* local();
+        continue;
+      }
+      const b = blocks.cut();
+      if (b !== null) {
+        submit(b, false, false);
+        // Two blocks per worker in flight: the workers stay busy, memory stays bounded.
+        yield* settle(2 * pool.size);
+      } else if (blocks.length > 2 * blockBytes) yield* local();
     }
-    p.push(dec.decode());
-    p.endFile();
+    yield* end(false);
     finished = true;
     if (tail && tail.trailingBytes > 0) trailingProblem(p, rep, tail, opts);
     yield* drain(p);
@@ -658,7 +804,7 @@ export function parseLogReadable(
         const p = new LogLineProcessor(opts, report);
         const rep = emptyFileReport(name);
         report.files.push(rep);
-        yield* feed(p, stream, rep, opts);
+        yield* withPool(opts, (poolOf) => feed(p, stream, rep, opts, undefined, poolOf));
         p.finish();
         yield* drain(p);
       })()[Symbol.asyncIterator](),
