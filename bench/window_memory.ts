@@ -6,8 +6,9 @@
  * LEGS.json — with `--side S` inside a forced S × S window centred on the leg's start (the
  * battery knob `overrides.window`, kind `full`), so any world gives a window of the wanted size —
  * and prints the new peak, the growth over the baseline per window cell, the scratch arena's
- * retained bytes (src/plan/scratch.ts: the buffers a worker keeps after a window) and the stage
- * times. Run one process per figure: the peak only ever grows.
+ * retained bytes (src/plan/scratch.ts: the bytes a worker keeps filled after a window; its
+ * reserved chunks are larger, but untouched pages are not resident) and the stage times. Run
+ * one process per figure: the peak only ever grows.
  *
  *     deno run -A bench/window_memory.ts PACK LEGS.json LEG [--side S] [--spec]
  * @module
@@ -64,6 +65,7 @@ console.log(
     peak_hwm_mb: mb(after.hwm),
     growth_bytes_per_cell: +((after.hwm - base.hwm) / cells).toFixed(1),
     scratch_retained_mb: mb(scratch.retainedBytes),
+    scratch_reserved_mb: mb(scratch.reservedBytes),
     load: Deno.readTextFileSync("/proc/loadavg").split(" ")[0],
   }),
 );

@@ -1,11 +1,12 @@
 /**
  * The scratch arena (src/plan/scratch.ts): takes outside a frame are fresh; a frame's buffers
- * are handed out again after it, always filled; nested frames never share a live buffer; a
- * throw releases; best fit within FIT_SLACK; repeated frames do not grow the arena. Plans are
+ * are handed out again after it, always filled; nested frames never share live bytes; a
+ * throw releases; one frame's bytes serve the next frame's takes of any size and type; a take
+ * too large for the free chunks gets a new chunk; repeated frames do not grow the arena. Plans are
  * bit-identical whatever the arena held before, even with every free buffer poisoned.
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
-import { FIT_SLACK, scratch, ScratchArena } from "../src/plan/scratch.ts";
+import { ALIGN, MIN_CHUNK, scratch, ScratchArena } from "../src/plan/scratch.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import type { PlanResult } from "../src/plan/types.ts";
@@ -53,17 +54,23 @@ Deno.test("scratch: a frame's buffers are handed out again, filled with the new 
   assertEquals(a.retainedBytes, held);
 });
 
-Deno.test("scratch: nested frames never share a live buffer; a throw releases", () => {
+/** Whether two views share a byte. */
+function overlap(x: ArrayBufferView, y: ArrayBufferView): boolean {
+  return x.buffer === y.buffer && x.byteOffset < y.byteOffset + y.byteLength &&
+    y.byteOffset < x.byteOffset + x.byteLength;
+}
+
+Deno.test("scratch: nested frames never share live bytes; a throw releases", () => {
   const a = new ScratchArena();
   a.frame(() => {
     const outer = a.u8(2 * MB, 7);
     a.frame(() => {
       const inner = a.u8(2 * MB, 9);
-      assert(inner.buffer !== outer.buffer, "inner take got the outer frame's live buffer");
+      assert(!overlap(inner, outer), "inner take got the outer frame's live bytes");
     });
-    // The inner buffer is free again; the outer one still holds its values.
+    // The inner bytes are free again; the outer ones still hold their values.
     const again = a.u8(2 * MB, 1);
-    assert(again.buffer !== outer.buffer, "outer buffer handed out while live");
+    assert(!overlap(again, outer), "outer bytes handed out while live");
     assertEquals(outer.every((v) => v === 7), true);
   });
   const e = assertThrows(() =>
@@ -74,8 +81,8 @@ Deno.test("scratch: nested frames never share a live buffer; a throw releases", 
   );
   assertEquals(e.message, "boom");
   assertEquals(a.active, false);
-  // Everything is free again: two buffers (outer, inner; `again` and the throwing frame reused
-  // the inner one), and a frame of two takes makes none.
+  // Everything is free again: 4 MB filled (outer, inner; `again` and the throwing frame reused
+  // the inner bytes), and a frame of two takes fills no more.
   const held = a.retainedBytes;
   assertEquals(held, 4 * MB);
   a.frame(() => (a.u8(2 * MB), a.u8(2 * MB)));
@@ -85,22 +92,43 @@ Deno.test("scratch: nested frames never share a live buffer; a throw releases", 
   assertEquals(a.retainedBytes, 0);
 });
 
-Deno.test("scratch: best fit, and a free buffer far too large is not used", () => {
+Deno.test("scratch: a frame's bytes serve the next frame's takes of any size and type", () => {
   const a = new ScratchArena();
-  let big: ArrayBufferLike | null = null, mid: ArrayBufferLike | null = null;
+  // A build-like frame: one per-cell i32 and three per-record u8 (8 MB together).
+  a.frame(() => (a.i32(MB), a.u8(MB), a.u8(MB), a.u8(2 * MB)));
+  const held = a.retainedBytes;
+  assertEquals(held, 8 * MB);
+  // A route-like frame of other sizes within the same 8 MB: nothing new is filled.
   a.frame(() => {
-    big = a.u8(64 * MB).buffer;
-    mid = a.u8(4 * MB).buffer;
+    const g = a.f64(MB / 2, Infinity), m = a.u8(3 * MB), p = a.i32(MB / 4, -1);
+    assert(!overlap(g, m) && !overlap(m, p) && !overlap(g, p), "live takes share bytes");
+    assertEquals(g.every((v) => v === Infinity) && m.every((v) => v === 0), true);
+    assertEquals(p.every((v) => v === -1), true);
   });
+  assertEquals(a.retainedBytes, held);
+  // Views start on ALIGN bytes, whatever the element type and the takes before them.
   a.frame(() => {
-    // 3 MB: the 4-MB buffer is the smallest that fits.
-    assert(a.u8(3 * MB).buffer === mid, "not the best fit");
-    // 2 MB: the 64-MB buffer is more than FIT_SLACK times too large, so a new one is made.
-    assert(64 / 2 > FIT_SLACK);
-    assert(a.u8(2 * MB).buffer !== big, "a whole-map buffer served a small take");
+    a.u8(MB + 1);
+    assertEquals(a.f64(MB / 8).byteOffset % ALIGN, 0);
   });
-  // The 64-MB buffer is still there for the next large take.
-  a.frame(() => assert(a.u8(60 * MB).buffer === big, "the large buffer was dropped"));
+});
+
+Deno.test("scratch: a take larger than the free chunks gets a chunk as large as them all", () => {
+  const a = new ScratchArena();
+  a.frame(() => a.u8(MB));
+  assertEquals(a.reservedBytes, MIN_CHUNK);
+  // Larger than the first chunk: a second one, at least MIN_CHUNK and the take.
+  a.frame(() => a.u8(MIN_CHUNK + MB));
+  const r = a.reservedBytes;
+  assert(r >= 2 * MIN_CHUNK + MB, `reserved ${r}`);
+  // Only filled bytes count as held: 1 MB in the first chunk, the large take in the second.
+  assertEquals(a.retainedBytes, MB + MIN_CHUNK + MB);
+  // Both fit again without a new chunk, nested too.
+  a.frame(() => {
+    a.u8(MB);
+    a.frame(() => a.u8(MIN_CHUNK + MB));
+  });
+  assertEquals(a.reservedBytes, r);
 });
 
 const DIR = new URL("./fixtures/oracle/city_small/", import.meta.url).pathname;

@@ -41,7 +41,7 @@ export {
   PictureCell,
   StepBlock,
 } from "./diagnostics/picture.ts";
-export { FIT_SLACK, MIN_BYTES, scratch, ScratchArena } from "./scratch.ts";
+export { ALIGN, MIN_BYTES, MIN_CHUNK, scratch, ScratchArena } from "./scratch.ts";
 export {
   customProfile,
   loadProfileFile,

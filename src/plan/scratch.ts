@@ -16,16 +16,23 @@
  * frame may escape it (results are copied out). Outside any frame a take is an ordinary fresh
  * array, so code that takes from the arena works unchanged where nobody opened a frame.
  *
- * A take gets the smallest free buffer that is large enough and at most {@link FIT_SLACK} times
- * too large (best fit), so a small window's masks do not pin a whole-map window's buffers. When
- * none fits, a new one is made and the largest free buffer that is too small is dropped. Takes
- * under {@link MIN_BYTES} are plain allocations (malloc serves those from its heap). Every take is
- * filled with its value (or the array it copies) before it is handed out, so no result depends on
- * what a buffer held before: routes are bit-identical with or without reuse (tests/plan_scratch_test.ts poisons the
- * free buffers to check it).
+ * Takes are a stack: a take is the next {@link ALIGN}-aligned piece of the arena's current
+ * chunk, and a frame hands back everything taken in it by resetting the top. So the bytes one
+ * frame used serve the next frame's takes whatever their sizes and types: the window build's
+ * per-record and per-cell buffers become the route's per-cell and per-span ones, and the arena
+ * holds the largest frame nesting a worker ran, not the union of every size it ever took (issue
+ * 36, docs/memory.md: best fit by size kept both sets, 46 of 68 B per window cell). A take that
+ * does not fit the current chunk's tail moves to the next free chunk that holds it, or to a new
+ * one at least as large as all the others together (so a worker's chunks stay few). A
+ * chunk is reserved, not touched: its pages become resident only where a take fills them, so
+ * only the bytes below a chunk's high-water mark count ({@link ScratchArena.retainedBytes}).
+ * Takes under {@link MIN_BYTES} are plain allocations (malloc serves those from its heap). Every
+ * take is filled with its value (or the array it copies) before it is handed out, so no result
+ * depends on what the bytes held before: routes are bit-identical with or without reuse
+ * (tests/plan_scratch_test.ts poisons the free bytes to check it).
  *
- * The cost is memory: a worker keeps the buffers of the largest window it routed (5.4 GiB after a
- * 94-M-cell window), on top of the next window's own arrays.
+ * The cost is memory: a worker keeps the bytes of the largest window it routed, on top of the
+ * next window's own arrays.
  *
  * One arena per isolate (module state): each replay worker has its own.
  * @module
@@ -43,102 +50,115 @@ interface TypedCtor<T extends Typed> {
 
 /** Takes below this size are fresh allocations. */
 export const MIN_BYTES = 1 << 20;
-/** A free buffer serves a take at most this many times its size. */
-export const FIT_SLACK = 4;
+/** Takes start on multiples of this many bytes (any element type; a cache line). */
+export const ALIGN = 64;
+/** The smallest chunk the arena reserves, bytes (virtual: only filled pages are resident). */
+export const MIN_CHUNK = 64 << 20;
 
-/** A pool of reusable ArrayBuffers; see the module note. */
+/** A stack of reusable bytes in a few large chunks; see the module note. */
 export class ScratchArena {
-  /** Free buffers, by ascending size. */
-  #free: ArrayBuffer[] = [];
-  /** Buffers taken in the open frames, in take order. */
-  #used: ArrayBuffer[] = [];
+  /** Reserved chunks; those after the top's are free. */
+  #chunks: ArrayBuffer[] = [];
+  /** Per chunk, the end of the furthest take ever made in it (bytes filled at least once). */
+  #high: number[] = [];
+  /** The top of the stack: chunk index and byte offset of the next take. */
+  #ci = 0;
+  #off = 0;
   #depth = 0;
   /** Takes below this many bytes are fresh allocations (tests set 0 to route every take here). */
   minBytes = MIN_BYTES;
 
-  /** Runs `f` in a frame: buffers taken inside it are reused once it returns. */
+  /** Runs `f` in a frame: bytes taken inside it are reused once it returns. */
   frame<T>(f: () => T): T {
-    const mark = this.#used.length;
+    const ci = this.#ci, off = this.#off;
     this.#depth++;
     try {
       return f();
     } finally {
       this.#depth--;
-      while (this.#used.length > mark) this.#insertFree(this.#used.pop()!);
+      this.#ci = ci;
+      this.#off = off;
     }
   }
 
-  /** Whether a frame is open (takes are reused buffers). */
+  /** Whether a frame is open (takes are reused bytes). */
   get active(): boolean {
     return this.#depth > 0;
   }
 
-  /** Bytes the arena holds, free and taken (for benchmarks and tests). */
+  /**
+   * Bytes the arena holds resident: every chunk's bytes below its high-water mark, free and
+   * taken (for benchmarks and tests; the reserved rest of a chunk was never touched).
+   */
   get retainedBytes(): number {
     let n = 0;
-    for (const b of this.#free) n += b.byteLength;
-    for (const b of this.#used) n += b.byteLength;
+    for (const h of this.#high) n += h;
     return n;
   }
 
-  /** Drops every free buffer (outside a frame only). */
+  /** Bytes the arena has reserved (virtual; {@link retainedBytes} of them are resident). */
+  get reservedBytes(): number {
+    let n = 0;
+    for (const b of this.#chunks) n += b.byteLength;
+    return n;
+  }
+
+  /** Drops every chunk (outside a frame only). */
   clear(): void {
     if (this.#depth > 0) throw new Error("scratch arena: clear inside a frame");
-    this.#free = [];
+    this.#chunks = [];
+    this.#high = [];
+    this.#ci = this.#off = 0;
   }
 
-  /** Sets every byte of the free buffers to `v` (tests: no result may depend on old contents). */
+  /** Sets every free byte that was filled before to `v` (tests: no result may depend on it). */
   poison(v: number): void {
-    for (const b of this.#free) new Uint8Array(b).fill(v);
-  }
-
-  #insertFree(b: ArrayBuffer): void {
-    const i = this.#firstFit(b.byteLength);
-    this.#free.splice(i, 0, b);
-  }
-
-  /** Index of the first free buffer of at least `bytes` (free.length when none). */
-  #firstFit(bytes: number): number {
-    let lo = 0, hi = this.#free.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.#free[mid].byteLength < bytes) lo = mid + 1;
-      else hi = mid;
+    for (let i = this.#ci; i < this.#chunks.length; i++) {
+      const from = i === this.#ci ? this.#off : 0;
+      if (this.#high[i] > from) new Uint8Array(this.#chunks[i], from, this.#high[i] - from).fill(v);
     }
-    return lo;
   }
 
-  #take(bytes: number): ArrayBuffer | null {
+  /** The buffer and byte offset of a take of `bytes` (null: a fresh array). */
+  #take(bytes: number): [ArrayBuffer, number] | null {
     if (this.#depth === 0 || bytes < this.minBytes) return null;
-    // Sizes are rounded up to 8 bytes: any element type's view starts at offset 0.
-    const size = Math.ceil(bytes / 8) * 8;
-    const i = this.#firstFit(size);
-    let b: ArrayBuffer;
-    if (i < this.#free.length && this.#free[i].byteLength <= FIT_SLACK * size) {
-      b = this.#free.splice(i, 1)[0];
-    } else {
-      // The largest free buffer that is too small gives way to the new one.
-      if (i > 0) this.#free.splice(i - 1, 1);
-      b = new ArrayBuffer(size);
+    const size = Math.ceil(bytes / ALIGN) * ALIGN;
+    const chunks = this.#chunks;
+    let ci = this.#ci, off = this.#off;
+    if (ci >= chunks.length || off + size > chunks[ci].byteLength) {
+      // The tail of the top's chunk is too short: the next free chunk that holds the take (the
+      // chunks after the top's are free, takes being a stack), or a new one.
+      if (off > 0) ci++;
+      off = 0;
+      while (ci < chunks.length && chunks[ci].byteLength < size) ci++;
+      if (ci === chunks.length) {
+        // At least as large as all the others: the chunks a worker needs stay few.
+        let total = 0;
+        for (const b of chunks) total += b.byteLength;
+        chunks.push(new ArrayBuffer(Math.ceil(Math.max(size, total, MIN_CHUNK) / 4096) * 4096));
+        this.#high.push(0);
+      }
     }
-    this.#used.push(b);
-    return b;
+    this.#ci = ci;
+    this.#off = off + size;
+    if (this.#off > this.#high[ci]) this.#high[ci] = this.#off;
+    return [chunks[ci], off];
   }
 
-  /** A typed array of `n` elements over a taken buffer (fresh outside a frame), set to `v`. */
+  /** A typed array of `n` elements over taken bytes (fresh outside a frame), set to `v`. */
   #typed<T extends Typed>(C: TypedCtor<T>, n: number, v: number): T {
-    const b = this.#take(C.BYTES_PER_ELEMENT * n);
-    const a = b ? new C(b, 0, n) : new C(n);
+    const t = this.#take(C.BYTES_PER_ELEMENT * n);
+    const a = t ? new C(t[0], t[1], n) : new C(n);
     // A fresh array is already zero.
-    if (b || v !== 0) a.fill(v);
+    if (t || v !== 0) a.fill(v);
     return a;
   }
 
   /** An Int32Array holding a copy of `src` (written once: no fill before the copy). */
   i32Copy(src: Int32Array): Int32Array {
-    const b = this.#take(4 * src.length);
-    if (!b) return src.slice();
-    const a = new Int32Array(b, 0, src.length);
+    const t = this.#take(4 * src.length);
+    if (!t) return src.slice();
+    const a = new Int32Array(t[0], t[1], src.length);
     a.set(src);
     return a;
   }
