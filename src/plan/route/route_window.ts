@@ -173,6 +173,17 @@ class Escalate {
   constructor(readonly reason: string) {}
 }
 
+/** The baseline found no route in a final window: what the gap location needs, copied out. */
+class Disconnected {
+  constructor(
+    readonly usable: Uint8Array,
+    readonly startSpan: number,
+    readonly goals: number[],
+    /** The target-deck message when the goal names a deck (target_deck_unreachable). */
+    readonly deckMessage: string | null,
+  ) {}
+}
+
 interface Anchor {
   cell: number;
   dist: number;
@@ -203,6 +214,22 @@ export function routeWindow(w: WindowGrid, inp: RouteInput): RouteOutcome {
     });
   } catch (e) {
     if (e instanceof Escalate) return { status: "escalate", reason: e.reason };
+    if (e instanceof Disconnected) {
+      const tg = performance.now();
+      const gap = locateGap(
+        w,
+        e.usable,
+        e.startSpan,
+        e.goals,
+        inp.gate ?? null,
+        inp.sink?.counters,
+      );
+      if (inp.sink) inp.sink.gapMs += performance.now() - tg;
+      if (e.deckMessage !== null) {
+        throw new PlanFailure("target_deck_unreachable", e.deckMessage, { gap });
+      }
+      throw new PlanFailure("route_disconnected", "不连通", { gap });
+    }
     throw e;
   } finally {
     // Work done before an escalation or a failure counts too.
@@ -308,16 +335,12 @@ class Router {
     const base = this.solve(this.all, null, undefined, true);
     if (!base) {
       if (this.tentative) throw new Escalate(Reason.BaselineNone);
-      // 断开处: located before the error is written.
-      const tg = performance.now();
+      // 断开处: located before the error is written, once the router's buffers are free again
+      // (routeWindow): the floods reuse the search state's bytes instead of stacking on them.
       const goals: number[] = [];
       for (let s = 0; s < this.goalSet.length; s++) if (this.goalSet[s]) goals.push(s);
-      const gap = locateGap(w, this.usable, this.startSpan, goals, inp.gate ?? null, this.cnt);
-      if (inp.sink) inp.sink.gapMs += performance.now() - tg;
-      if (inp.goalDeckY !== null) {
-        throw new PlanFailure("target_deck_unreachable", this.deckMessage(inp.goalDeckY), { gap });
-      }
-      throw new PlanFailure("route_disconnected", "不连通", { gap });
+      const deck = inp.goalDeckY !== null ? this.deckMessage(inp.goalDeckY) : null;
+      throw new Disconnected(this.usable.slice(), this.startSpan, goals, deck);
     }
     const baseReach = base.spanLevel ? this.cellsWithUsable(base.mask) : base.mask;
     // The topology pass runs after a cell-level baseline too (on the re-picked anchors); when it

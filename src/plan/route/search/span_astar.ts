@@ -112,11 +112,14 @@ export function linkCsr(
   n: number,
   spans: number,
 ): { start: Int32Array; order: Int32Array } {
-  const start = scratch.i32(spans + 1);
+  const start = scratch.i32(spans + 1), order = scratch.i32(n);
   for (let i = 0; i < n; i++) start[end[i] + 1]++;
   for (let s = 0; s < spans; s++) start[s + 1] += start[s];
-  const fill = scratch.i32Copy(start.subarray(0, spans)), order = scratch.i32(n);
-  for (let i = 0; i < n; i++) order[fill[end[i]]++] = i;
+  // Placed with start[s] as the fill cursor of span s (then it is the old start[s + 1]), and
+  // shifted back after: no second per-span array (issue 36).
+  for (let i = 0; i < n; i++) order[start[end[i]]++] = i;
+  for (let s = spans; s > 0; s--) start[s] = start[s - 1];
+  start[0] = 0;
   return { start, order };
 }
 
