@@ -464,8 +464,8 @@ class Router {
     baseline: boolean,
     early = true,
   ): Solved | null {
-    const { w, inp } = this, ncell = w.nx * w.ny;
-    const coreLim = and(w.core, lim, ncell);
+    const { w, inp } = this;
+    const coreLim = this.within(w.core, lim);
     if (!baseline && !linked(w, coreLim, this.sa.cell, this.ga.cell)) {
       if (this.tentative) throw new Escalate(Reason.MaskSplit);
       return null;
@@ -479,7 +479,7 @@ class Router {
           cells: Int32Array.of(this.sa.cell),
           chain: Int32Array.of(s),
           cost: 0,
-          mask: and(this.cw3, lim, ncell),
+          mask: this.within(this.cw3, lim),
           spanLevel: true,
         };
       }
@@ -489,7 +489,7 @@ class Router {
     // no cell of the route mask tm (拉直的输入 step 3 takes the final solve's mask). The
     // reference build behaves so on every leg of tests/fixtures/oracle*; a cell there is never
     // entered anyway. The connectivity check and the cell-level fallback keep the whole masks.
-    const walkLim = and(this.cw3, lim, ncell);
+    const walkLim = this.within(this.cw3, lim);
     // #6219: the early abandon; without it (reference profile) the bound check after the search
     // decides, with the search-edge note.
     const abandonAt = this.tentative && early && this.inp.earlyAbandon !== false
@@ -514,7 +514,7 @@ class Router {
     if (!p) {
       if (this.tentative) throw new Escalate(Reason.WalkBroken);
       this.coreU ??= this.cellsWithUsable(w.core);
-      mask = and(this.coreU, lim, ncell);
+      mask = this.within(this.coreU, lim);
       p = run(mask, Infinity);
       if (p) this.warnings.add(Warning.WalkToCore); // 成功就记一条告警 (求解器 step 3)
     }
@@ -528,7 +528,7 @@ class Router {
     if (this.tentative) throw new Escalate(Reason.CellLevel);
     // 在 walk 上重选两端吸附锚点,跑格级 A*,无解再退到 core: the anchors are picked once, on
     // walk ∧ lim, and the core retry starts from the same anchors.
-    const walkAll = and(this.walk, lim, ncell);
+    const walkAll = this.within(this.walk, lim);
     const sa = nearestCell(walkAll, this.nx, this.ny, this.sCell);
     const ga = nearestCell(walkAll, this.nx, this.ny, this.gCell);
     if (!sa || !ga) return null;
@@ -552,6 +552,14 @@ class Router {
       }
     }
     return null;
+  }
+
+  /**
+   * `m ∧ lim`; `m` itself when `lim` is the whole window (no copy: the masks a solve derives are
+   * only read, and the baseline's would be four window-sized copies of masks it already has).
+   */
+  within(m: Uint8Array, lim: Uint8Array): Uint8Array {
+    return lim === this.all ? m : and(m, lim, this.nx * this.ny);
   }
 
   goalSpan(): number {
