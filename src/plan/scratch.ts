@@ -53,7 +53,7 @@ export const MIN_BYTES = 1 << 20;
 /** Takes start on multiples of this many bytes (any element type; a cache line). */
 export const ALIGN = 64;
 /** The smallest chunk the arena reserves, bytes (virtual: only filled pages are resident). */
-export const MIN_CHUNK = 64 << 20;
+export const MIN_CHUNK = 256 << 20;
 
 /** A stack of reusable bytes in a few large chunks; see the module note. */
 export class ScratchArena {
