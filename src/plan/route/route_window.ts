@@ -578,20 +578,7 @@ class Router {
     for (let c = 0; c < ncell; c++) if (dist[c] >= kClrPref || w.medial[c]) limw[c] = 1;
     const chan0 = scratch.u8(ncell);
     for (let c = 0; c < ncell; c++) if (this.cw3[c] && dist[c] >= kClrPref) chan0[c] = 1;
-    const acc = new AccessSearch(w.nx, w.ny, this.cnt);
-    const limwTarget = and(limw, this.cw3, ncell);
-    for (const a of [this.sa, this.ga]) {
-      let r = acc.run(this.cw3, dist, chan0, a.cell);
-      if (r.kind === "none") {
-        if (this.tentative) throw new Escalate(Reason.AccessNone);
-        r = acc.run(this.cw3, dist, limwTarget, a.cell);
-      }
-      if (r.kind === "path") {
-        if (this.tentative && r.cost / 100 >= this.limit) throw new Escalate(Reason.AccessEdge);
-        for (const c of r.cells) (limw[c] = 1), this.accessCells.push(c);
-      }
-    }
-    const chains = (links: Iterable<number>) => {
+    const chains = (acc: AccessSearch, links: Iterable<number>) => {
       for (const i of links) {
         for (const s of [w.links.fromSpan[i], w.links.toSpan[i]]) {
           const r = acc.run(this.cw3, dist, chan0, w.spans.cell[s], kLinkChainCost);
@@ -599,12 +586,31 @@ class Router {
         }
       }
     };
-    chains(this.linksUsed(base));
+    // The access searches' state (20 B/cell) in a frame of its own: the price field and the
+    // solves after it reuse those bytes. A run resets only the cells it touched, so a fresh
+    // AccessSearch for the second chains below finds what this one would have.
+    scratch.frame(() => {
+      const acc = new AccessSearch(w.nx, w.ny, this.cnt);
+      const limwTarget = and(limw, this.cw3, ncell);
+      for (const a of [this.sa, this.ga]) {
+        let r = acc.run(this.cw3, dist, chan0, a.cell);
+        if (r.kind === "none") {
+          if (this.tentative) throw new Escalate(Reason.AccessNone);
+          r = acc.run(this.cw3, dist, limwTarget, a.cell);
+        }
+        if (r.kind === "path") {
+          if (this.tentative && r.cost / 100 >= this.limit) throw new Escalate(Reason.AccessEdge);
+          for (const c of r.cells) (limw[c] = 1), this.accessCells.push(c);
+        }
+      }
+      chains(acc, this.linksUsed(base));
+    });
     const multw = priceField(dist, kMultwLo, kMultwHi);
     this.cnt["topology.price_cells"] += ncell;
     let p = this.solve(limw, multw, undefined, false);
     if (!p && w.links.n > 0 && !linked(w, and(w.core, limw, ncell), this.sa.cell, this.ga.cell)) {
-      chains(Array.from({ length: w.links.n }, (_, i) => i));
+      const all = Array.from({ length: w.links.n }, (_, i) => i);
+      scratch.frame(() => chains(new AccessSearch(w.nx, w.ny, this.cnt), all));
       p = this.solve(limw, multw, undefined, false);
     }
     if (p) return p;
