@@ -6,7 +6,7 @@
  * - agreement with the C++ reference build under `reference`: every leg of the four oracle sets
  *   (tests/fixtures/oracle: v1, the older packs; tests/fixtures/oracle-v2: the current packs; the
  *   example batteries and the random legs of all five worlds), plus the 2026-12-03 sets vendored
- *   (the random legs of bridges, tower_small, tower_middle; tower_big and city_small random2), planned under the `reference`
+ *   (the random legs of bridges, tower_small, tower_middle; tower_big, city_small and nav_test random2), planned under the `reference`
  *   profile and compared field by field with the C++ output (outcome and class, tier, snap distances, tier notes,
  *   window, warnings, topology cells, taut / pulled / assembled / final points ≤ 1e-6 px,
  *   clearance, waypoints, length). Every leg agrees in every field and the counts are asserted,
@@ -121,9 +121,9 @@ for (const [set, dir] of [["v1", "oracle"], ["v2", "oracle-v2"]]) {
  * The sets added 2026-12-03 (`../shared/oracle-v2` README "Added"), vendored where the reference
  * agreement is exact: the three real-mesh worlds (their packs vendored, baked from
  * `../shared/worlds` with the `manifest.json` beside them) and tower_big's second random set
- * (seed `cppref-heldout-v2-tower_big`). Their legs take about 10 ms each: every leg attributed,
- * every touched switch flipped. The random2 sets of nav_test, dungeon and proto_level are not
- * vendored: five of their legs still differ (issue 39; docs/profiles.md "Open").
+ * (seed `cppref-heldout-v2-tower_big`), and nav_test's. Their legs take about 10 ms each: every leg
+ * attributed, every touched switch flipped. The random2 sets of dungeon and proto_level are not
+ * vendored: four of their legs still differ (issue 39; docs/profiles.md "Open").
  */
 for (const w of ["bridges", "tower_small", "tower_middle"]) {
   SETS.push({
@@ -148,6 +148,16 @@ SETS.push({
 SETS.push({
   name: "v2/tower_big/random2",
   dir: fx("oracle-v2/tower_big/random2/"),
+  sample: 0,
+  flips: "all",
+  stride: 1,
+  cost: 1,
+});
+// nav_test's second random set: exact since the waypoint walks anchor at the line heights in
+// both profiles (rnd_070; docs/profiles.md "Causes found").
+SETS.push({
+  name: "v2/nav_test/random2",
+  dir: fx("oracle-v2/nav_test/random2/"),
   sample: 0,
   flips: "all",
   stride: 1,

@@ -58,11 +58,12 @@ export interface ProfileSwitches {
    */
   cellPullBlockersOnly: boolean;
   /**
-   * 9839304 (叠层处重规划起点层与下落判定; spec 路点 step 2, 逐点高度 › 沿线推算的高度): PullWaypoints
-   * anchors each drivability walk at the line height of the current waypoint, and gives no
-   * waypoints without line heights. Off: the reference build, which has no per-point heights
-   * (formulas.md "Missing from the reference entirely: … drops/heights output"): no start
-   * height, the first sample takes the lowest triangle.
+   * 9839304 (叠层处重规划起点层与下落判定; spec 路点 step 1–2): without line heights (逐点高度 ›
+   * 沿线推算的高度 failed) PullWaypoints gives no waypoints. Off: the reference build walks
+   * unanchored then (no start height, the first sample takes the lowest triangle). With line
+   * heights both builds anchor each walk at the current waypoint's line height: the reference
+   * lacks the heights only in its output (formulas.md "Missing from the reference entirely: …
+   * drops/heights output"; nav_test random2 rnd_070 keeps waypoint 5 only so).
    */
   waypointStartHeight: boolean;
   /**
@@ -104,7 +105,7 @@ export const SWITCH_SOURCES: Readonly<Record<keyof ProfileSwitches, string>> = {
   snapKeys: "formulas.md #64 (吸附 comparison keys)",
   cellPullBlockersOnly:
     "spec 拉直的输入, third kind (cell-level pull: blockers only; from the data)",
-  waypointStartHeight: "9839304, spec 路点 step 2 (PullWaypoints anchored at the line height)",
+  waypointStartHeight: "9839304, spec 路点 step 1 (no line heights, no waypoints)",
   startByGoalRegion: "9839304, spec 起点所在的面 step 2 (start filtered by the goal's region)",
 };
 

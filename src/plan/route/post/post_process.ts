@@ -294,16 +294,20 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
       ? dh
       : lineHeights(lineView, points, pulledH[0]) ?? (dh.length === points.length ? dh : null);
     const wpView = new Visibility(w, blockers, tm, { steps: false, layer: false });
+    // Both builds anchor each walk at the line height of its waypoint (spec 路点 step 2: 起点高度
+    // 取沿线推算的高度里当前路点那一个; the reference computes the column in-process too, it only
+    // lacks it in the output — nav_test random2 rnd_070). The switch decides only what happens
+    // without line heights: 9839304 gives no waypoints, the reference walks unanchored.
     waypoints = pullWaypoints(
       inp.mesh,
       points,
       clearance,
-      inp.waypointStartHeight === false ? null : line,
+      line,
       wpView,
       drops.map((d) => d.index),
       inp.waypointStartHeight !== false,
     );
-    if (inp.probe && inp.waypointStartHeight !== false) {
+    if (inp.probe && inp.waypointStartHeight !== false && line === null) {
       // The reference's waypoints (no line heights), computed after ours: touched when they differ.
       const ref = pullWaypoints(
         inp.mesh,

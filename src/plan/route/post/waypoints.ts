@@ -109,10 +109,10 @@ export function routeSegmentDrivable(m: DriveMesh, a: Pt, b: Pt, w: number, h0: 
 }
 
 /**
- * PullWaypoints over the final points. `drops` are landing indices (kept as waypoints). With
- * `anchored` (9839304) each walk starts at the line height `heights[c]` and no line heights means
- * no waypoints; without (the reference build) the walks have no start height and `heights` is
- * not read.
+ * PullWaypoints over the final points. `drops` are landing indices (kept as waypoints). Each
+ * walk starts at the line height `heights[c]` (spec 路点 step 2; both builds). Without line
+ * heights, `anchored` (9839304) gives no waypoints; unanchored (the reference build) the walks
+ * have no start height and the first sample takes the lowest triangle.
  */
 export function pullWaypoints(
   m: DriveMesh,
