@@ -114,12 +114,13 @@ export const AB_METHOD = "Each round starts three planner processes, each its ow
   "every leg, then plans every leg once on each side, leg by leg, the three in an order " +
   "rotating per leg and round (ref·cur·ref2, cur·ref2·ref, ref2·ref·cur: the three-run form " +
   "of ABBA). Per leg and stage each side's mean of its faster half of rounds (timing noise " +
-  "only adds time), their ratio current/ref; per stage the median over legs with a 95 % " +
+  "only adds time; total: the sum of its seven stages' fast-half means), their ratio " +
+  "current/ref; per stage the median over legs with a 95 % " +
   "crossed percentile-bootstrap interval (legs and rounds resampled, fixed seed); the same " +
   "for ref2/ref gives the A/A noise. Slower = the whole interval above " +
   "1 + max(threshold, A/A noise) and a median difference of at least " +
   "max(2 ms, 5 % of the median total) and beyond the A/A median difference's reach in ms; " +
-  "legs under the floor on both sides are left out. Same = neither, and a change that counts " +
+  "legs whose fastest run is under 1 ms on both sides are left out. Same = neither, and a change that counts " +
   "would have shown: the A/A noise under the threshold, or its ms noise under the floor " +
   "(or no leg, or each of under 3 legs, reaches the floor); otherwise 'not measurable here'.";
 
@@ -541,7 +542,13 @@ export function judgeStages(
     median(rounds.filter((x): x is number => x !== undefined && Number.isFinite(x)))
   ).filter(Number.isFinite);
   const totalMs = median(totals);
+  // total is judged as the composite of the seven stages it sums (ab_stats CompositePairs).
+  const parts = (other: AbSide) => ({
+    parts: STAGES.map((_, si) => si).filter((si) => si !== ti).map((si) => pair(si, other)),
+  });
   return STAGES.map((s, si) =>
-    judgeStage(s, pair(si, "current"), pair(si, "ref2"), totalMs, { period: 3, ...opts })
+    si === ti
+      ? judgeStage(s, parts("current"), parts("ref2"), totalMs, { period: 3, ...opts })
+      : judgeStage(s, pair(si, "current"), pair(si, "ref2"), totalMs, { period: 3, ...opts })
   );
 }

@@ -44,6 +44,20 @@ export type AbVerdict = "slower" | "faster" | "same" | "not measurable here" | "
 /** The paired times of one stage: `pairs[leg][round]` = [ref ms, other ms] (undefined: missing). */
 export type StagePairs = ReadonlyArray<ReadonlyArray<readonly [number, number] | undefined>>;
 
+/**
+ * A composite stage: its parts' paired times (`total`: the seven stages window … other, whose
+ * sum it is). Per leg each side's cost is the sum of its parts' fast-half means (docs/gate.md
+ * step 5): a preemption spike lands in one part of one run, and each part's fast half drops it,
+ * where the fast half of the sums keeps every run that a spike hit anywhere.
+ */
+export interface CompositePairs {
+  /** The parts, each `pairs[leg][round]` as {@link StagePairs}. */
+  parts: readonly StagePairs[];
+}
+
+/** A stage's paired times, or a composite stage's parts. */
+export type StageInput = StagePairs | CompositePairs;
+
 /** One stage's ratio other / ref: the statistic and its interval, before any verdict. */
 export interface RatioSummary {
   /** Legs counted (both sides planned them and the stage took ≥ the floor on one side). */
@@ -196,95 +210,105 @@ export function fastHalfMean(xs: ArrayLike<number>): number {
 }
 
 /**
- * Per leg, each side's {@link fastHalfMean} over rounds, then their ratio other / ref; the
- * median of those over legs. `ref[leg][round]`, `other[leg][round]` (NaN: not measured);
- * `legs` and `rounds` pick (with repetition) which rows and columns count. Per side first, then
- * the ratio: with the run order rotating through the slots of a round (src/analyze/ab.ts
+ * One leg's cost on each side over the rounds `rounds` picks: per part (a stage, or the parts of
+ * a composite), each side's {@link fastHalfMean} over the rounds where both sides were measured,
+ * summed over the parts. [NaN, NaN] when no part has a measured round. Per side first, then the
+ * comparison: with the run order rotating through the slots of a round (src/analyze/ab.ts
  * roundOrder), every side's rounds see the same slots, so an order effect cancels, and one
  * descheduled run is one slow sample of one side, which its fast half discards.
  */
-function medianSideRatio(
+function legCost(
   ref: ReadonlyArray<ArrayLike<number>>,
   other: ReadonlyArray<ArrayLike<number>>,
-  legs: ArrayLike<number>,
   rounds: ArrayLike<number>,
-): number {
-  const perLeg: number[] = [];
-  const a: number[] = [], b: number[] = [];
-  for (let i = 0; i < legs.length; i++) {
-    const x = ref[legs[i]], y = other[legs[i]];
+  a: number[],
+  b: number[],
+): [number, number] {
+  let x = 0, y = 0, any = false;
+  for (let p = 0; p < ref.length; p++) {
+    const u0 = ref[p], v0 = other[p];
     a.length = 0;
     b.length = 0;
     for (let k = 0; k < rounds.length; k++) {
-      const u = x[rounds[k]], v = y[rounds[k]];
+      const u = u0[rounds[k]], v = v0[rounds[k]];
       if (!Number.isNaN(u) && !Number.isNaN(v)) {
         a.push(u);
         b.push(v);
       }
     }
-    const m = fastHalfMean(a);
-    if (a.length && m > 0) perLeg.push(fastHalfMean(b) / m);
+    if (a.length === 0) continue;
+    any = true;
+    x += fastHalfMean(a);
+    y += fastHalfMean(b);
   }
-  return median(perLeg);
+  return any ? [x, y] : [NaN, NaN];
 }
 
-/** As {@link medianSideRatio}, the per-leg difference other − ref (ms). */
-function medianSideDiff(
-  ref: ReadonlyArray<ArrayLike<number>>,
-  other: ReadonlyArray<ArrayLike<number>>,
+/**
+ * Per leg the {@link legCost} of each side, then their ratio other / ref (`diff`: difference
+ * other − ref, ms); the median of those over legs. `ref[leg][part][round]`,
+ * `other[leg][part][round]` (NaN: not measured); `legs` and `rounds` pick (with repetition)
+ * which legs and rounds count.
+ */
+function medianSide(
+  ref: ReadonlyArray<ReadonlyArray<ArrayLike<number>>>,
+  other: ReadonlyArray<ReadonlyArray<ArrayLike<number>>>,
   legs: ArrayLike<number>,
   rounds: ArrayLike<number>,
+  diff: boolean,
 ): number {
   const perLeg: number[] = [];
   const a: number[] = [], b: number[] = [];
   for (let i = 0; i < legs.length; i++) {
-    const x = ref[legs[i]], y = other[legs[i]];
-    a.length = 0;
-    b.length = 0;
-    for (let k = 0; k < rounds.length; k++) {
-      const u = x[rounds[k]], v = y[rounds[k]];
-      if (!Number.isNaN(u) && !Number.isNaN(v)) {
-        a.push(u);
-        b.push(v);
-      }
-    }
-    if (a.length) perLeg.push(fastHalfMean(b) - fastHalfMean(a));
+    const [x, y] = legCost(ref[legs[i]], other[legs[i]], rounds, a, b);
+    if (Number.isNaN(x)) continue;
+    if (diff) perLeg.push(y - x);
+    else if (x > 0) perLeg.push(y / x);
   }
   return median(perLeg);
 }
 
-/** The ratio other / ref of one stage's paired times, with its crossed-bootstrap interval. */
+/**
+ * The ratio other / ref of one stage's paired times, with its crossed-bootstrap interval.
+ */
 export function summarizeRatio(
-  pairs: StagePairs,
+  pairs: StageInput,
   opts: { floorMs?: number; period?: number } & BootstrapOptions = {},
 ): RatioSummary {
   const { floorMs = 1, resamples = 2000, confidence = 0.95, seed = 1, period = 1 } = opts;
-  const nRounds = Math.max(0, ...pairs.map((p) => p.length));
-  const refRows: Float64Array[] = [], curRows: Float64Array[] = [];
+  const parts = asParts(pairs);
+  const nLegs = Math.max(0, ...parts.map((p) => p.length));
+  const nRounds = Math.max(0, ...parts.flatMap((p) => p.map((r) => r.length)));
+  const refRows: Float64Array[][] = [], curRows: Float64Array[][] = [];
   const refAll: number[] = [], curAll: number[] = [], diffs: number[] = [];
-  for (const rounds of pairs) {
-    const got = rounds.filter((p): p is readonly [number, number] => p !== undefined);
-    if (got.length === 0) continue;
-    const ref = fastHalfMean(got.map((p) => p[0])), cur = fastHalfMean(got.map((p) => p[1]));
-    // Sub-millisecond stages are timer noise, not work: left out (docs/gate.md).
-    if (Math.max(ref, cur) < floorMs || !(ref > 0)) continue;
-    const a = new Float64Array(nRounds).fill(NaN), b = new Float64Array(nRounds).fill(NaN);
-    rounds.forEach((p, k) => {
-      if (p) {
-        a[k] = p[0];
-        b[k] = p[1];
-      }
-    });
+  const all = (k: number) => Int32Array.from({ length: k }, (_, i) => i);
+  for (let li = 0; li < nLegs; li++) {
+    const a = parts.map(() => new Float64Array(nRounds).fill(NaN));
+    const b = parts.map(() => new Float64Array(nRounds).fill(NaN));
+    parts.forEach((part, pi) =>
+      (part[li] ?? []).forEach((p, k) => {
+        if (p) {
+          a[pi][k] = p[0];
+          b[pi][k] = p[1];
+        }
+      })
+    );
+    const [ref, cur] = legCost(a, b, all(nRounds), [], []);
+    // Sub-millisecond stages are timer noise, not work: left out (docs/gate.md). Judged on
+    // each side's fastest run (per part, summed): noise only adds time, and a 0.5-ms stage
+    // that preemption spikes pushed past 1 ms in half the runs is still a 0.5-ms stage.
+    if (Number.isNaN(ref) || Math.max(fastest(a), fastest(b)) < floorMs || !(ref > 0)) continue;
     refRows.push(a);
     curRows.push(b);
     diffs.push(cur - ref);
-    for (const p of got) {
-      refAll.push(p[0]);
-      curAll.push(p[1]);
+    // The median times: a composite's per round sums (rounds where every part was measured).
+    for (let k = 0; k < nRounds; k++) {
+      let x = 0, y = 0;
+      for (let pi = 0; pi < parts.length; pi++) (x += a[pi][k]), (y += b[pi][k]);
+      if (!Number.isNaN(x) && !Number.isNaN(y)) refAll.push(x), curAll.push(y);
     }
   }
   const n = refRows.length;
-  const all = (k: number) => Int32Array.from({ length: k }, (_, i) => i);
   let ci: [number, number] = [NaN, NaN], diffCi: [number, number] = [NaN, NaN];
   if (n > 0 && nRounds > 0) {
     // Crossed bootstrap: legs AND rounds drawn with replacement (see crossedBootstrapCI).
@@ -303,9 +327,9 @@ export function summarizeRatio(
         const st = strata[k % period];
         rounds[k] = st[Math.floor(rnd() * st.length)];
       }
-      const m = medianSideRatio(refRows, curRows, legs, rounds);
+      const m = medianSide(refRows, curRows, legs, rounds, false);
       if (!Number.isNaN(m)) stats.push(m);
-      const d = medianSideDiff(refRows, curRows, legs, rounds);
+      const d = medianSide(refRows, curRows, legs, rounds, true);
       if (!Number.isNaN(d)) dstats.push(d);
     }
     const interval = (xs: number[]): [number, number] => {
@@ -319,7 +343,7 @@ export function summarizeRatio(
   }
   return {
     legs: n,
-    ratio: n ? medianSideRatio(refRows, curRows, all(n), all(nRounds)) : NaN,
+    ratio: n ? medianSide(refRows, curRows, all(n), all(nRounds), false) : NaN,
     ci,
     diff_ms: median(diffs),
     leg_diffs: diffs,
@@ -327,6 +351,22 @@ export function summarizeRatio(
     ref_ms: median(refAll),
     other_ms: median(curAll),
   };
+}
+
+/** Sum over the parts of each part's fastest measured round (parts with none left out). */
+function fastest(parts: readonly Float64Array[]): number {
+  let sum = 0;
+  for (const p of parts) {
+    let m = Infinity;
+    for (const v of p) if (v < m) m = v;
+    if (m < Infinity) sum += m;
+  }
+  return sum;
+}
+
+/** One stage as a one-part composite; a composite's parts. */
+function asParts(p: StageInput): readonly StagePairs[] {
+  return "parts" in p ? p.parts : [p];
 }
 
 /**
@@ -362,8 +402,8 @@ export function aaNoiseMs(aa: RatioSummary, minLegs = 3): number {
  */
 export function judgeStage(
   stage: string,
-  ab: StagePairs,
-  aa: StagePairs,
+  ab: StageInput,
+  aa: StageInput,
   totalMs: number,
   opts: AbJudgeOptions = {},
 ): AbStageRow {
