@@ -210,6 +210,23 @@ export function fastHalfMean(xs: ArrayLike<number>): number {
 }
 
 /**
+ * {@link fastHalfMean} of a scratch array, sorting it in place (insertion sort: a leg has a few
+ * rounds, and the bootstrap calls this 2000 × legs × parts times per stage).
+ */
+function fastHalfMeanInPlace(v: number[]): number {
+  for (let i = 1; i < v.length; i++) {
+    const x = v[i];
+    let j = i - 1;
+    for (; j >= 0 && v[j] > x; j--) v[j + 1] = v[j];
+    v[j + 1] = x;
+  }
+  const k = Math.max(1, Math.floor(v.length / 2));
+  let sum = 0;
+  for (let i = 0; i < k; i++) sum += v[i];
+  return sum / k;
+}
+
+/**
  * One leg's cost on each side over the rounds `rounds` picks: per part (a stage, or the parts of
  * a composite), each side's {@link fastHalfMean} over the rounds where both sides were measured,
  * summed over the parts. [NaN, NaN] when no part has a measured round. Per side first, then the
@@ -238,8 +255,8 @@ function legCost(
     }
     if (a.length === 0) continue;
     any = true;
-    x += fastHalfMean(a);
-    y += fastHalfMean(b);
+    x += fastHalfMeanInPlace(a);
+    y += fastHalfMeanInPlace(b);
   }
   return any ? [x, y] : [NaN, NaN];
 }
