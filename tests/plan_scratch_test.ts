@@ -2,7 +2,8 @@
  * The scratch arena (src/plan/scratch.ts): takes outside a frame are fresh; a frame's buffers
  * are handed out again after it, always filled; nested frames never share live bytes; a
  * throw releases; one frame's bytes serve the next frame's takes of any size and type; a take
- * too large for the free chunks gets a new chunk; repeated frames do not grow the arena. Plans are
+ * too large for the free chunks gets a new chunk; a reservation outside a frame replaces the chunks
+ * by one of the asked size (no skipped tails); repeated frames do not grow the arena. Plans are
  * bit-identical whatever the arena held before, even with every free buffer poisoned.
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
@@ -130,6 +131,40 @@ Deno.test("scratch: a take larger than the free chunks gets a chunk as large as 
     a.frame(() => a.u8(MIN_CHUNK + MB));
   });
   assertEquals(a.reservedBytes, r);
+});
+
+Deno.test("scratch: a reservation makes one chunk for the frames to come, never inside a frame", () => {
+  const a = new ScratchArena();
+  // Without it: a frame filling most of the first chunk, then a take too large for its tail,
+  // skips the tail to a second chunk and the arena holds both.
+  a.frame(() => a.u8(MIN_CHUNK - MB));
+  a.frame(() => {
+    a.u8(MIN_CHUNK / 2);
+    a.u8(MIN_CHUNK / 2 + MB);
+  });
+  assertEquals(a.retainedBytes, (MIN_CHUNK - MB) + (MIN_CHUNK / 2 + MB));
+  // With it: one chunk as large as asked, the same frames hold only the larger of them.
+  const b = new ScratchArena();
+  b.frame(() => b.u8(MB));
+  b.reserve(2 * MIN_CHUNK);
+  assertEquals(b.reservedBytes, 2 * MIN_CHUNK);
+  assertEquals(b.retainedBytes, 0); // the old chunk is dropped, the new one untouched
+  b.frame(() => b.u8(MIN_CHUNK - MB));
+  b.frame(() => {
+    b.u8(MIN_CHUNK / 2);
+    b.u8(MIN_CHUNK / 2 + MB);
+  });
+  assertEquals(b.retainedBytes, MIN_CHUNK + MB);
+  assertEquals(b.reservedBytes, 2 * MIN_CHUNK);
+  // A smaller reservation keeps the chunk; inside a frame nothing changes.
+  b.reserve(MB);
+  assertEquals(b.reservedBytes, 2 * MIN_CHUNK);
+  b.frame(() => {
+    const x = b.u8(MB, 7);
+    b.reserve(4 * MIN_CHUNK);
+    assertEquals(b.reservedBytes, 2 * MIN_CHUNK);
+    assertEquals(x[MB - 1], 7);
+  });
 });
 
 const DIR = new URL("./fixtures/oracle/city_small/", import.meta.url).pathname;

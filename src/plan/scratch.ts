@@ -103,6 +103,31 @@ export class ScratchArena {
     return n;
   }
 
+  /**
+   * Makes the first chunk hold at least `bytes` (outside a frame; inside one, or when the box
+   * refuses the reservation, nothing changes). Why: a take that does not fit the top chunk's tail
+   * moves to the next chunk, and the tail it skipped stays resident from the frames before it —
+   * on the full-window `slope_65_up` the route's CostAstar state skipped 96 MB of the first
+   * chunk that the window build had filled (docs/memory.md). One chunk as large as the window's
+   * frames need has no tails to skip, so the arena holds the largest frame, not a frame plus
+   * skipped tails. The chunks it replaces are free (no frame is open) and left to the garbage
+   * collector. The bytes are reserved, not resident (see the module note).
+   */
+  reserve(bytes: number): void {
+    if (this.#depth > 0 || (this.#chunks.length && this.#chunks[0].byteLength >= bytes)) return;
+    let chunk: ArrayBuffer;
+    try {
+      chunk = new ArrayBuffer(Math.ceil(Math.max(bytes, MIN_CHUNK) / 4096) * 4096);
+    } catch (e) {
+      // The box will not reserve that much address space: keep the chunks there are.
+      if (e instanceof RangeError) return;
+      throw e;
+    }
+    this.#chunks = [chunk];
+    this.#high = [0];
+    this.#ci = this.#off = 0;
+  }
+
   /** Drops every chunk (outside a frame only). */
   clear(): void {
     if (this.#depth > 0) throw new Error("scratch arena: clear inside a frame");

@@ -73,8 +73,17 @@ export function buildWindow(
 ): WindowGrid {
   // The record table and the per-cell bit gathers are scratch (scratch.ts): a whole-map window
   // needs about 3 GB of them, reused by the next window. The window keeps only fresh arrays.
+  scratch.reserve(inp.rect.nx * inp.rect.ny * RESERVE_BYTES_PER_CELL);
   return scratch.frame(() => build(zs, inp, decoded, planTiles));
 }
+
+/**
+ * Scratch bytes reserved per window cell before a window is built (scratch.reserve): above what
+ * the build's frame (≈ 22 B/cell at 0.3 records per cell) and the route's (≈ 20 B/cell on the
+ * full-window disconnected leg, docs/memory.md) take, so neither skips a chunk tail. Reserved
+ * address space, not resident memory.
+ */
+const RESERVE_BYTES_PER_CELL = 48;
 
 function build(
   zs: ZoneState,
@@ -266,7 +275,9 @@ function decodeWindowRecords(
     seg: scratch.u8(total),
     scc: scratch.i32(total),
   };
-  const fill = scratch.i32Copy(count.subarray(0, ncell));
+  // The prefix sums are the first free slot of each cell and are needed only here: they advance
+  // in place (no copy: 4 B per window cell less in the build's frame, issue 36).
+  const fill = count;
   for (const p of parts) {
     for (let k = 0; k < p.idx.length; k++) {
       const i = p.idx[k], o = fill[p.cell[k]]++;
