@@ -258,7 +258,11 @@ class Router {
   readonly accessCells: number[] = [];
   /** The open area of the geometry pass (null when it did not run). */
   solidc: Uint8Array | null = null;
-  readonly all: Uint8Array;
+  /**
+   * The whole window as a `lim`: a sentinel, never read ({@link Router.within} returns the mask
+   * itself for it), so it costs no byte per cell (issue 36; it was an all-ones window mask).
+   */
+  readonly all: Uint8Array = new Uint8Array(0);
   /** core cells with a usable span (lazily: only the core retry needs it). */
   private coreU: Uint8Array | null = null;
   /** The plan's counters (a throw-away set without a sink). */
@@ -287,7 +291,6 @@ class Router {
     this.limit = trustLimit(w.nx, w.ny, this.sCell, this.gCell);
     this.limit2 = trustLimit2(w.nx, w.ny, this.sCell, this.gCell);
     this.search = new SpanSearch(w);
-    this.all = scratch.u8(ncell, 1);
   }
 
   /** Adds the search's work since the last flush to the current pass's counters. */
