@@ -129,7 +129,8 @@ export class BlockerSegments {
   private start = new Int32Array(1);
   private items = new Int32Array(0);
   private segEpoch = new Uint32Array(0);
-  private bucketEpoch = new Uint32Array(0);
+  /** Number of buckets (0 until built, or when there is nothing to bucket). */
+  private nb = 0;
   private epoch = 0;
   /** The segment that met the last chord that hit (−1: none yet; ≥ n: a contour edge). */
   private lastHit = -1;
@@ -193,7 +194,7 @@ export class BlockerSegments {
     this.start = start;
     this.items = items;
     this.segEpoch = new Uint32Array(this.n);
-    this.bucketEpoch = new Uint32Array(nb);
+    this.nb = nb;
     if (C) this.edgeFrom = new Int32Array(nb).fill(-1), this.edgeTo = new Int32Array(nb);
   }
 
@@ -201,8 +202,8 @@ export class BlockerSegments {
    * Makes bucket b's contour edges: those of the box's mask cells among its 16 × 16 cells. Each
    * edge is listed once, in its own cell's bucket, where the whole table lists it also in the
    * buckets its end points touch. That loses nothing: a chord point X on the edge lies in that
-   * bucket or on its far border, the chord's nearest sample is ≤ 1 px from X (samples < 2 px
-   * apart), and the 3 × 3 buckets around that sample always include the edge's own.
+   * bucket's closed square, and {@link BlockerSegments.hits} visits every bucket whose closed
+   * square the chord touches (± 1e-6 px).
    */
   private makeEdges(b: number): void {
     const C = this.contours!, r = this.cbox!;
@@ -227,10 +228,9 @@ export class BlockerSegments {
   hits(px: number, py: number, qx: number, qy: number): boolean {
     if (this.n === 0 && !this.contours) return false;
     if (!this.built) this.build();
-    if (this.bucketEpoch.length === 0) return false;
+    if (this.nb === 0) return false;
     if (++this.epoch === 0) {
       this.segEpoch.fill(0);
-      this.bucketEpoch.fill(0);
       this.epoch = 1;
     }
     const ep = this.epoch, lazy = this.contours !== null;
@@ -244,42 +244,45 @@ export class BlockerSegments {
     if (this.lastHit >= 0 && this.meets(this.lastHit, px, py, rx, ry, cminX, cmaxX, cminY, cmaxY)) {
       return true;
     }
-    const L = Math.sqrt(rx * rx + ry * ry);
-    const ns = Math.floor(L / 2) + 1;
-    // Consecutive points < 2 px apart often share a 4-px bucket; their 3×3 neighbourhoods are
-    // then the same buckets, all visited already, so the scan is skipped (same buckets in the
-    // same order as #119's walk).
-    let lastX = NaN, lastY = NaN;
-    for (let k = 0; k <= ns; k++) {
-      const t = k / ns;
-      const cx = Math.trunc((px + rx * t - this.bx0) / kBucketPx);
-      const cy = Math.trunc((py + ry * t - this.by0) / kBucketPx);
-      if (cx === lastX && cy === lastY) continue;
-      lastX = cx;
-      lastY = cy;
-      for (let y = cy - 1; y <= cy + 1; y++) {
-        if (y < 0 || y >= this.bny) continue;
-        for (let x = cx - 1; x <= cx + 1; x++) {
-          if (x < 0 || x >= this.bnx) continue;
-          const b = y * this.bnx + x;
-          if (this.bucketEpoch[b] === ep) continue;
-          this.bucketEpoch[b] = ep;
-          for (let q = this.start[b]; q < this.start[b + 1]; q++) {
-            const i = this.items[q];
-            if (this.segEpoch[i] === ep) continue;
-            this.segEpoch[i] = ep;
-            if (this.meets(i, px, py, rx, ry, cminX, cmaxX, cminY, cmaxY)) {
-              this.lastHit = i;
-              return true;
-            }
+    // The buckets the chord passes through (its supercover on the 4-px grid, widened by 1e-6
+    // px), column by column from p's side. A segment that meets the chord at X is listed in the
+    // bucket holding X (a fixed segment in every bucket its box touches ± 1e-6, a contour edge
+    // in its cell's bucket, which holds the whole edge), and the chord passes through that
+    // bucket. formulas.md #119 walks 3 × 3 buckets around samples 2 px apart instead: more
+    // buckets, the same answer (issue 36: fewer contour buckets made, fewer segment tests).
+    const B = kBucketPx, sl = 1e-6, bx0 = this.bx0, by0 = this.by0, bnx = this.bnx;
+    const lo = Math.min(px, qx), hi = Math.max(px, qx);
+    const ca = Math.max(0, Math.floor((lo - sl - bx0) / B));
+    const cb = Math.min(bnx - 1, Math.floor((hi + sl - bx0) / B));
+    const cStep = px <= qx ? 1 : -1, rStep = ry >= 0 ? 1 : -1;
+    for (let c = cStep > 0 ? ca : cb; cStep > 0 ? c <= cb : c >= ca; c += cStep) {
+      // The chord's y extent within the column's x-range.
+      let ylo: number, yhi: number;
+      if (rx === 0) (ylo = Math.min(py, qy)), (yhi = Math.max(py, qy));
+      else {
+        const ua = Math.max(lo, bx0 + c * B), ub = Math.min(hi, bx0 + (c + 1) * B);
+        const ya = py + ry * ((ua - px) / rx), yb = py + ry * ((ub - px) / rx);
+        (ylo = Math.min(ya, yb)), (yhi = Math.max(ya, yb));
+      }
+      const ra = Math.max(0, Math.floor((ylo - sl - by0) / B));
+      const rb = Math.min(this.bny - 1, Math.floor((yhi + sl - by0) / B));
+      for (let r = rStep > 0 ? ra : rb; rStep > 0 ? r <= rb : r >= ra; r += rStep) {
+        const b = r * bnx + c;
+        for (let q = this.start[b]; q < this.start[b + 1]; q++) {
+          const i = this.items[q];
+          if (this.segEpoch[i] === ep) continue;
+          this.segEpoch[i] = ep;
+          if (this.meets(i, px, py, rx, ry, cminX, cmaxX, cminY, cmaxY)) {
+            this.lastHit = i;
+            return true;
           }
-          if (!lazy) continue;
-          if (this.edgeFrom[b] < 0) this.makeEdges(b);
-          for (let e = this.edgeFrom[b], end = this.edgeTo[b]; e < end; e++) {
-            if (this.meets(this.n + e, px, py, rx, ry, cminX, cmaxX, cminY, cmaxY)) {
-              this.lastHit = this.n + e;
-              return true;
-            }
+        }
+        if (!lazy) continue;
+        if (this.edgeFrom[b] < 0) this.makeEdges(b);
+        for (let e = this.edgeFrom[b], end = this.edgeTo[b]; e < end; e++) {
+          if (this.meets(this.n + e, px, py, rx, ry, cminX, cmaxX, cminY, cmaxY)) {
+            this.lastHit = this.n + e;
+            return true;
           }
         }
       }
