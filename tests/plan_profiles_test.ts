@@ -6,7 +6,7 @@
  * - agreement with the C++ reference build under `reference`: every leg of the four oracle sets
  *   (tests/fixtures/oracle: v1, the older packs; tests/fixtures/oracle-v2: the current packs; the
  *   example batteries and the random legs of all five worlds), plus the 2026-12-03 sets vendored
- *   (the random legs of bridges, tower_small, tower_middle; tower_big, city_small and nav_test random2), planned under the `reference`
+ *   (the random legs of bridges, tower_small, tower_middle; and the random2 sets of all five example worlds), planned under the `reference`
  *   profile and compared field by field with the C++ output (outcome and class, tier, snap distances, tier notes,
  *   window, warnings, topology cells, taut / pulled / assembled / final points ≤ 1e-6 px,
  *   clearance, waypoints, length). Every leg agrees in every field and the counts are asserted,
@@ -122,8 +122,7 @@ for (const [set, dir] of [["v1", "oracle"], ["v2", "oracle-v2"]]) {
  * agreement is exact: the three real-mesh worlds (their packs vendored, baked from
  * `../shared/worlds` with the `manifest.json` beside them) and tower_big's second random set
  * (seed `cppref-heldout-v2-tower_big`), and nav_test's. Their legs take about 10 ms each: every leg
- * attributed, every touched switch flipped. The random2 sets of dungeon and proto_level are not
- * vendored: four of their legs still differ (issue 39; docs/profiles.md "Open").
+ * attributed, every touched switch flipped.
  */
 for (const w of ["bridges", "tower_small", "tower_middle"]) {
   SETS.push({
@@ -153,6 +152,19 @@ SETS.push({
   stride: 1,
   cost: 1,
 });
+// dungeon's and proto_level's second random sets: exact since the waypoints' drivability samples
+// every zone triangle (both profiles; dungeon rnd_074) and the reference keeps limw-recomputed
+// access paths out of tm (switch limwAccessInRouteMask; proto_level rnd_001/050/106).
+for (const w of ["dungeon", "proto_level"]) {
+  SETS.push({
+    name: `v2/${w}/random2`,
+    dir: fx(`oracle-v2/${w}/random2/`),
+    sample: 0,
+    flips: "all",
+    stride: 1,
+    cost: 1,
+  });
+}
 // nav_test's second random set: exact since the waypoint walks anchor at the line heights in
 // both profiles (rnd_070; docs/profiles.md "Causes found").
 SETS.push({

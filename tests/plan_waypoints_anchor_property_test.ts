@@ -10,6 +10,12 @@
  * kClimb, side lines at the smallest skipped clearance trimmed by min(w, L/2) — whether the
  * `anchored` switch is on (spec) or off (reference). The cases are checked to include ones where
  * the unanchored walk gives other waypoints, so the test covers the class beyond the one leg.
+ *
+ * Second property (dungeon random2 rnd_074, issue 39, both profiles): a sample stands on any
+ * triangle of the zone mesh, walkable or not (路点 step 2 "区网格的三角形", formulas.md #138). On
+ * random two-deck meshes whose deck squares are partly flagged unwalkable, `pullWaypoints` over
+ * buckets of every triangle equals the brute force over every triangle, and the cases include
+ * ones where a walk over the walkable triangles only would give other waypoints.
  * @module
  */
 import { assert, assertEquals } from "./assert.ts";
@@ -39,10 +45,17 @@ function twoDecks(keep: (d: number, x: number, y: number) => boolean) {
   return { v, t };
 }
 
-/** Heights of every triangle containing (x, y): brute force over all triangles. */
-function heightsAt(v: number[], t: number[], x: number, y: number): number[] {
+/** Heights of every triangle containing (x, y): brute force over all triangles (or `only`). */
+function heightsAt(
+  v: number[],
+  t: number[],
+  x: number,
+  y: number,
+  only?: (tri: number) => boolean,
+): number[] {
   const out: number[] = [];
   for (let i = 0; i < t.length; i += 3) {
+    if (only && !only(i / 3)) continue;
     const [a, b, c] = [3 * t[i], 3 * t[i + 1], 3 * t[i + 2]];
     const xs = [v[a], v[b], v[c]], ys = [v[a + 1], v[b + 1], v[c + 1]];
     // Axis-aligned right triangles: containment by the bounding box and the diagonal's side.
@@ -55,12 +68,19 @@ function heightsAt(v: number[], t: number[], x: number, y: number): number[] {
 }
 
 /** One sampled line from the spec text (≈ 0.5 px samples, on triangles, steps ≤ kClimb). */
-function line(v: number[], t: number[], a: P, b: P, h0: number | null): boolean {
+function line(
+  v: number[],
+  t: number[],
+  a: P,
+  b: P,
+  h0: number | null,
+  only?: (tri: number) => boolean,
+): boolean {
   const L = Math.sqrt((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2);
   const n = Math.max(1, Math.trunc(L / 0.5));
   let prev = h0;
   for (let i = 0; i <= n; i++) {
-    const hs = heightsAt(v, t, a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n);
+    const hs = heightsAt(v, t, a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n, only);
     if (!hs.length) return false;
     const h = prev === null
       ? Math.min(...hs)
@@ -78,6 +98,7 @@ function bruteWaypoints(
   pts: P[],
   clr: number[],
   hs: number[] | null,
+  only?: (tri: number) => boolean,
 ): number[] {
   const out: number[] = [];
   let c = 0;
@@ -87,16 +108,23 @@ function bruteWaypoints(
       const w = k - 1 > c ? Math.min(...clr.slice(c + 1, k)) : 0;
       const h0 = hs ? hs[c] : null;
       const [a, b] = [pts[c], pts[k]];
-      let ok = line(v, t, a, b, h0);
+      let ok = line(v, t, a, b, h0, only);
       const L = Math.sqrt((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2);
       if (ok && w > 0 && L >= 1e-9) {
         const ux = (b[0] - a[0]) / L, uy = (b[1] - a[1]) / L, r = Math.min(w, L / 2);
         for (const s of [1, -1]) {
           const ox = -uy * w * s, oy = ux * w * s;
-          ok &&= line(v, t, [a[0] + ux * r + ox, a[1] + uy * r + oy], [
-            b[0] - ux * r + ox,
-            b[1] - uy * r + oy,
-          ], h0);
+          ok &&= line(
+            v,
+            t,
+            [a[0] + ux * r + ox, a[1] + uy * r + oy],
+            [
+              b[0] - ux * r + ox,
+              b[1] - uy * r + oy,
+            ],
+            h0,
+            only,
+          );
         }
       }
       if (!ok) break;
@@ -153,4 +181,45 @@ Deno.test("waypoints: anchored at the line heights in both profiles, as a brute 
   }
   assert(cases >= 100, `${cases} cases`);
   assert(anchorMatters >= 10, `anchoring changed only ${anchorMatters} of ${cases} cases`);
+});
+
+Deno.test("waypoints: samples stand on every zone triangle, walkable or not (rnd_074), as a brute force", () => {
+  const rnd = mulberry32(74);
+  const view = { ok: () => true } as unknown as Visibility;
+  let cases = 0, flagMatters = 0;
+  for (let trial = 0; trial < 150; trial++) {
+    const holes = new Set<string>();
+    for (let i = 0; i < 30; i++) holes.add(`${Math.floor(rnd() * NX)},${Math.floor(rnd() * NY)}`);
+    // The floor has holes; the deck (rows 2..7, middle rows whole) lies above it.
+    const { v, t } = twoDecks((d, x, y) => d === 0 ? !holes.has(`${x},${y}`) : y >= 2 && y < 8);
+    const nt = t.length / 3;
+    // Flag random squares of either deck unwalkable (both triangles of a square together).
+    const walkable = new Uint8Array(nt).fill(1);
+    for (let q = 0; q < nt; q += 2) if (rnd() < 0.25) walkable[q] = walkable[q + 1] = 0;
+    const zc = {
+      vertices: new Float32Array(v),
+      tris: new Uint32Array(t),
+      walkable,
+      triCount: nt,
+    } as unknown as ZoneClean;
+    const m = { mesh: zc, buckets: buildTriangleBuckets(zc, undefined, true) };
+    const pts: P[] = [];
+    let x = 0.5 + rnd() * 2;
+    while (x < NX - 0.5) {
+      pts.push([x, 4.2 + rnd() * 1.6]);
+      x += 0.7 + rnd() * 2.5;
+    }
+    if (pts.length < 3) continue;
+    const clr = pts.map(() => rnd() < 0.3 ? 0 : rnd() * 1.8);
+    for (const hs of [pts.map(() => DECK), pts.map(() => 0)]) {
+      const want = bruteWaypoints(v, t, pts, clr, hs);
+      assertEquals(pullWaypoints(m, pts, clr, hs, view, [], true), want, `trial ${trial}`);
+      if (want.join() !== bruteWaypoints(v, t, pts, clr, hs, (q) => walkable[q] === 1).join()) {
+        flagMatters++;
+      }
+    }
+    cases++;
+  }
+  assert(cases >= 100, `${cases} cases`);
+  assert(flagMatters >= 10, `the walkable flag changed only ${flagMatters} of ${2 * cases} walks`);
 });

@@ -72,6 +72,13 @@ export interface ProfileSwitches {
    * the goal's region. Off: the start snaps with the floor keys as usual.
    */
   startByGoalRegion: boolean;
+  /**
+   * Spec 拉直的输入 › 路线掩膜 tm step 2 ("并上两端的端点接入路径"): the access path of an end
+   * recomputed to limw (chan0 unreachable, spec 端点接入) joins tm like one to chan0. Off: the
+   * reference build, found from the golden data (no "Ref differs" note; proto_level random2
+   * rnd_001/050/106): such a path joins limw but not tm.
+   */
+  limwAccessInRouteMask: boolean;
 }
 
 /** Switch names in table order. */
@@ -89,6 +96,7 @@ export const SWITCH_NAMES: readonly (keyof ProfileSwitches)[] = [
   "cellPullBlockersOnly",
   "waypointStartHeight",
   "startByGoalRegion",
+  "limwAccessInRouteMask",
 ];
 
 /** Per switch: the change it stands for (spec PR / commit and section). */
@@ -107,6 +115,8 @@ export const SWITCH_SOURCES: Readonly<Record<keyof ProfileSwitches, string>> = {
     "spec 拉直的输入, third kind (cell-level pull: blockers only; from the data)",
   waypointStartHeight: "9839304, spec 路点 step 1 (no line heights, no waypoints)",
   startByGoalRegion: "9839304, spec 起点所在的面 step 2 (start filtered by the goal's region)",
+  limwAccessInRouteMask:
+    "spec 拉直的输入 › 路线掩膜 tm step 2 (limw-recomputed access paths in tm; from the data)",
 };
 
 /** A resolved profile: its name (as recorded in plan lines) and switches. */

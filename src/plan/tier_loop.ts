@@ -215,13 +215,14 @@ async function tierLoop(
         startDeckY: req.startDeckY ?? null,
         goalDeckY: req.goalDeckY ?? null,
         gate: probe && sw.ledgeDrops ? probedGate(gate, probe) : gate,
-        mesh: { mesh: zs.mesh, buckets: zs.buckets },
+        mesh: { mesh: zs.mesh, buckets: zs.driveBuckets() },
         scaleX: zs.record.affine.sx,
         relaxClosed,
         earlyAbandon: sw.earlyAbandon,
         chordDropExclusion: sw.chordDropExclusion,
         landingMargin: sw.landingMargin,
         cellPullBlockersOnly: sw.cellPullBlockersOnly,
+        limwAccessInRouteMask: sw.limwAccessInRouteMask,
         waypointStartHeight: sw.waypointStartHeight,
         // The legs.json override wins over the switch: then turning it off changes nothing.
         probe: probe

@@ -108,6 +108,11 @@ export interface RouteInput {
   landingMargin?: boolean;
   /** 拉直的输入 third kind: blocker segments only (default true; profile `cellPullBlockersOnly`). */
   cellPullBlockersOnly?: boolean;
+  /**
+   * 路线掩膜 tm step 2: an access path recomputed to limw (chan0 unreachable) joins tm too (default
+   * true; profile `limwAccessInRouteMask`).
+   */
+  limwAccessInRouteMask?: boolean;
   /** 9839304: waypoints anchored at the line heights (default true; profile switch). */
   waypointStartHeight?: boolean;
   /**
@@ -597,13 +602,22 @@ class Router {
       const limwTarget = and(limw, this.cw3, ncell);
       for (const a of [this.sa, this.ga]) {
         let r = acc.run(this.cw3, dist, chan0, a.cell);
+        let toChan0 = true;
         if (r.kind === "none") {
           if (this.tentative) throw new Escalate(Reason.AccessNone);
           r = acc.run(this.cw3, dist, limwTarget, a.cell);
+          toChan0 = false;
         }
         if (r.kind === "path") {
           if (this.tentative && r.cost / 100 >= this.limit) throw new Escalate(Reason.AccessEdge);
-          for (const c of r.cells) (limw[c] = 1), this.accessCells.push(c);
+          for (const c of r.cells) limw[c] = 1;
+          // Spec 拉直的输入 › 路线掩膜 tm step 2 takes both ends' access paths; the reference build
+          // (switch limwAccessInRouteMask off) only those that reached chan0 — proto_level
+          // random2 rnd_001/050/106 pull one cell off only so.
+          if (!toChan0 && r.cells.length > 0) this.inp.probe?.probe.touch("limwAccessInRouteMask");
+          if (toChan0 || this.inp.limwAccessInRouteMask !== false) {
+            for (const c of r.cells) this.accessCells.push(c);
+          }
         }
       }
       chains(acc, this.linksUsed(base));

@@ -49,6 +49,7 @@ export class ZoneState {
   private walls: WallTable | null = null;
   private wallEdges: WallEdgeIndex | null = null;
   private boxes: Map<number, RegionBox> | null = null;
+  private drive: TriangleBuckets | null = null;
 
   constructor(
     readonly file: string,
@@ -91,6 +92,16 @@ export class ZoneState {
       );
     }
     this.fieldsZone = fz;
+  }
+
+  /**
+   * Buckets over every triangle of the cleaned zone mesh, walkable or not, built once: the
+   * waypoints' drivability asks whether a sample lies on "区网格的三角形" (spec 路点 step 2,
+   * formulas.md #138), any zone triangle — dungeon random2 rnd_074 drops waypoint 8 only so.
+   */
+  driveBuckets(): TriangleBuckets {
+    if (!this.drive) this.drive = buildTriangleBuckets(this.mesh, undefined, true);
+    return this.drive;
   }
 
   /** The zone's component DAGs (FSCC), decoded once. */

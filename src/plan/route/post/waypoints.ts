@@ -6,7 +6,7 @@
  * point's. Any segment that fails clears the column.
  *
  * PullWaypoints: greedy from the last waypoint, extend one vertex at a time while the chord passes
- * isRouteSegmentDrivable on the zone mesh (samples ≈ 0.5 px on triangles, height steps ≤ 3 m;
+ * isRouteSegmentDrivable on the zone mesh (samples ≈ 0.5 px on any zone triangle, height steps ≤ 3 m;
  * with side lines at the half-width = the smallest clearance of the skipped vertices, trimmed by
  * min(w, L/2)) and the pull view (blocker segments and route mask); at most 64 vertices at a time
  * (kMaxPullSpan), never past the next drop; no extension → advance one; the last point always.
@@ -46,13 +46,13 @@ export function lineHeights(view: Visibility, pts: readonly Pt[], h0: number): n
 export interface DriveMesh {
   /** The cleaned zone mesh. */
   mesh: ZoneClean;
-  /** Its snap buckets. */
+  /** Buckets over every zone triangle, walkable or not (spec 路点 step 2: "区网格的三角形"). */
   buckets: TriangleBuckets;
 }
 
 /**
- * The height a line sample at (x, y) stands on, from the triangle means of the walkable triangles
- * containing it (in candidate order): with no previous height the lowest, else the first nearest
+ * The height a line sample at (x, y) stands on, from the triangle means of the zone triangles
+ * (walkable or not: spec 路点 step 2, formulas.md #138) containing it (in candidate order): with no previous height the lowest, else the first nearest
  * the previous one. NaN when no triangle contains it. One pass, no per-sample list.
  */
 function sampleHeight(m: DriveMesh, x: number, y: number, prev: number | null): number {
@@ -63,7 +63,6 @@ function sampleHeight(m: DriveMesh, x: number, y: number, prev: number | null): 
   if (k < 0) return h;
   for (let q = B.start[k], e = B.start[k + 1]; q < e; q++) {
     const t = B.items[q];
-    if (!mesh.walkable[t]) continue;
     const a = 3 * mesh.tris[3 * t], b = 3 * mesh.tris[3 * t + 1], c = 3 * mesh.tris[3 * t + 2];
     const c1 = (v[b] - v[a]) * (y - v[a + 1]) - (v[b + 1] - v[a + 1]) * (x - v[a]);
     const c2 = (v[c] - v[b]) * (y - v[b + 1]) - (v[c + 1] - v[b + 1]) * (x - v[b]);
