@@ -20,8 +20,8 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
-import { pullWaypoints } from "../src/plan/route/post/waypoints.ts";
-import { buildTriangleBuckets } from "../src/mesh/snap.ts";
+import { pullWaypoints, routeSegmentDrivable } from "../src/plan/route/post/waypoints.ts";
+import { buildDriveBuckets } from "../src/mesh/snap.ts";
 import type { ZoneClean } from "../src/mesh/zone_clean.ts";
 import type { Visibility } from "../src/plan/route/visibility/visibility.ts";
 
@@ -158,7 +158,7 @@ Deno.test("waypoints: anchored at the line heights in both profiles, as a brute 
       walkable: new Uint8Array(t.length / 3).fill(1),
       triCount: t.length / 3,
     } as unknown as ZoneClean;
-    const m = { mesh: zc, buckets: buildTriangleBuckets(zc) };
+    const m = { mesh: zc, buckets: buildDriveBuckets(zc) };
     const pts: P[] = [];
     let x = 0.5 + rnd() * 2;
     while (x < NX - 0.5) {
@@ -202,7 +202,7 @@ Deno.test("waypoints: samples stand on every zone triangle, walkable or not (rnd
       walkable,
       triCount: nt,
     } as unknown as ZoneClean;
-    const m = { mesh: zc, buckets: buildTriangleBuckets(zc, undefined, true) };
+    const m = { mesh: zc, buckets: buildDriveBuckets(zc) };
     const pts: P[] = [];
     let x = 0.5 + rnd() * 2;
     while (x < NX - 0.5) {
@@ -222,4 +222,25 @@ Deno.test("waypoints: samples stand on every zone triangle, walkable or not (rnd
   }
   assert(cases >= 100, `${cases} cases`);
   assert(flagMatters >= 10, `the walkable flag changed only ${flagMatters} of ${2 * cases} walks`);
+});
+
+Deno.test("waypoints: a vertical triangle stands only under its own segment, not under its whole line", () => {
+  // A floor square at z = 5 over [0, 40]², two triangles; a vertical triangle (a segment in plan,
+  // (6, 5) → (8, 5)) at z = −30 whose line y = 5 crosses the floor. A walk starting at (5, 5)
+  // with no height takes the lowest triangle under its first sample: the floor, since the wall
+  // is 1 px away. Taking the wall (the point test alone, within its 1e-5 tolerance) would make
+  // the next sample a 35-m step, and the answer would depend on whether wall and sample shared
+  // a bucket (formulas.md #138: "on a zone triangle").
+  const v = [0, 0, 5, 40, 0, 5, 40, 40, 5, 0, 40, 5, 6, 5, -30, 8, 5, -30, 7, 5, -30];
+  const t = [0, 1, 2, 0, 2, 3, 4, 5, 6];
+  const zc = {
+    vertices: new Float32Array(v),
+    tris: new Uint32Array(t),
+    walkable: new Uint8Array([1, 1, 0]),
+    triCount: 3,
+  } as unknown as ZoneClean;
+  const m = { mesh: zc, buckets: buildDriveBuckets(zc) };
+  assert(routeSegmentDrivable(m, [5, 5], [9, 7], 0, null), "the floor carries the walk");
+  // On the wall's own segment the wall is a candidate: its height is the lowest there.
+  assert(!routeSegmentDrivable(m, [7, 5], [11, 7], 0, null), "the wall's own segment");
 });

@@ -46,6 +46,7 @@ export function buildTriangleBuckets(
   zc: ZoneClean,
   cell = K_SNAP_BUCKET_PX,
   includeAll = false,
+  margin = 0,
 ): TriangleBuckets {
   const { vertices, tris, walkable, triCount } = zc;
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -76,7 +77,7 @@ export function buildTriangleBuckets(
     }
     for (let t = 0; t < triCount; t++) {
       if (!includeAll && !walkable[t]) continue;
-      triRange(vertices, tris, t, x0, y0, cell, nx, ny, range);
+      triRange(vertices, tris, t, x0, y0, cell, nx, ny, margin, range);
       for (let by = range[1]; by <= range[3]; by++) {
         for (let bx = range[0]; bx <= range[2]; bx++) {
           if (pass === 0) start[by * nx + bx + 1]++;
@@ -88,6 +89,57 @@ export function buildTriangleBuckets(
   return { cell, x0, y0, nx, ny, start, items, seen: new Uint32Array(triCount), stamp: 0 };
 }
 
+/** Buckets per triangle the drivability index aims at (see {@link buildDriveBuckets}). */
+const kDriveBucketsPerTri = 4;
+/** Smallest drivability bucket side, px: the line samples' spacing (spec 路点 step 2). */
+const kDriveMinCell = 0.5;
+/**
+ * How far past its planar box a sample may lie and still stand on a triangle, px (see
+ * waypoints.ts sampleHeight: the point test's 1e-5 tolerance on an edge's cross product, without
+ * the box, would take a vertical triangle — a segment in plan — as standing under every point
+ * within 1e-5 / length of its whole line).
+ */
+export const kDriveMargin = 1e-3;
+
+/**
+ * The drivability index: every zone triangle, walkable or not (spec 路点 step 2 samples
+ * "区网格的三角形", formulas.md #138), in buckets of about {@link kDriveBucketsPerTri} per
+ * triangle over the mesh's box (at least {@link kDriveMinCell} px, at most the snap buckets'
+ * K_SNAP_BUCKET_PX), each triangle widened by {@link kDriveMargin}. Why not the snap buckets'
+ * 24 px: a waypoint sample tests every triangle of its bucket, and with the unwalkable ones in,
+ * a 24-px bucket of the bridges mesh held up to 4 306 triangles (issue 36: the test was a
+ * quarter of the plan time there). Within a bucket the triangles stay ascending, so the
+ * candidate order, and with it the picked height, is the same as in any other bucketing.
+ */
+export function buildDriveBuckets(zc: ZoneClean): DriveBuckets {
+  const { vertices, tris, triCount } = zc;
+  const box = new Float32Array(4 * triCount);
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let t = 0; t < triCount; t++) {
+    let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
+    for (let k = 0; k < 3; k++) {
+      const v = 3 * tris[3 * t + k];
+      a = Math.min(a, vertices[v]), c = Math.max(c, vertices[v]);
+      b = Math.min(b, vertices[v + 1]), d = Math.max(d, vertices[v + 1]);
+    }
+    (box[4 * t] = a), (box[4 * t + 1] = b), (box[4 * t + 2] = c), (box[4 * t + 3] = d);
+    minX = Math.min(minX, a), maxX = Math.max(maxX, c), minY = Math.min(minY, b);
+    maxY = Math.max(maxY, d);
+  }
+  const area = minX <= maxX ? (maxX - minX + 1) * (maxY - minY + 1) : 1;
+  const side = Math.sqrt(area / Math.max(1, kDriveBucketsPerTri * triCount));
+  const cell = Math.min(K_SNAP_BUCKET_PX, Math.max(kDriveMinCell, side));
+  return { ...buildTriangleBuckets(zc, cell, true, kDriveMargin), box, margin: kDriveMargin };
+}
+
+/** The drivability index ({@link buildDriveBuckets}): buckets plus each triangle's planar box. */
+export interface DriveBuckets extends TriangleBuckets {
+  /** Per triangle `minX, minY, maxX, maxY`, px (the f32 vertex coordinates). */
+  box: Float32Array;
+  /** How far past its box a sample may lie and still be on a triangle, px. */
+  margin: number;
+}
+
 function triRange(
   vertices: Float32Array,
   tris: Uint32Array,
@@ -97,6 +149,7 @@ function triRange(
   cell: number,
   nx: number,
   ny: number,
+  margin: number,
   out: Int32Array,
 ): void {
   let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
@@ -107,6 +160,7 @@ function triRange(
     b = Math.min(b, vertices[v + 1]);
     d = Math.max(d, vertices[v + 1]);
   }
+  (a -= margin), (b -= margin), (c += margin), (d += margin);
   out[0] = clampInt(Math.floor((a - x0) / cell), 0, nx - 1);
   out[1] = clampInt(Math.floor((b - y0) / cell), 0, ny - 1);
   out[2] = clampInt(Math.floor((c - x0) / cell), 0, nx - 1);

@@ -7,7 +7,12 @@
  */
 
 import { NavscopeError } from "../../errors.ts";
-import { buildTriangleBuckets, type TriangleBuckets } from "../../mesh/snap.ts";
+import {
+  buildDriveBuckets,
+  buildTriangleBuckets,
+  type DriveBuckets,
+  type TriangleBuckets,
+} from "../../mesh/snap.ts";
 import { cleanZone, type ZoneClean } from "../../mesh/zone_clean.ts";
 import type { BgrdSection } from "../../pack/bgrd/section.ts";
 import type { MainPack, ZoneRecord } from "../../pack/bnav/types.ts";
@@ -49,7 +54,7 @@ export class ZoneState {
   private walls: WallTable | null = null;
   private wallEdges: WallEdgeIndex | null = null;
   private boxes: Map<number, RegionBox> | null = null;
-  private drive: TriangleBuckets | null = null;
+  private drive: DriveBuckets | null = null;
 
   constructor(
     readonly file: string,
@@ -98,9 +103,10 @@ export class ZoneState {
    * Buckets over every triangle of the cleaned zone mesh, walkable or not, built once: the
    * waypoints' drivability asks whether a sample lies on "区网格的三角形" (spec 路点 step 2,
    * formulas.md #138), any zone triangle — dungeon random2 rnd_074 drops waypoint 8 only so.
+   * Finer than the snap buckets (snap.ts buildDriveBuckets).
    */
-  driveBuckets(): TriangleBuckets {
-    if (!this.drive) this.drive = buildTriangleBuckets(this.mesh, undefined, true);
+  driveBuckets(): DriveBuckets {
+    if (!this.drive) this.drive = buildDriveBuckets(this.mesh);
     return this.drive;
   }
 

@@ -15,7 +15,7 @@
 
 import { kClimb } from "../../../grid/constants.ts";
 import type { ZoneClean } from "../../../mesh/zone_clean.ts";
-import { pointBucket, type TriangleBuckets } from "../../../mesh/snap.ts";
+import { type DriveBuckets, pointBucket } from "../../../mesh/snap.ts";
 import type { Pt } from "../../types.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 
@@ -46,23 +46,32 @@ export function lineHeights(view: Visibility, pts: readonly Pt[], h0: number): n
 export interface DriveMesh {
   /** The cleaned zone mesh. */
   mesh: ZoneClean;
-  /** Buckets over every zone triangle, walkable or not (spec 路点 step 2: "区网格的三角形"). */
-  buckets: TriangleBuckets;
+  /** Every zone triangle, walkable or not (spec 路点 step 2: "区网格的三角形"): snap.ts buildDriveBuckets. */
+  buckets: DriveBuckets;
 }
 
 /**
  * The height a line sample at (x, y) stands on, from the triangle means of the zone triangles
- * (walkable or not: spec 路点 step 2, formulas.md #138) containing it (in candidate order): with no previous height the lowest, else the first nearest
- * the previous one. NaN when no triangle contains it. One pass, no per-sample list.
+ * (walkable or not: spec 路点 step 2, formulas.md #138) containing it, in ascending triangle
+ * order: with no previous height the lowest, else the first nearest the previous one. NaN when no
+ * triangle contains it. One pass, no per-sample list.
+ *
+ * "Contains": within the triangle's planar box widened by `margin`, and the point test with its
+ * 1e-5 tolerance. The box is part of the rule, not of the index: without it a vertical triangle
+ * (a segment in plan) stood under every point within 1e-5 / length of its whole line, as far as
+ * the bucket reached, so the answer depended on how the triangles were bucketed (issue 36).
  */
 function sampleHeight(m: DriveMesh, x: number, y: number, prev: number | null): number {
-  const { mesh } = m, v = mesh.vertices, B = m.buckets;
+  const { mesh } = m, v = mesh.vertices, B = m.buckets, box = B.box, mg = B.margin;
   const eps = 1e-5;
   let h = NaN;
   const k = pointBucket(B, x, y);
   if (k < 0) return h;
   for (let q = B.start[k], e = B.start[k + 1]; q < e; q++) {
-    const t = B.items[q];
+    const t = B.items[q], o = 4 * t;
+    if (x < box[o] - mg || y < box[o + 1] - mg || x > box[o + 2] + mg || y > box[o + 3] + mg) {
+      continue;
+    }
     const a = 3 * mesh.tris[3 * t], b = 3 * mesh.tris[3 * t + 1], c = 3 * mesh.tris[3 * t + 2];
     const c1 = (v[b] - v[a]) * (y - v[a + 1]) - (v[b + 1] - v[a + 1]) * (x - v[a]);
     const c2 = (v[c] - v[b]) * (y - v[b + 1]) - (v[c + 1] - v[b + 1]) * (x - v[b]);
