@@ -116,15 +116,10 @@ export function buildDriveBuckets(zc: ZoneClean): DriveBuckets {
   const box = new Float32Array(4 * triCount);
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (let t = 0; t < triCount; t++) {
-    let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
-    for (let k = 0; k < 3; k++) {
-      const v = 3 * tris[3 * t + k];
-      a = Math.min(a, vertices[v]), c = Math.max(c, vertices[v]);
-      b = Math.min(b, vertices[v + 1]), d = Math.max(d, vertices[v + 1]);
-    }
-    (box[4 * t] = a), (box[4 * t + 1] = b), (box[4 * t + 2] = c), (box[4 * t + 3] = d);
-    minX = Math.min(minX, a), maxX = Math.max(maxX, c), minY = Math.min(minY, b);
-    maxY = Math.max(maxY, d);
+    const o = 4 * t;
+    triBox(vertices, tris, t, box, o);
+    minX = Math.min(minX, box[o]), minY = Math.min(minY, box[o + 1]);
+    maxX = Math.max(maxX, box[o + 2]), maxY = Math.max(maxY, box[o + 3]);
   }
   const area = minX <= maxX ? (maxX - minX + 1) * (maxY - minY + 1) : 1;
   const side = Math.sqrt(area / Math.max(1, kDriveBucketsPerTri * triCount));
@@ -152,19 +147,32 @@ function triRange(
   margin: number,
   out: Int32Array,
 ): void {
-  let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
-  for (let k = 0; k < 3; k++) {
-    const v = 3 * tris[3 * t + k];
-    a = Math.min(a, vertices[v]);
-    c = Math.max(c, vertices[v]);
-    b = Math.min(b, vertices[v + 1]);
-    d = Math.max(d, vertices[v + 1]);
-  }
-  (a -= margin), (b -= margin), (c += margin), (d += margin);
+  triBox(vertices, tris, t, BOX, 0);
+  const a = BOX[0] - margin, b = BOX[1] - margin, c = BOX[2] + margin, d = BOX[3] + margin;
   out[0] = clampInt(Math.floor((a - x0) / cell), 0, nx - 1);
   out[1] = clampInt(Math.floor((b - y0) / cell), 0, ny - 1);
   out[2] = clampInt(Math.floor((c - x0) / cell), 0, nx - 1);
   out[3] = clampInt(Math.floor((d - y0) / cell), 0, ny - 1);
+}
+
+/** triRange's box (f64: the f32 coordinates exactly, as the loop it replaced held them). */
+const BOX = new Float64Array(4);
+
+/** Triangle t's planar box `minX, minY, maxX, maxY` into `out` from `o`. */
+function triBox(
+  vertices: Float32Array,
+  tris: Uint32Array,
+  t: number,
+  out: Float32Array | Float64Array,
+  o: number,
+): void {
+  let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
+  for (let k = 0; k < 3; k++) {
+    const v = 3 * tris[3 * t + k];
+    a = Math.min(a, vertices[v]), c = Math.max(c, vertices[v]);
+    b = Math.min(b, vertices[v + 1]), d = Math.max(d, vertices[v + 1]);
+  }
+  (out[o] = a), (out[o + 1] = b), (out[o + 2] = c), (out[o + 3] = d);
 }
 
 function clampInt(x: number, lo: number, hi: number): number {
