@@ -13,7 +13,8 @@ import { kCS } from "../../grid/constants.ts";
 import { type FallGate, riseOk } from "../../grid/rise_ok.ts";
 import { occIndex } from "../../grid/span_grid.ts";
 import type { WindowGrid } from "../window/window_grid.ts";
-import { DX, DY, linkCsr, stepBannedK } from "../route/search/span_astar.ts";
+import { DX, DY, stepBannedK } from "../route/search/span_astar.ts";
+import { LinkIndex } from "../route/search/link_index.ts";
 import type { Pt } from "../types.ts";
 import { scratch } from "../scratch.ts";
 import type { WorkCounters } from "../counters.ts";
@@ -55,7 +56,7 @@ export function flood(
   }
   // Links by the end the flood leaves from: forward source → target, reverse target → source.
   const L = w.links;
-  const links = linkCsr(reverse ? L.toSpan : L.fromSpan, L.n, nsp);
+  const links = new LinkIndex(reverse ? L.toSpan : L.fromSpan, L.n, nsp);
   const other = reverse ? L.fromSpan : L.toSpan;
   // Every span is pushed once and popped once: the pushes are the flood's steps.
   let flooded = top;
@@ -83,7 +84,12 @@ export function flood(
         flooded++;
       }
     }
-    for (let q = links.start[u]; q < links.start[u + 1]; q++) {
+    const row = links.row(u);
+    for (
+      let q = row < 0 ? 0 : links.start[row], qe = row < 0 ? 0 : links.start[row + 1];
+      q < qe;
+      q++
+    ) {
       const v = other[links.order[q]];
       if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), (stack[top++] = v), flooded++;
     }

@@ -645,8 +645,10 @@ class Router {
     const L = this.w.links;
     for (let k = 1; k < spans.length; k++) {
       const a: number = spans[k - 1], b: number = spans[k];
-      for (let q = this.search.linkStart[a]; q < this.search.linkStart[a + 1]; q++) {
-        const i = this.search.linkOrder[q];
+      const X = this.search.links, row = X.row(a);
+      if (row < 0) continue;
+      for (let q = X.start[row]; q < X.start[row + 1]; q++) {
+        const i = X.order[q];
         if (L.toSpan[i] === b) {
           out.push(i);
           break;

@@ -33,6 +33,7 @@ import type { WindowGrid } from "../../window/window_grid.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 import { KeyIdHeap } from "./heap.ts";
 import { scratch } from "../../scratch.ts";
+import { LinkIndex } from "./link_index.ts";
 import { DX, DY, stepBannedK } from "../../../grid/step_bans.ts";
 import type { SwitchProbe } from "../../profile.ts";
 
@@ -100,27 +101,6 @@ export interface SpanSearchOptions {
   theta?: ThetaOptions;
   /** Collider check of ledge drops (FallGate), or null. */
   gate?: FallGate | null;
-}
-
-/**
- * Links in CSR by one end: the links whose `end` is span s are `order[start[s] .. start[s+1])`
- * (link indices, table order kept within a span). Inside a scratch frame both arrays are scratch
- * (valid until the frame ends).
- */
-export function linkCsr(
-  end: Int32Array,
-  n: number,
-  spans: number,
-): { start: Int32Array; order: Int32Array } {
-  const start = scratch.i32(spans + 1), order = scratch.i32(n);
-  for (let i = 0; i < n; i++) start[end[i] + 1]++;
-  for (let s = 0; s < spans; s++) start[s + 1] += start[s];
-  // Placed with start[s] as the fill cursor of span s (then it is the old start[s + 1]), and
-  // shifted back after: no second per-span array (issue 36).
-  for (let i = 0; i < n; i++) order[start[end[i]]++] = i;
-  for (let s = spans; s > 0; s--) start[s] = start[s - 1];
-  start[0] = 0;
-  return { start, order };
 }
 
 /** The straight-line heuristic from window cell c to the goal cell (gx, gy). */
@@ -202,10 +182,8 @@ export class SpanSearch {
    */
   private njSpan = -1;
   private readonly heap = new KeyIdHeap(4096);
-  /** Links in CSR by source span (table order kept within a source). */
-  readonly linkStart: Int32Array;
-  /** Link indices in CSR order. */
-  readonly linkOrder: Int32Array;
+  /** Links by source span (table order kept within a source). */
+  readonly links: LinkIndex;
   /** Set when the last search stopped by the abandon threshold. */
   abandoned = false;
   /** Work so far, summed over runs (the router's counters read it): runs made. */
@@ -227,9 +205,7 @@ export class SpanSearch {
     this.step = scratch.i32(n);
     this.jump = scratch.u8(n);
     this.mark = scratch.u8(n);
-    const csr = linkCsr(win.links.fromSpan, win.links.n, n);
-    this.linkStart = csr.start;
-    this.linkOrder = csr.order;
+    this.links = new LinkIndex(win.links.fromSpan, win.links.n, n);
   }
 
   /** Runs one search; null when the goal cannot be reached (or the search was abandoned). */
@@ -433,8 +409,11 @@ export class SpanSearch {
         I[i] = v;
       }
     }
-    for (let q = this.linkStart[u]; q < this.linkStart[u + 1]; q++) {
-      const i = this.linkOrder[q], v = w.links.toSpan[i];
+    // Off-mesh links out of u: most spans have none, and one bit says so (link_index.ts).
+    const L = this.links, row = L.row(u);
+    if (row < 0) return;
+    for (let q = L.start[row], qe = L.start[row + 1]; q < qe; q++) {
+      const i = L.order[q], v = w.links.toSpan[i];
       const mv = mark[v], cv = mv === CLOSED ? 1 : 0;
       if (!usable[v] || cv > relaxTest || !mask[CELL[v]]) continue;
       const nd = gu + w.links.cost[i];
