@@ -185,6 +185,9 @@ Deno.test("SpanAstar: one search object reused for 400 runs (its epoch wraps) an
     };
     const a = reused.run(o), b = new SpanSearch(win).run(o);
     assertEquals(a, b, `run ${run}`);
+    // The router's form: only the goal's range of spans, from goalFirst (same search).
+    const c = reused.run({ ...o, goal: Uint8Array.of(0, 1), goalFirst: goalSpan - 1 });
+    assertEquals(c, a, `run ${run}, goal from goalFirst`);
     if (a) found++;
   }
   assert(found > 100 && found < 400, `some runs reach the goal and some do not (${found})`);

@@ -256,7 +256,9 @@ class Router {
   sa!: Anchor;
   ga!: Anchor;
   startSpan = -1;
+  /** The goal set: span `goalFirst + k` is a goal when `goalSet[k]` (the goal cell's spans). */
   goalSet!: Uint8Array;
+  goalFirst = 0;
   readonly search: SpanSearch;
   readonly warnings = new Set<string>();
   /** Cells of the two endpoint access paths (they join the route mask, 拉直的输入). */
@@ -345,8 +347,7 @@ class Router {
       if (this.tentative) throw new Escalate(Reason.BaselineNone);
       // 断开处: located before the error is written, once the router's buffers are free again
       // (routeWindow): the floods reuse the search state's bytes instead of stacking on them.
-      const goals: number[] = [];
-      for (let s = 0; s < this.goalSet.length; s++) if (this.goalSet[s]) goals.push(s);
+      const goals = this.goalSpans();
       const deck = inp.goalDeckY !== null ? this.deckMessage(inp.goalDeckY) : null;
       throw new Disconnected(this.usable.slice(), this.startSpan, goals, deck);
     }
@@ -450,14 +451,21 @@ class Router {
     this.sa = sa;
     this.ga = ga;
     this.startSpan = pickSpan(w, this.usable, sa.cell, inp.startDeckY, inp.h0);
-    this.goalSet = scratch.u8(w.spans.h.length);
+    // The goal set lies in the goal anchor cell only (markGoalSet): its spans' range.
+    const [a, b] = spanRangeOf(w.spans, ga.cell);
+    this.goalFirst = a;
+    this.goalSet = new Uint8Array(b - a);
     markGoalSet(w, this.usable, ga.cell, inp.goalDeckY, this.goalSet);
-    if (inp.onAnchors) {
-      // The goal set lies in the goal anchor cell only (markGoalSet).
-      const [a, b] = spanRangeOf(w.spans, ga.cell), goals: number[] = [];
-      for (let s = a; s < b; s++) if (this.goalSet[s]) goals.push(s);
-      inp.onAnchors(this.startSpan, goals);
+    if (inp.onAnchors) inp.onAnchors(this.startSpan, this.goalSpans());
+  }
+
+  /** The goal spans, ascending. */
+  goalSpans(): number[] {
+    const goals: number[] = [];
+    for (let k = 0; k < this.goalSet.length; k++) {
+      if (this.goalSet[k]) goals.push(this.goalFirst + k);
     }
+    return goals;
   }
 
   /**
@@ -510,6 +518,7 @@ class Router {
         price,
         start: this.startSpan,
         goal: this.goalSet,
+        goalFirst: this.goalFirst,
         goalCell: this.ga.cell,
         abandonAt: abandon,
         theta,
@@ -571,8 +580,8 @@ class Router {
   }
 
   goalSpan(): number {
-    for (let s = 0; s < this.goalSet.length; s++) if (this.goalSet[s]) return s;
-    return -1;
+    const k = this.goalSet.indexOf(1);
+    return k < 0 ? -1 : this.goalFirst + k;
   }
 
   /**
@@ -780,7 +789,10 @@ function pickSpan(
   return best;
 }
 
-/** Goal set: every usable span of the anchor cell; with a deck only the nearest within 2 m. */
+/**
+ * Goal set: every usable span of the anchor cell; with a deck only the nearest within 2 m. `out`
+ * covers the cell's span range (`out[s − a]` for span s).
+ */
 function markGoalSet(
   w: WindowGrid,
   usable: Uint8Array,
@@ -790,7 +802,7 @@ function markGoalSet(
 ): void {
   const [a, b] = spanRangeOf(w.spans, cell);
   if (deck === null) {
-    for (let s = a; s < b; s++) if (usable[s]) out[s] = 1;
+    for (let s = a; s < b; s++) if (usable[s]) out[s - a] = 1;
     return;
   }
   let best = -1, bd = Infinity;
@@ -799,5 +811,5 @@ function markGoalSet(
     const d = Math.abs(w.spans.h[s] - deck);
     if (d <= kDeckBand && d < bd) (bd = d), (best = s);
   }
-  if (best >= 0) out[best] = 1;
+  if (best >= 0) out[best - a] = 1;
 }

@@ -91,8 +91,14 @@ export interface SpanSearchOptions {
   price: Float32Array | null;
   /** Start span. */
   start: number;
-  /** Goal spans (1 = goal). */
+  /**
+   * Goal spans: span s is a goal when `goal[s − goalFirst]` is 1. The router passes only the goal
+   * cell's span range (its goal set lies in one cell): a byte per window span was 1 B per span of
+   * the route's frame for a handful of spans (issue 36).
+   */
   goal: Uint8Array;
+  /** Span index of `goal[0]` (default 0: one byte per window span). */
+  goalFirst?: number;
   /** Goal cell (window cell index), for the heuristic. */
   goalCell: number;
   /** Abandon when a popped f reaches this (early abandon); Infinity for none. */
@@ -220,6 +226,7 @@ export class SpanSearch {
     this.abandoned = false;
     this.njSpan = -1;
     const gx = o.goalCell % nx, gy = (o.goalCell / nx) | 0;
+    const goal = o.goal, goalFirst = o.goalFirst ?? 0, goalLen = goal.length;
     const abandonAt = o.abandonAt ?? Infinity;
     g[o.start] = 0;
     mark[o.start] = E;
@@ -265,7 +272,8 @@ export class SpanSearch {
         sights++;
         this.checkSight(u, o);
       }
-      if (o.goal[u]) {
+      const gk = u - goalFirst;
+      if (gk >= 0 && gk < goalLen && goal[gk]) {
         this.addWork(pops, expanded, sights);
         return this.result(u, theta !== undefined);
       }
