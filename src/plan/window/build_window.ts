@@ -222,10 +222,22 @@ function decodeWindowRecords(
   const z = zs.section.zones[zs.gridZone];
   const ids = windowTiles(zs, rect);
   if (decoded && decoded.length !== ids.length) throw new Error("decoded tiles do not match");
-  type Part = { idx: Int32Array; cell: Int32Array; cols: SpanColumns } & {
+  // A part is a tile's records with the tile-local box of its owned cells inside the window: the
+  // box is tested again when the records are placed, instead of keeping each kept record's index
+  // and window cell (8 B per tile record of the build's frame, issue 36, docs/memory.md).
+  type Part = {
+    cols: SpanColumns;
     steps2: Uint8Array;
     seg: Uint8Array;
     scc: Int32Array;
+    /** Tile-local owned box inside the window (inclusive) and the tile's row length. */
+    lx0: number;
+    lx1: number;
+    ly0: number;
+    ly1: number;
+    tnx: number;
+    /** Window cell of tile-local cell (0, 0). */
+    wc0: number;
   };
   const parts: Part[] = [];
   let total = 0;
@@ -235,32 +247,27 @@ function decodeWindowRecords(
     const t = ids[k];
     const te = z.tiles[t];
     const d = decoded ? decoded[k] : planTiles.merged(t);
-    const cols = d.cols, merged = d;
+    const cols = d.cols;
     // Owned cells inside the window, as a tile-local box (inclusive).
-    const lx0 = Math.max(te.px0, rect.x0 - te.gx0),
-      lx1 = Math.min(te.px1, rect.x0 + rect.nx - 1 - te.gx0);
-    const ly0 = Math.max(te.py0, rect.y0 - te.gy0),
-      ly1 = Math.min(te.py1, rect.y0 + rect.ny - 1 - te.gy0);
-    const idxBuf = scratch.i32(cols.n), cellBuf = scratch.i32(cols.n);
-    let m = 0;
-    for (let i = 0; i < cols.n; i++) {
-      const c = cols.cell[i], ly = (c / te.nx) | 0, lx = c - ly * te.nx;
-      if (lx < lx0 || lx > lx1 || ly < ly0 || ly > ly1) continue;
-      const wc = (te.gy0 + ly - rect.y0) * rect.nx + (te.gx0 + lx - rect.x0);
-      idxBuf[m] = i;
-      cellBuf[m++] = wc;
-      count[wc + 1]++;
-    }
-    const idx = idxBuf.subarray(0, m), cell = cellBuf.subarray(0, m);
-    total += idx.length;
-    parts.push({
-      idx,
-      cell,
+    const p: Part = {
       cols,
-      steps2: merged.steps2,
-      seg: merged.seg,
-      scc: merged.scc,
-    });
+      steps2: d.steps2,
+      seg: d.seg,
+      scc: d.scc,
+      lx0: Math.max(te.px0, rect.x0 - te.gx0),
+      lx1: Math.min(te.px1, rect.x0 + rect.nx - 1 - te.gx0),
+      ly0: Math.max(te.py0, rect.y0 - te.gy0),
+      ly1: Math.min(te.py1, rect.y0 + rect.ny - 1 - te.gy0),
+      tnx: te.nx,
+      wc0: (te.gy0 - rect.y0) * rect.nx + (te.gx0 - rect.x0),
+    };
+    for (let i = 0; i < cols.n; i++) {
+      const wc = windowCellOf(p, rect.nx, cols.cell[i]);
+      if (wc < 0) continue;
+      count[wc + 1]++;
+      total++;
+    }
+    parts.push(p);
   }
   for (let c = 0; c < ncell; c++) count[c + 1] += count[c];
   const rec: RecordTable = {
@@ -279,20 +286,34 @@ function decodeWindowRecords(
   // in place (no copy: 4 B per window cell less in the build's frame, issue 36).
   const fill = count;
   for (const p of parts) {
-    for (let k = 0; k < p.idx.length; k++) {
-      const i = p.idx[k], o = fill[p.cell[k]]++;
-      rec.cell[o] = p.cell[k];
-      rec.rid[o] = p.cols.rid[i];
-      rec.h[o] = p.cols.h[i];
-      rec.flags[o] = p.cols.flags[i];
-      rec.clr[o] = p.cols.clr[i];
-      rec.steps[o] = p.cols.steps[i];
+    const cols = p.cols;
+    for (let i = 0; i < cols.n; i++) {
+      const wc = windowCellOf(p, rect.nx, cols.cell[i]);
+      if (wc < 0) continue;
+      const o = fill[wc]++;
+      rec.cell[o] = wc;
+      rec.rid[o] = cols.rid[i];
+      rec.h[o] = cols.h[i];
+      rec.flags[o] = cols.flags[i];
+      rec.clr[o] = cols.clr[i];
+      rec.steps[o] = cols.steps[i];
       rec.steps2[o] = p.steps2[i];
       rec.seg[o] = p.seg[i];
       rec.scc[o] = p.scc[i];
     }
   }
   return { rec, tiles: ids.length };
+}
+
+/** Window cell of tile-local cell c when it is an owned cell inside the window, else −1. */
+function windowCellOf(
+  p: { lx0: number; lx1: number; ly0: number; ly1: number; tnx: number; wc0: number },
+  wnx: number,
+  c: number,
+): number {
+  const ly = (c / p.tnx) | 0, lx = c - ly * p.tnx;
+  if (lx < p.lx0 || lx > p.lx1 || ly < p.ly0 || ly > p.ly1) return -1;
+  return p.wc0 + ly * wnx + lx;
 }
 
 /**
