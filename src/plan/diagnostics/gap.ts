@@ -84,12 +84,10 @@ export function flood(
         flooded++;
       }
     }
+    // Links out of u: most spans have none, and one bit says so (link_index.ts).
     const row = links.row(u);
-    for (
-      let q = row < 0 ? 0 : links.start[row], qe = row < 0 ? 0 : links.start[row + 1];
-      q < qe;
-      q++
-    ) {
+    if (row < 0) continue;
+    for (let q = links.start[row], qe = links.start[row + 1]; q < qe; q++) {
       const v = other[links.order[q]];
       if (!seen[v] && usable[v] && mask[sp.cell[v]]) (seen[v] = 1), (stack[top++] = v), flooded++;
     }
