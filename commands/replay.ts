@@ -7,6 +7,7 @@ import { type PlanProfile, profileFromFlags } from "../src/plan/profile.ts";
 import { fileURLToPath } from "node:url";
 import { cwdRelative } from "./support/paths.ts";
 import { NavscopeError } from "../src/errors.ts";
+import { kGateCells } from "../src/plan/window/window_gate.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
 import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
 import { bundleTable } from "../src/analyze/tables.ts";
@@ -43,7 +44,7 @@ export const summary = "Re-plan the failed legs of run logs on a pack (parallel,
 /** Usage text. */
 export const help =
   `navscope replay LOGS… [--pack PACK …] [--all] [--jobs N] [--shard i/n] [--out DIR]
-                [--battery LEGS.json …] [--json|--md|--csv] [--strict]
+                [--window-gate C|off] [--battery LEGS.json …] [--json|--md|--csv] [--strict]
                 [--profile NAME | --profile-file FILE] [--svg DIR [--svg-max N]]
 
 Reads run logs (files, directories, globs, .gz, rotations), collects the distinct failed legs
@@ -62,6 +63,9 @@ discs: it is replayed with what is known and marked partial_request.
   --all            every distinct leg, not only the failed ones
   --jobs N         parallel workers, one engine each (default: cores); the output does not
                    depend on N (but for timing fields)
+  --window-gate C  with --jobs > 1, windows of at least C cells run one at a time and share one
+                   scratch arena (default 8388608, ≈ 300 MB each; "off": large windows overlap,
+                   faster on a box with memory to spare, ≈ 37 B per cell per worker)
   --shard i/n      only the i-th of n slices of the distinct legs (by FNV-1a 64 of the leg
                    key); join shard outputs with navscope merge
   --out DIR        output directory (default: replay-out)
@@ -126,12 +130,32 @@ export function jobsFlag(v: string | undefined, cmd: string): number {
   return n;
 }
 
+/**
+ * Parses `--window-gate` (cells, or "off"): the size from which windows of parallel workers run
+ * one at a time (src/plan/window/window_gate.ts). Default kGateCells.
+ */
+export function windowGateFlag(v: string | undefined, cmd: string): number {
+  if (v === undefined) return kGateCells;
+  if (v === "off") return Number.POSITIVE_INFINITY;
+  const n = Number(v);
+  if (!/^[0-9]+$/.test(v) || !Number.isSafeInteger(n) || n < 1) {
+    throw new NavscopeError(
+      "usage",
+      `${cmd}: --window-gate needs a cell count ≥ 1 or "off", got ${
+        JSON.stringify(v)
+      } (see navscope ${cmd} --help)`,
+    );
+  }
+  return n;
+}
+
 /** Runs replay. */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("replay", args, {
     pack: { type: "string", multiple: true },
     all: { type: "boolean" },
     jobs: { type: "string" },
+    "window-gate": { type: "string" },
     shard: { type: "string" },
     out: { type: "string" },
     battery: { type: "string", multiple: true },
@@ -147,6 +171,7 @@ export async function run(args: string[]): Promise<number> {
   const format = formatFromFlags(values);
   if (positionals.length === 0) throw usage("no log files given");
   const jobs = jobsFlag(values.jobs, "replay");
+  const gateCells = windowGateFlag(values["window-gate"], "replay");
   let shard = null;
   if (values.shard !== undefined) {
     try {
@@ -195,6 +220,7 @@ export async function run(args: string[]): Promise<number> {
       packs,
       all: values.all === true,
       jobs,
+      gateCells,
       shard,
       batteries,
       strict: values.strict,

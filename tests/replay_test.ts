@@ -268,6 +268,10 @@ Deno.test("replay: --jobs 1 and --jobs 2 give identical output (but for timings)
   const tb = stripLineTimings(await Deno.readTextFile(join(db, "replay.log")));
   assertEquals(tb, ta);
   assert(ta.split("\n").length > 25);
+  // Every window through the window gate (one at a time, scratch from the shared chunk): the same.
+  const g = await replayLogs([fx.log], { packs: PACKS, jobs: 2, all: true, gateCells: 1 });
+  assertEquals(canonicalReplayJson(g.report), canonicalReplayJson(a.report));
+  assertEquals(g.lines.map(stripLineTimings), a.lines.map(stripLineTimings));
 });
 
 Deno.test("replay: shards 1/3, 2/3, 3/3 merged equal the unsharded run; bad sets refused", async () => {

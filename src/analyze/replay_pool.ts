@@ -9,6 +9,18 @@
 import type { PlanRecord } from "../logs/types.ts";
 import type { PlanRequest } from "../plan/types.ts";
 import { Handout } from "./handout.ts";
+import {
+  createWindowGateShared,
+  kGateCells,
+  type WindowGateShared,
+} from "../plan/window/window_gate.ts";
+import { kMaxCells } from "../plan/window/window_tiers.ts";
+
+/**
+ * Scratch bytes of the workers' shared arena per cell of the largest window (kMaxCells): the
+ * window build's reservation (build_window.ts RESERVE_BYTES_PER_CELL). Reserved, not resident.
+ */
+const kSharedArenaBytesPerCell = 48;
 
 /** A pack a pool opens. */
 export interface PoolPack {
@@ -28,7 +40,7 @@ export interface PoolPackInfo {
 
 /** Messages to a worker. */
 export type PoolRequest =
-  | { type: "init"; packs: PoolPack[] }
+  | { type: "init"; packs: PoolPack[]; gate: WindowGateShared | null }
   | { type: "plan"; id: number; pack: number; request: PlanRequest }
   | { type: "close" };
 
@@ -67,8 +79,21 @@ export class ReplayPool {
     private readonly heap: number[],
   ) {}
 
-  /** Starts `jobs` workers on `packs` and waits until every engine is loaded. */
-  static async open(packs: PoolPack[], jobs: number): Promise<ReplayPool> {
+  /**
+   * Starts `jobs` workers on `packs` and waits until every engine is loaded. With more than one
+   * worker, windows of at least `gateCells` cells (default kGateCells) run one at a time through
+   * the process's window gate (src/plan/window/window_gate.ts; `gateCells` Infinity: no gate);
+   * results never depend on it.
+   */
+  static async open(
+    packs: PoolPack[],
+    jobs: number,
+    opts: { gateCells?: number } = {},
+  ): Promise<ReplayPool> {
+    const gateCells = opts.gateCells ?? kGateCells;
+    const gate = jobs > 1 && Number.isFinite(gateCells)
+      ? createWindowGateShared(kMaxCells * kSharedArenaBytesPerCell, gateCells)
+      : null;
     const workers: Worker[] = [];
     const heap: number[] = [];
     let info: PoolPackInfo[] = [];
@@ -91,7 +116,7 @@ export class ReplayPool {
             e.preventDefault();
             reject(new Error(e.message));
           };
-          w.postMessage({ type: "init", packs } satisfies PoolRequest);
+          w.postMessage({ type: "init", packs, gate } satisfies PoolRequest);
         });
       }));
     } catch (e) {

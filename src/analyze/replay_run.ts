@@ -130,6 +130,11 @@ export interface ReplayOptions {
   packs: PoolPack[];
   all?: boolean;
   jobs?: number;
+  /**
+   * With `jobs` > 1, windows of at least this many cells run one at a time (default kGateCells,
+   * src/plan/window/window_gate.ts; tests lower it to gate every window).
+   */
+  gateCells?: number;
   shard?: { index: number; count: number } | null;
   batteries?: readonly BatteryLeg[];
   strict?: boolean;
@@ -203,7 +208,7 @@ export async function replayLogs(
   const jobs = Math.max(1, opts.jobs ?? 1);
   // The packs first: a missing or corrupt pack is refused before the logs are read and before
   // any leg is replayed (every plan on it would only repeat the load error).
-  const pool = await ReplayPool.open(opts.packs, jobs);
+  const pool = await ReplayPool.open(opts.packs, jobs, { gateCells: opts.gateCells });
   const planner = `navscope/${NAVSCOPE_VERSION}`;
   try {
     pool.packs.forEach((p, i) => {

@@ -7,6 +7,7 @@ import { openEngine } from "../plan/engine.ts";
 import type { Engine } from "../plan/engine.ts";
 import { planRecordFromResult } from "../logs/from_plan.ts";
 import type { PoolReply, PoolRequest } from "./replay_pool.ts";
+import { WindowGate } from "../plan/window/window_gate.ts";
 
 // deno-lint-ignore no-explicit-any
 const port = self as any;
@@ -25,7 +26,11 @@ port.onmessage = async (ev: MessageEvent<PoolRequest>) => {
   if (m.type === "init") {
     try {
       engines = [];
-      for (const p of m.packs) engines.push(await openEngine(p.path, { noGoTable: p.nogo }));
+      // One gate per worker, over the state every worker of the process shares.
+      const windowGate = m.gate ? new WindowGate(m.gate) : undefined;
+      for (const p of m.packs) {
+        engines.push(await openEngine(p.path, { noGoTable: p.nogo, windowGate }));
+      }
       post({
         type: "ready",
         packs: engines.map((e) => ({

@@ -82,6 +82,10 @@ export const OTHER_STAGES = [
   ["tile_decode", "tiles decoded outside the window builds (pre-checks, region hop)"],
   ["occluders", "occluder scene lookup for ledge drops"],
   ["decode_pool", "starting the tile-decode workers (`--workers` > 1; the engine's first plan)"],
+  [
+    "window_gate",
+    "waiting for the process's window gate (replay workers: large windows one at a time)",
+  ],
   ["tier_choice", "tier-loop bookkeeping: choosing the windows, the final judgement"],
   ["rejected_window", "buildWindow of the rejected tiers"],
   ["rejected_search", "routeWindow of the rejected tiers"],

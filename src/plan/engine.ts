@@ -44,6 +44,7 @@ import { cellOf, kPickRadius, pickStartRec } from "./prechecks/region_pick.ts";
 import { checkOccluderPack } from "../pack/set/occluder_binding.ts";
 import { kMaxDecodeWorkers, TileDecodePool } from "./window/tile_decode.ts";
 import { PlanTiles } from "./window/plan_tiles.ts";
+import type { WindowGate } from "./window/window_gate.ts";
 import { zoneRange } from "../pack/bnvf/tables.ts";
 import { type PlanProfile, SPEC_PROFILE, SwitchProbe } from "./profile.ts";
 
@@ -61,6 +62,11 @@ export interface EngineOptions {
   workers?: number;
   /** Profile of plans whose request names none (default `spec`; src/plan/profile.ts). */
   profile?: PlanProfile;
+  /**
+   * The process-wide window gate of a replay worker (src/plan/window/window_gate.ts): large
+   * windows wait for it and the plan holding it gives it back when it ends. Default: none.
+   */
+  windowGate?: WindowGate;
 }
 
 /** Options of one plan. */
@@ -231,20 +237,29 @@ export class Engine {
   /** Plans one leg. Plans on one engine are serialised. */
   plan(req: PlanRequest, opts: PlanCallOptions = {}): Promise<PlanResult> {
     return this.serial(async () => {
-      const probe = opts.probeSwitches ? new SwitchProbe() : null;
-      const ctx = new PlanContext(opts.signal, probe);
-      const profile = req.profile ?? this.opts.profile ?? SPEC_PROFILE;
-      const res = await this.planLocked(withProfile(req, profile, probe), ctx);
-      res.profile = profile.name;
-      if (probe) res.switchesTouched = probe.list();
-      if (opts.picture) {
-        const budget = opts.pictureBudget ?? kPictureBudget;
-        res.picture = ctx.window
-          ? legPicture(ctx.window, res, req, this.noGo, ctx.anchors, budget, this.zoneLinks(req))
-          : this.recordsPicture(req, res, budget);
+      try {
+        return await this.planGated(req, opts);
+      } finally {
+        this.opts.windowGate?.leave();
       }
-      return res;
     });
+  }
+
+  /** {@link plan} inside the engine's lock; the window gate, when taken, is held to its end. */
+  private async planGated(req: PlanRequest, opts: PlanCallOptions): Promise<PlanResult> {
+    const probe = opts.probeSwitches ? new SwitchProbe() : null;
+    const ctx = new PlanContext(opts.signal, probe);
+    const profile = req.profile ?? this.opts.profile ?? SPEC_PROFILE;
+    const res = await this.planLocked(withProfile(req, profile, probe), ctx);
+    res.profile = profile.name;
+    if (probe) res.switchesTouched = probe.list();
+    if (opts.picture) {
+      const budget = opts.pictureBudget ?? kPictureBudget;
+      res.picture = ctx.window
+        ? legPicture(ctx.window, res, req, this.noGo, ctx.anchors, budget, this.zoneLinks(req))
+        : this.recordsPicture(req, res, budget);
+    }
+    return res;
   }
 
   /** The zone's off-mesh links (sidecar FLNK) for the picture; empty when unknown. */
@@ -524,7 +539,7 @@ export class Engine {
       let tr;
       try {
         const pool = ctx.sub("decode_pool", () => this.decodePool());
-        tr = await runTiers(ctx, zs, setup, req, noGo, pool, occ, tiles);
+        tr = await runTiers(ctx, zs, setup, req, noGo, pool, occ, tiles, this.opts.windowGate);
       } catch (e) {
         // #6227: the region hop (off in the reference profile).
         const hop = nested || !sw.regionHop ? null : await ctx.subAsync(

@@ -34,7 +34,8 @@
  * The cost is memory: a worker keeps the bytes of the largest window it routed, on top of the
  * next window's own arrays.
  *
- * One arena per isolate (module state): each replay worker has its own.
+ * One arena per isolate (module state): each replay worker has its own, and adopts the chunk the
+ * workers share while it holds the window gate ({@link ScratchArena.adopt}).
  * @module
  */
 
@@ -44,7 +45,7 @@ type Typed = Uint8Array | Uint16Array | Int32Array | Uint32Array | Float32Array 
 /** Their constructors: fresh, or a view over a buffer. */
 interface TypedCtor<T extends Typed> {
   new (n: number): T;
-  new (b: ArrayBuffer, offset: number, n: number): T;
+  new (b: ArrayBufferLike, offset: number, n: number): T;
   readonly BYTES_PER_ELEMENT: number;
 }
 
@@ -58,13 +59,15 @@ export const MIN_CHUNK = 256 << 20;
 /** A stack of reusable bytes in a few large chunks; see the module note. */
 export class ScratchArena {
   /** Reserved chunks; those after the top's are free. */
-  #chunks: ArrayBuffer[] = [];
+  #chunks: ArrayBufferLike[] = [];
   /** Per chunk, the end of the furthest take ever made in it (bytes filled at least once). */
   #high: number[] = [];
   /** The top of the stack: chunk index and byte offset of the next take. */
   #ci = 0;
   #off = 0;
   #depth = 0;
+  /** This arena's own chunks while it takes from an adopted shared one ({@link adopt}). */
+  #own: { chunks: ArrayBufferLike[]; high: number[] } | null = null;
   /** Takes below this many bytes are fresh allocations (tests set 0 to route every take here). */
   minBytes = MIN_BYTES;
 
@@ -128,6 +131,39 @@ export class ScratchArena {
     this.#ci = this.#off = 0;
   }
 
+  /**
+   * Takes from `chunk` (one shared between the workers of a process) instead of this arena's own
+   * chunks until {@link restore} (outside a frame only). Why: with two replay workers each arena
+   * kept the largest window's frame resident after its leg, and two full windows of the scale-5
+   * world held two such frames at once; windows under the process's window gate
+   * (src/plan/window/window_gate.ts) run one at a time and take from the one shared chunk, so the
+   * process keeps one large frame, not one per worker (issue 36, docs/memory.md). Chunks the
+   * takes add on top of it are dropped at {@link restore}.
+   */
+  adopt(chunk: SharedArrayBuffer): void {
+    if (this.#depth > 0) throw new Error("scratch arena: adopt inside a frame");
+    if (this.#own) return;
+    this.#own = { chunks: this.#chunks, high: this.#high };
+    this.#chunks = [chunk];
+    this.#high = [0];
+    this.#ci = this.#off = 0;
+  }
+
+  /** Takes from this arena's own chunks again after {@link adopt} (outside a frame only). */
+  restore(): void {
+    if (this.#depth > 0) throw new Error("scratch arena: restore inside a frame");
+    if (!this.#own) return;
+    this.#chunks = this.#own.chunks;
+    this.#high = this.#own.high;
+    this.#own = null;
+    this.#ci = this.#off = 0;
+  }
+
+  /** Whether takes go to an adopted shared chunk ({@link adopt}). */
+  get adopted(): boolean {
+    return this.#own !== null;
+  }
+
   /** Drops every chunk (outside a frame only). */
   clear(): void {
     if (this.#depth > 0) throw new Error("scratch arena: clear inside a frame");
@@ -145,7 +181,7 @@ export class ScratchArena {
   }
 
   /** The buffer and byte offset of a take of `bytes` (null: a fresh array). */
-  #take(bytes: number): [ArrayBuffer, number] | null {
+  #take(bytes: number): [ArrayBufferLike, number] | null {
     if (this.#depth === 0 || bytes < this.minBytes) return null;
     const size = Math.ceil(bytes / ALIGN) * ALIGN;
     const chunks = this.#chunks;

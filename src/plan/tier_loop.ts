@@ -32,6 +32,7 @@ import { kCS } from "../grid/constants.ts";
 import { cFixed } from "./diagnostics/format.ts";
 import type { ZoneState } from "./window/zone_state.ts";
 import { testSlowWindow } from "./test_hooks.ts";
+import type { WindowGate } from "./window/window_gate.ts";
 import { SPEC_PROFILE, type SwitchProbe } from "./profile.ts";
 import type { FallGate } from "../grid/rise_ok.ts";
 
@@ -63,12 +64,15 @@ export async function runTiers(
   pool: TileDecodePool | null = null,
   occluders: OccluderScene | null = null,
   tiles: PlanTiles = new PlanTiles(zs),
+  gate: WindowGate | null = null,
 ): Promise<TierResult> {
   const t0 = performance.now(), before = ctx.debug.tiers.length;
+  const waited = { ms: 0 };
   try {
-    return await tierLoop(ctx, zs, setup, req, noGo, pool, occluders, tiles);
+    return await tierLoop(ctx, zs, setup, req, noGo, pool, occluders, tiles, gate, waited);
   } finally {
-    let spent = 0;
+    ctx.addOther("window_gate", waited.ms);
+    let spent = waited.ms;
     for (const t of ctx.debug.tiers.slice(before)) spent += t.windowMs + t.searchMs;
     ctx.addOther("tier_choice", performance.now() - t0 - spent);
   }
@@ -83,6 +87,8 @@ async function tierLoop(
   pool: TileDecodePool | null,
   occluders: OccluderScene | null,
   tiles: PlanTiles,
+  gate: WindowGate | null,
+  waited: { ms: number },
 ): Promise<TierResult> {
   const cnt = ctx.counters;
   const gateCaches = fallGateCaches();
@@ -157,6 +163,8 @@ async function tierLoop(
       if (next === "level") level++;
       else forceFull = true;
     };
+    // A large window waits for the process's window gate (replay workers; window_gate.ts).
+    if (gate) waited.ms += await gate.enter(tw.rect.nx * tw.rect.ny);
     // Build the window.
     let win: WindowGrid;
     const t0 = performance.now();
