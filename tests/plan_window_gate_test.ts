@@ -11,9 +11,9 @@ import { scratch } from "../src/plan/scratch.ts";
 
 const kMin = 1000;
 
-/** Two workers' handles on one shared state (one thread here: waitAsync resolves on notify). */
+/** Two workers' handles on one shared state (one thread here; the waiter polls on a timer). */
 function pair(): [WindowGate, WindowGate] {
-  const shared = createWindowGateShared(256 << 20, kMin);
+  const shared = createWindowGateShared(kMin, 256 << 20);
   return [new WindowGate(shared), new WindowGate(shared)];
 }
 

@@ -14,13 +14,6 @@ import {
   kGateCells,
   type WindowGateShared,
 } from "../plan/window/window_gate.ts";
-import { kMaxCells } from "../plan/window/window_tiers.ts";
-
-/**
- * Scratch bytes of the workers' shared arena per cell of the largest window (kMaxCells): the
- * window build's reservation (build_window.ts RESERVE_BYTES_PER_CELL). Reserved, not resident.
- */
-const kSharedArenaBytesPerCell = 48;
 
 /** A pack a pool opens. */
 export interface PoolPack {
@@ -91,9 +84,7 @@ export class ReplayPool {
     opts: { gateCells?: number } = {},
   ): Promise<ReplayPool> {
     const gateCells = opts.gateCells ?? kGateCells;
-    const gate = jobs > 1 && Number.isFinite(gateCells)
-      ? createWindowGateShared(kMaxCells * kSharedArenaBytesPerCell, gateCells)
-      : null;
+    const gate = jobs > 1 && Number.isFinite(gateCells) ? createWindowGateShared(gateCells) : null;
     const workers: Worker[] = [];
     const heap: number[] = [];
     let info: PoolPackInfo[] = [];

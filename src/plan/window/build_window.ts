@@ -83,7 +83,7 @@ export function buildWindow(
  * full-window disconnected leg, docs/memory.md) take, so neither skips a chunk tail. Reserved
  * address space, not resident memory.
  */
-const RESERVE_BYTES_PER_CELL = 48;
+export const RESERVE_BYTES_PER_CELL = 48;
 
 function build(
   zs: ZoneState,

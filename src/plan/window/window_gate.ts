@@ -23,6 +23,8 @@
  */
 
 import { scratch } from "../scratch.ts";
+import { RESERVE_BYTES_PER_CELL } from "./build_window.ts";
+import { kMaxCells } from "./window_tiers.ts";
 
 /** Windows of at least this many cells go through the gate by default (≈ 300 MB at 37 B/cell). */
 export const kGateCells = 8 << 20;
@@ -41,14 +43,15 @@ export interface WindowGateShared {
 }
 
 /**
- * Makes the shared state: the lock and an arena chunk of `arenaBytes` (reserved address space,
- * not resident: pages become resident where takes fill them). When the box refuses that much the
- * chunk is halved until it is granted or smaller than 256 MB (then null: the holder takes from
- * its own arena).
+ * Makes the shared state: the lock and an arena chunk of `arenaBytes` (default: what the window
+ * build reserves for the largest window, kMaxCells × RESERVE_BYTES_PER_CELL; reserved address
+ * space, not resident: pages become resident where takes fill them). When the box refuses that
+ * much the chunk is halved until it is granted or smaller than 256 MB (then null: the holder takes
+ * from its own arena).
  */
 export function createWindowGateShared(
-  arenaBytes: number,
   minCells = kGateCells,
+  arenaBytes = kMaxCells * RESERVE_BYTES_PER_CELL,
 ): WindowGateShared {
   let arena: SharedArrayBuffer | null = null;
   for (let n = Math.ceil(arenaBytes / 4096) * 4096; n >= 256 << 20 && !arena; n /= 2) {
