@@ -8,6 +8,7 @@ import { formatTimestamp } from "../logs/line.ts";
 import type { BundleFacts } from "./bundle_facts.ts";
 import type { Failure } from "./adapter.ts";
 import type { RuleSet } from "./rules.ts";
+import type { RunCauseFields } from "./classify_runs.ts";
 import { classifyFailure, DEFAULT_RULE_SET } from "./rules.ts";
 
 /** How many example locations each class keeps (the first ones, in input order). */
@@ -54,8 +55,8 @@ export interface ClassGroup {
 /** Grouping of a classification report. */
 export type ClassifyBy = "class" | "zone" | "day";
 
-/** The report (`navscope classify --json`). */
-export interface ClassifyReport {
+/** The report (`navscope classify --json`); run causes: src/analyze/classify_runs.ts. */
+export interface ClassifyReport extends RunCauseFields {
   /** Failures classified. */
   total: number;
   /** Lines the log parser could not read (garbage, binary, truncated, bad fields). */

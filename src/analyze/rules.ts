@@ -22,6 +22,7 @@ import { parseJson } from "../codec/json.ts";
 import { readTextStrict } from "../codec/json_strict.ts";
 import type { FailureFacts } from "./classes.ts";
 import { UNCLASSIFIED } from "./classes.ts";
+import { compileRunCauseRules, type RunCauseRule } from "./run_cause_rules.ts";
 
 /** Conditions of one rule; every condition given must hold (logical AND). */
 export interface RuleMatch {
@@ -59,6 +60,11 @@ export interface Rule {
 export interface RuleSet {
   /** Rules in the order they are tried. */
   rules: readonly Rule[];
+  /**
+   * Run-cause rules (src/analyze/run_cause_rules.ts), when the rules file has `run_causes`;
+   * absent: the default run-cause rules.
+   */
+  runCauses?: readonly RunCauseRule[];
 }
 
 function re(s: string): RegExp {
@@ -293,6 +299,8 @@ export interface RulesFileJson {
   mode?: "extend" | "replace";
   /** Default rule ids to drop. */
   disable?: string[];
+  /** Run-cause rules (docs/run_causes.md), merged with the defaults. */
+  run_causes?: Array<{ id: string; cause: string; match: Record<string, string | string[]> }>;
   /** User rules. */
   rules?: Array<{
     id: string;
@@ -428,7 +436,15 @@ export function compileRulesDocument(
   base: readonly Rule[] = DEFAULT_RULES,
 ): RuleSet {
   if (!isObj(doc)) throw bad(file, "$", "rules file is not a JSON object", '{"version":1,…}');
-  checkKeys(file, "$", doc, ["version", "mode", "disable", "rules", "$schema", "comment"]);
+  checkKeys(file, "$", doc, [
+    "version",
+    "mode",
+    "disable",
+    "rules",
+    "run_causes",
+    "$schema",
+    "comment",
+  ]);
   if (doc.version !== 1) {
     throw bad(file, "$.version", `got ${JSON.stringify(doc.version)}`, "1");
   }
@@ -481,7 +497,10 @@ export function compileRulesDocument(
     }
     rules.splice(u.before !== undefined ? ai : ai + 1, 0, u.rule);
   }
-  return { rules: [...front, ...rules] };
+  const out: RuleSet = { rules: [...front, ...rules] };
+  // Run causes (docs/run_causes.md): always merged with the default run-cause rules.
+  if (doc.run_causes !== undefined) out.runCauses = compileRunCauseRules(doc.run_causes, file);
+  return out;
 }
 
 /** Reads, parses and compiles a rules file (JSON). Syntax errors name the file. */

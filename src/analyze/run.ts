@@ -6,7 +6,8 @@
 import { NavscopeError } from "../errors.ts";
 import { parseLooseTimestamp } from "../logs/line.ts";
 import { parseLogs } from "../logs/reader.ts";
-import { RunCollector } from "./runs.ts";
+import { RUN_EVENT_TYPES, RunCollector } from "./runs.ts";
+import { addRunCauses } from "./classify_runs.ts";
 import { bundleFacts } from "./bundle_facts.ts";
 import type { ParseReport } from "../logs/types.ts";
 import { FailureCollector, PlanCollector } from "./adapter.ts";
@@ -116,7 +117,8 @@ export async function classifyLogs(
 ): Promise<{ report: ClassifyReport; parse: ParseReport }> {
   const stream = parseLogs(inputs, {
     strict: opts.strict,
-    include: ["leg", "navmesh_load_failed", "request", "node_result"],
+    // Run machinery too: a failed run's cause (src/analyze/run_causes.ts).
+    include: ["leg", "navmesh_load_failed", ...RUN_EVENT_TYPES],
   });
   const collector = new FailureCollector();
   const acc = new ClassifyAccumulator(opts.rules ?? DEFAULT_RULE_SET, opts.by ?? "class");
@@ -133,6 +135,7 @@ export async function classifyLogs(
   for (const f of collector.finish()) acc.add(f);
   const report = acc.report(unparsedLines(stream.report), fileProblems(stream.report));
   addRunFacts(report, stream.report, runs);
+  addRunCauses(report, runs.finish(), stream.report, opts.rules);
   return { report, parse: stream.report };
 }
 

@@ -7,9 +7,11 @@
  * unit; runs are the user's ("取得快递后寻路失败" is one run).
  * @module
  */
-import type { LogEvent, Point2, RouteTarget } from "../logs/types.ts";
+import type { LogEvent, LogEventType, Point2, RouteTarget } from "../logs/types.ts";
 import type { Leg } from "../logs/types.ts";
 import { formatTimestamp } from "../logs/line.ts";
+import { describeRunEvent, hopOf, signalOf } from "./run_events.ts";
+import type { RunSignal, RunStep, ZiplineHop } from "./run_events.ts";
 
 /** A stretch of the observed track within one zone. */
 export interface TrackSegment {
@@ -47,6 +49,30 @@ export interface NavRun {
   plannedPaths: { zone: string; points: Point2[] }[];
   /** Observed positions (`status=0`, not held), split on zone change. */
   track: TrackSegment[];
+  /**
+   * What a terminal cause is made from (src/analyze/run_causes.ts): incidents and terminal
+   * lines in log order — phase transitions to Recover/Failed, `FailNavigation`, zipline given
+   * up, world-map search gave up, start recovery rejected, blind-target gave up, detour failed…
+   * Kept for every run, detail or not (they are few); failed legs are in `legs`.
+   */
+  signals: RunSignal[];
+  /** The last few navigator lines of the run, described (for a cause no line explains). */
+  lastLines: string[];
+  /** Timeline of the run (detail only; at most MAX_TIMELINE steps, the middle dropped). */
+  timeline: RunStep[];
+  /** Timeline steps dropped to keep it bounded. */
+  timelineDropped: number;
+  /** Zipline hops, in order, with their outcome. */
+  hops: ZiplineHop[];
+  /** `Navigation route replaced.` lines (a new route replaced the current one, §1.6). */
+  replans: number;
+  /** `NavRunController soft replan.` lines. */
+  softReplans: number;
+  /** Navmesh zone of the run's last leg / expansion / planned path, "" when none was logged. */
+  zone: string;
+  /** Naive epoch ms of the request and of the end, NaN when unknown. */
+  startMs: number;
+  endMs: number;
 }
 
 /** Counts over runs (beside the leg counts). */
@@ -81,8 +107,45 @@ function emptyRun(index: number): NavRun {
     phases: [],
     plannedPaths: [],
     track: [],
+    signals: [],
+    lastLines: [],
+    timeline: [],
+    timelineDropped: 0,
+    hops: [],
+    replans: 0,
+    softReplans: 0,
+    zone: "",
+    startMs: NaN,
+    endMs: NaN,
   };
 }
+
+/**
+ * Event types a run's cause, counters and timeline read, beside `request`, `node_result` and
+ * `leg` (commands that skip position lines ask the parser for these).
+ */
+export const RUN_EVENT_TYPES: readonly LogEventType[] = [
+  "request",
+  "node_result",
+  "leg",
+  "phase",
+  "fail_navigation",
+  "session",
+  "zipline_action",
+  "zipline_stage",
+  "worldmap_gave_up",
+  "start_recovery",
+  "blind_fallback",
+  "detour",
+  "zipline",
+  "waypoint_expanded",
+  "generated_path",
+];
+
+/** The most timeline steps a run keeps (the first half and the latest, the middle dropped). */
+export const MAX_TIMELINE = 400;
+/** Navigator lines kept per run for {@link NavRun.lastLines}. */
+export const LAST_LINES = 6;
 
 /** The largest number of track points kept per run (thinned beyond it). */
 const MAX_TRACK = 20000;
@@ -124,6 +187,10 @@ export class RunCollector {
         run.zip = p && typeof p.zip === "boolean" ? p.zip : null;
         run.targets = ev.targets;
         run.pathSteps = ev.path.length;
+        run.startMs = ev.head.time;
+        const z = ev.targets.find((t) => t.zoneId !== "");
+        if (z) run.zone = z.zoneId;
+        if (this.detail) run.timeline.push(step(ev, describeRunEvent(ev)));
         this.runs.push(run);
         this.#open = run;
         this.#trackPoints = 0;
@@ -132,6 +199,8 @@ export class RunCollector {
       }
       case "node_result":
         if (r && (ev.name === r.nodeName || r.nodeName === "")) {
+          r.endMs = ev.head.time;
+          if (this.detail) this.#step(r, ev);
           this.#close(ev.ok, Number.isNaN(ev.head.time) ? "" : formatTimestamp(ev.head.time));
         }
         return;
@@ -154,11 +223,14 @@ export class RunCollector {
           return;
         }
         if (!l.ok) run.failedLegs++;
+        if (l.zone) run.zone = l.zone;
         if (this.detail || !l.ok) run.legs.push(l);
         return;
       }
     }
-    if (!r || !this.detail) return;
+    if (!r) return;
+    this.#machinery(r, ev);
+    if (!this.detail) return;
     switch (ev.type) {
       case "start_recovery":
         r.startRecoveries.push({
@@ -180,11 +252,42 @@ export class RunCollector {
         r.phases.push({ from: ev.from, to: ev.to, reason: ev.reason });
         return;
       case "generated_path":
+        if (ev.navmeshZone) r.zone = ev.navmeshZone;
         if (ev.points.length) r.plannedPaths.push({ zone: ev.navmeshZone, points: ev.points });
         return;
       case "position":
         this.#position(r, ev.status, ev.held, ev.zone, ev.point);
         return;
+    }
+  }
+
+  /**
+   * Run machinery (maaend-runlogs.md §1.6) of the open run: its cause signals, counters, hops
+   * and last lines always; a timeline step with detail.
+   */
+  #machinery(r: NavRun, ev: LogEvent): void {
+    if (ev.type === "position") return;
+    const sig = signalOf(ev);
+    if (sig) r.signals.push(sig);
+    if (ev.type === "session") {
+      if (ev.kind === "route_replaced") r.replans++;
+      else if (ev.kind === "soft_replan") r.softReplans++;
+      else if (ev.kind === "expansion_finished" && ev.zone) r.zone = ev.zone;
+    }
+    hopOf(r.hops, ev);
+    const text = describeRunEvent(ev);
+    if (text === "") return;
+    r.lastLines.push(`${ev.src.file}:${ev.src.line} ${text}`);
+    if (r.lastLines.length > LAST_LINES) r.lastLines.shift();
+    if (this.detail) this.#step(r, ev, text);
+  }
+
+  #step(r: NavRun, ev: LogEvent, text = describeRunEvent(ev)): void {
+    if (text === "") return;
+    r.timeline.push(step(ev, text));
+    if (r.timeline.length > MAX_TIMELINE) {
+      r.timeline.splice(MAX_TIMELINE / 2, 1);
+      r.timelineDropped++;
     }
   }
 
@@ -209,7 +312,8 @@ export class RunCollector {
 
   #prune(i: number): void {
     const r = this.runs[i];
-    if (!r || r.failedLegs > 0) return;
+    // A failed run keeps its detail even without a failed leg (its cause may be no plan's).
+    if (!r || r.failedLegs > 0 || r.ok === false) return;
     r.legs = [];
     r.track = [];
     r.plannedPaths = [];
@@ -218,6 +322,8 @@ export class RunCollector {
     r.phases = [];
     r.startRecoveries = [];
     r.blindFallbacks = [];
+    r.timeline = [];
+    r.hops = [];
   }
 
   #close(ok: boolean | null, end: string): void {
@@ -225,6 +331,11 @@ export class RunCollector {
     r.ok = ok;
     r.end = end;
     this.#open = null;
+    // A run that did not fail needs no cause: its signals and last lines are dropped.
+    if (ok === true) {
+      r.signals = [];
+      r.lastLines = [];
+    }
   }
 
   /** Ends the input (an open run stays `ok: null`). */
@@ -254,4 +365,13 @@ export class RunCollector {
 export function runOfLeg(runs: readonly NavRun[], leg: Leg): NavRun | null {
   for (const r of runs) if (r.legs.includes(leg)) return r;
   return null;
+}
+
+function step(ev: LogEvent, text: string): RunStep {
+  return {
+    time: Number.isNaN(ev.head.time) ? "" : formatTimestamp(ev.head.time),
+    ms: ev.head.time,
+    at: `${ev.src.file}:${ev.src.line}`,
+    what: text,
+  };
 }

@@ -7,6 +7,7 @@
 import { type BundleFacts, ziplineWord } from "./bundle_facts.ts";
 import type { ClassifyReport, ClassRow } from "./classify_report.ts";
 import type { StatsBody, StatsReport } from "./stats.ts";
+import { runCauseTables } from "./classify_runs.ts";
 
 /** A renderable table (structurally equal to commands/support/terminal.ts `TableModel`). */
 export interface ReportTable {
@@ -58,6 +59,7 @@ export function classifyTables(rep: ClassifyReport): ReportTable[] {
       rows: classRows(g.classes),
     });
   }
+  out.push(...runCauseTables(rep));
   return out;
 }
 

@@ -8,6 +8,7 @@
  */
 import { field, parseBool, parseNumber, parsePoint, parsePoints } from "./line.ts";
 import { PLAN_MESSAGE, planRecordFromFields } from "./plan_line.ts";
+import { RUN_MESSAGES } from "./run_messages.ts";
 import type {
   EventBase,
   LineHead,
@@ -197,6 +198,12 @@ export const MESSAGES: readonly MessageSpec[] = [
     currentZone: so(f, "state.current_zone"),
     viaZipline: true,
     pointCount: no(f, "out_path.size() - insert_index"),
+    // A variant names the mount `mount_spot` (maaend-runlogs.md §1.6).
+    mount: field(f, "mount.x") !== undefined
+      ? [no(f, "mount.x"), no(f, "mount.y")]
+      : field(f, "mount_spot.x") !== undefined
+      ? [no(f, "mount_spot.x"), no(f, "mount_spot.y")]
+      : null,
     startRecovered: false,
     planMs: NaN,
     expandMs: NaN,
@@ -313,6 +320,8 @@ export const MESSAGES: readonly MessageSpec[] = [
     point: [no(f, "position.x"), no(f, "position.y")],
     held: so(f, "position.isHeld") === "true",
   })),
+  // Run machinery: session, zipline action and stage machine, locator (§1.6).
+  ...RUN_MESSAGES,
 ];
 
 /** Parses `[1,5,9]` into integers; [] when absent or malformed. */

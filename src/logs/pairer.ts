@@ -190,6 +190,13 @@ export class LegPairer {
       case "leg":
       case "phase":
       case "navmesh_load_failed":
+      // Run machinery (maaend-runlogs.md §1.6) is no part of a leg: it must not flush one.
+      case "fail_navigation":
+      case "session":
+      case "zipline_action":
+      case "zipline_stage":
+      case "worldmap_gave_up":
+      case "zipline_account":
         return;
     }
     const st = this.#state(ev);

@@ -21,6 +21,7 @@ import {
 } from "./line.ts";
 import { buildNodeResult, buildRequestEvent, eventBase, MESSAGES_BY_FIRST } from "./messages.ts";
 import { LegPairer } from "./pairer.ts";
+import { countUnknownKind, unknownKindOf } from "./run_messages.ts";
 import type {
   FileReport,
   LineHead,
@@ -83,6 +84,7 @@ export function emptyReport(): ParseReport {
     lines: 0,
     layoutLines: 0,
     recognized: 0,
+    unknownKinds: {},
     problems: {
       garbage: 0,
       binary: 0,
@@ -195,6 +197,7 @@ export class LogLineProcessor {
     for (const [t, n] of Object.entries(br.events)) {
       r.events[t as LogEventType] = (r.events[t as LogEventType] ?? 0) + (n ?? 0);
     }
+    for (const [k, n] of Object.entries(br.unknownKinds)) countUnknownKind(r.unknownKinds, k, n);
     for (const q of br.firstProblems) this.#locate(q.kind, q.line + off, q.detail, q.file);
     const f = this.#fileRep, bf = b.file;
     f.lines += bf.lines;
@@ -358,11 +361,20 @@ export class LogLineProcessor {
       }
     }
     if (this.#dispatch(s, m0, lineNo, truncated)) return;
-    if (s.charCodeAt(m0) === 91) return this.#framing(s, m0, lineNo, truncated);
+    if (s.charCodeAt(m0) === 91) {
+      if (!this.#framing(s, m0, lineNo, truncated)) this.#unknown(s, m0);
+      return;
+    }
     // Run framing lines from EventDispatcher/AgentServer: search the prefix only (backwards).
     if (s.lastIndexOf("[EventDispatcher", m0) > 0 || s.lastIndexOf("[AgentServer", m0) > 0) {
-      this.#framing(s, m0, lineNo, truncated);
+      if (this.#framing(s, m0, lineNo, truncated)) return;
     }
+    this.#unknown(s, m0);
+  }
+
+  /** A logger line no message matched: counted per message kind (ParseReport.unknownKinds). */
+  #unknown(s: string, m: number): void {
+    countUnknownKind(this.report.unknownKinds, unknownKindOf(s, m));
   }
 
   #dropNuls(s: string): string {
@@ -454,25 +466,33 @@ export class LogLineProcessor {
     return head;
   }
 
-  /** Run framing: `[req={…}]` (MapNavigateAction start) and `[msg=Node.Action.…]` (end). */
-  #framing(s: string, m: number, lineNo: number, truncated: boolean): void {
+  /**
+   * Run framing: `[req={…}]` (MapNavigateAction start) and `[msg=Node.Action.…]` (end). False
+   * when the line is neither (the caller counts it as an unknown kind).
+   */
+  #framing(s: string, m: number, lineNo: number, truncated: boolean): boolean {
     const q = s.indexOf("[req=", m);
     const g = q < 0 ? s.indexOf("[msg=Node.Action.", m) : -1;
-    if (q < 0 && g < 0) return;
-    if (q >= 0 && s.indexOf("MapNavigateAction", q) < 0) return;
+    if (q < 0 && g < 0) return false;
+    // Another action's request, or a node result of another kind: framing, known, not a run.
+    if (q >= 0 && s.indexOf("MapNavigateAction", q) < 0) return true;
     // The head comes from this line's own prefix scan (no message matched, so none ran yet).
     scanHead(s, this.#scan);
     scanFields(s, q >= 0 ? q : g, this.#fields);
     const base = eventBase({ file: this.#file, line: lineNo }, this.#fillHead(s, truncated));
     if (q >= 0) {
       const req = field(this.#fields, "req");
-      if (req === undefined) return this.problem("bad_field", lineNo, "[req=…] unclosed");
+      if (req === undefined) {
+        this.problem("bad_field", lineNo, "[req=…] unclosed");
+        return true;
+      }
       const ev = buildRequestEvent(req, base);
       if (ev !== null) this.#accept(ev, lineNo, "request");
     } else {
       const ev = buildNodeResult(this.#fields, base);
       if (ev !== null) this.#accept(ev, lineNo, "node result");
     }
+    return true;
   }
 
   #accept(ev: LogEvent | string, lineNo: number, what: string): void {

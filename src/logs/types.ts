@@ -313,6 +313,8 @@ export interface WaypointExpandedEvent extends EventBase {
   navmeshZone: string;
   currentZone: string;
   viaZipline: boolean;
+  /** Via zipline: the mount point (`mount.x/y` or `mount_spot.x/y`), null when not logged. */
+  mount?: Point2 | null;
   /** path_point_count (walking) or the number of inserted points (zipline), NaN if absent. */
   pointCount: number;
   startRecovered: boolean;
@@ -439,6 +441,110 @@ export interface PhaseEvent extends EventBase {
 }
 
 /**
+ * `FailNavigation` (ERR): "Off-route with no route progress past the wedge timeout; …"
+ * (maaend-runlogs.md §1.6). `distance` is the distance off the route, px.
+ */
+export interface FailNavigationEvent extends EventBase {
+  type: "fail_navigation";
+  /** `current_distance`, px off the route, NaN when absent. */
+  distance: number;
+  /** `yaw_error`, degrees, NaN when absent. */
+  yawError: number;
+  /** `stalled_ms`, ms, NaN when absent. */
+  stalledMs: number;
+}
+
+/** The kinds of {@link SessionEvent} (maaend-runlogs.md §1.3 "Session and action framing", §1.6). */
+export type SessionKind =
+  | "route_replaced"
+  | "soft_replan"
+  | "starting"
+  | "waiting_fix"
+  | "initial_fix"
+  | "expansion_finished"
+  | "plan_build_failed"
+  | "zone_infer_failed";
+
+/**
+ * Navigation-session lines: `Navigation route replaced.` (`reason`), `NavRunController soft
+ * replan.` (`reason` = the enum code), `Starting navigation to targets.`, `Waiting for first
+ * valid GPS signal...`, `Initial Pos fixed:` (`point`), `NAVMESH route expansion finished.`,
+ * `NavRunController plan build failed.` (`reason` = the enum code), `Failed to infer NAVMESH
+ * base zone.` (`zone` = `param.map_name`; the ERR one ends the expansion, §1.3).
+ */
+export interface SessionEvent extends EventBase {
+  type: "session";
+  kind: SessionKind;
+  /** Reason text or code as logged, "" when none. */
+  reason: string;
+  /** Initial fix position, null otherwise. */
+  point: Point2 | null;
+  /** `target_count` / `expanded_waypoints` / `anchor_index`, NaN when none. */
+  count: number;
+  /** Navmesh zone (expansion finished / plan build failed), "" otherwise. */
+  zone: string;
+}
+
+/**
+ * `Action: ZIPLINE …` (maaend-runlogs.md §1.6): a hop started (`point` = landing), launched
+ * toward the landing point (`point` = landing), ride landed (`point` = where, when logged),
+ * given up (`reason`, `detail`, `dropped`, `point` = the fresh position, when logged).
+ */
+export interface ZiplineActionEvent extends EventBase {
+  type: "zipline_action";
+  action: "hop_started" | "launched" | "landed" | "given_up";
+  point: Point2 | null;
+  /** Given up: `reason` (`zipline_aim_failed` …), "" otherwise. */
+  reason: string;
+  /** Given up: `detail`, "" otherwise. */
+  detail: string;
+  /** Given up: `dropped` as logged, "" when absent. */
+  dropped: string;
+  /** Landed: `done.still_on_tower`, null when absent. */
+  stillOnTower: boolean | null;
+}
+
+/**
+ * A `zipline/…` stage-machine line (maaend-runlogs.md §1.6): `begin` (mount, landing),
+ * `fired`, `fired/riding`, `fired/moved`, `fired/no_launch` (elapsed ms), `on_tower` (target),
+ * `classified` (landing code, reached point).
+ */
+export interface ZiplineStageEvent extends EventBase {
+  type: "zipline_stage";
+  /** The text after `zipline/` (`begin`, `fired/riding`, …). */
+  stage: string;
+  /** begin: `plan_.mount`, null otherwise. */
+  mount: Point2 | null;
+  /** begin: `plan_.landing`; on_tower: `target_`; null otherwise. */
+  landing: Point2 | null;
+  /** fired/*: `elapsed_ms`, NaN otherwise. */
+  elapsedMs: number;
+  /** classified: `static_cast<int>(landing)`, NaN otherwise. */
+  landingCode: number;
+  /** classified: `reached`, null otherwise. */
+  reached: Point2 | null;
+}
+
+/** `WorldMap: gave up without a confirmed icon` (ERR, `worldmap::MapFindRun`, §1.6). */
+export interface WorldMapGaveUpEvent extends EventBase {
+  type: "worldmap_gave_up";
+  /** `param.zone` (a locator zone such as `Wuling`). */
+  zone: string;
+  target: Point2 | null;
+  icon: string;
+  /** `param.max_attempts`, NaN when absent. */
+  maxAttempts: number;
+}
+
+/**
+ * `ZiplineAccount: current game account selected`: recognised so it is not an unknown kind;
+ * the account id is personal data (maaend-runlogs.md §1.6) and is deliberately not kept.
+ */
+export interface ZiplineAccountEvent extends EventBase {
+  type: "zipline_account";
+}
+
+/**
  * One planned leg, assembled from the lines of one plan (paired by thread and order) or
  * taken from a navscope plan line. A leg is `replayable` when zone, start and goal are known.
  */
@@ -511,6 +617,12 @@ export type LogEvent =
   | DetourEvent
   | ZiplineEvent
   | PositionEvent
+  | FailNavigationEvent
+  | SessionEvent
+  | ZiplineActionEvent
+  | ZiplineStageEvent
+  | WorldMapGaveUpEvent
+  | ZiplineAccountEvent
   | LegEvent;
 
 /** The `type` tags of {@link LogEvent}. */
@@ -578,6 +690,13 @@ export interface ParseReport {
   layoutLines: number;
   /** Lines whose message was recognised (an event was emitted). */
   recognized: number;
+  /**
+   * Logger lines no message matched, counted per message kind (the message text up to its
+   * first `[key=`, digits masked as `#`; see `unknownKindOf` in src/logs/run_messages.ts), so
+   * a new navigator line is noticed, not dropped. At most `MAX_UNKNOWN_KINDS` keys; the rest
+   * are counted under `(other kinds)`.
+   */
+  unknownKinds: Record<string, number>;
   /** Counts of problems by kind. */
   problems: Record<ProblemKind, number>;
   /** The first problems (capped, see `ParseOptions.maxProblems`). */
