@@ -31,6 +31,7 @@ and writes, in DIR (default triage/):
   report.html   the navscope report of the same logs (with --pack: drill-downs whose pictures
                 carry the log's planned path and observed track as layers)
   leg-NN.png    one picture per distinct failing leg
+  run-NN.svg    one picture per failed run (planned path, track, zipline hops, end)
 
 and prints the Markdown.
 
@@ -78,6 +79,7 @@ export async function run(args: string[]): Promise<number> {
     { path: `${out}/triage.md`, data: res.markdown },
     { path: `${out}/report.html`, data: res.html },
     ...[...res.pngs].map(([name, data]) => ({ path: `${out}/${name}`, data })),
+    ...[...res.svgs].map(([name, data]) => ({ path: `${out}/${name}`, data })),
   ]);
   io.out.write(res.markdown);
   return 0;

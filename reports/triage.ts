@@ -19,6 +19,14 @@ import { reportHtml } from "./report_page.ts";
 import { logLayers } from "./log_layers.ts";
 import { legPng } from "./leg_png.ts";
 import type { LegPicture } from "../src/plan/types.ts";
+import {
+  failedRuns as listFailedRuns,
+  failedRunsMarkdown,
+  runPictures,
+  runsVerdict,
+  type TriageRun,
+  unknownKindsMarkdown,
+} from "./triage_runs.ts";
 
 /** GitHub's comment limit, characters. */
 export const COMMENT_LIMIT = 65536;
@@ -60,6 +68,10 @@ export interface TriageResult {
   failedRuns: number;
   /** What the log parse saw. */
   parse: ParseReport;
+  /** Every failed run with its cause, end and picture (reports/triage_runs.ts). */
+  failedRunList: TriageRun[];
+  /** The failed runs' pictures: `run-NN.svg` → SVG text. */
+  svgs: Map<string, string>;
 }
 
 /** Reads, replays and writes the triage of `inputs`. */
@@ -127,6 +139,8 @@ export async function triage(
   }
   const failures = data.overview.failures_by_class.reduce((s, c) => s + c.count, 0);
   const failedRuns = new Set(legs.map((t) => t.run).filter((r) => r !== null)).size;
+  // Every failed run, planner or not (issue 53), with its cause and picture.
+  const failedRunList = listFailedRuns(runs);
   const html = await reportHtml(data, "navscope triage");
   const result: TriageResult = {
     markdown: "",
@@ -138,6 +152,8 @@ export async function triage(
     failures,
     failedRuns,
     parse,
+    failedRunList,
+    svgs: runPictures(failedRunList),
   };
   result.markdown = triageMarkdown(result, data.overview.failures_by_class, opts.packs ?? []);
   return result;
@@ -248,7 +264,12 @@ export function triageMarkdown(
   packs: readonly string[],
 ): string {
   const withPack = packs.length > 0;
+  const runList = r.failedRunList ?? [];
   const head = [
+    // The verdict covers every failed run first; the planner's share follows (issue 53).
+    ...(runList.length
+      ? [`**navscope triage：${runList.length} 次导航运行失败 · ${runsVerdict(runList)}**`, ""]
+      : []),
     verdictLine(r.failures, r.failedRuns, byClass),
     "",
     `${r.runs.length} navigation runs read, ${
@@ -259,7 +280,10 @@ export function triageMarkdown(
     "",
     "",
   ];
-  const table = [
+  // No failing leg: no empty table (the failed runs above say what happened).
+  const table = r.legs.length === 0 ? [] : [
+    "## Failing legs",
+    "",
     `| # | run | zone | start → goal | class |${withPack ? " replay |" : ""}`,
     `|---|---|---|---|---|${withPack ? "---|" : ""}`,
     ...r.legs.map((t) =>
@@ -283,13 +307,16 @@ export function triageMarkdown(
     ];
   const note = (k: number) =>
     `\n*(cut: ${k} of ${r.legs.length} failing legs shown here; the rest are in triage's report.html)*\n`;
+  const kinds = r.parse ? unknownKindsMarkdown(r.parse) : "";
+  if (kinds) tail.unshift(kinds);
   let out = head.join("\n");
+  out += failedRunsMarkdown(runList, Math.floor(COMMENT_LIMIT / 2));
   const tableText = table.join("\n");
   const reserve = 400 + tail.join("\n").length;
   if (out.length + tableText.length + reserve > COMMENT_LIMIT) {
     // The table alone is too long: whole rows only, closed, then the note.
-    let k = 0, t = table.slice(0, 2).join("\n") + "\n";
-    for (const row of table.slice(2, -1)) {
+    let k = 0, t = table.slice(0, 4).join("\n") + "\n";
+    for (const row of table.slice(4, -1)) {
       if (out.length + t.length + row.length + reserve > COMMENT_LIMIT) break;
       t += row + "\n";
       k++;

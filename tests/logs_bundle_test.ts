@@ -139,7 +139,15 @@ Deno.test("done-when: 3 volumes, one missing, rotated log, CRLF, NUL run — zip
       assert(t.pngs.get(l.picture)![1] === 0x50, "a PNG"); // \x89PNG
     }
     assert(t.markdown.startsWith("**navscope triage："), t.markdown.slice(0, 80));
-    assert(t.markdown.split("\n")[0].includes("4 planner failures in 4 runs"));
+    // The verdict covers every failed run (issue 53), then the planner's share.
+    assert(t.markdown.split("\n")[0].includes("4 failed runs: "), t.markdown.slice(0, 200));
+    assert(t.markdown.split("\n")[2].includes("4 planner failures in 4 runs"));
+    assertEquals(t.failedRunList.map((r) => r.cause.cause), [
+      "planner:goal_outside_reach",
+      "detour:no_bypass",
+      "planner:seed_outside_window",
+      "planner:goal_outside_reach",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -163,6 +171,10 @@ Deno.test("triage CLI writes triage.md, report.html and one PNG per failing leg;
       "leg-03.png",
       "leg-04.png",
       "report.html",
+      "run-01.svg",
+      "run-02.svg",
+      "run-03.svg",
+      "run-04.svg",
       "triage.md",
     ]);
     assertEquals((await cli(["triage"])).code, 2);
