@@ -29,7 +29,8 @@ import { CAPPED_WINDOW_MAX, round3, StatsAccumulator, StatsGroup } from "../src/
 import { gloss, hasCjk } from "../src/logs/gloss.ts";
 import { formatTimestamp } from "../src/logs/line.ts";
 import { parseLogs } from "../src/logs/reader.ts";
-import { type NavRun, RunCollector } from "../src/analyze/runs.ts";
+import { type NavRun, RUN_EVENT_TYPES, RunCollector } from "../src/analyze/runs.ts";
+import { type ReportRuns, reportRuns } from "./report_runs.ts";
 import type { BundleFacts } from "../src/analyze/bundle_facts.ts";
 import type { LogEvent, ParseReport, PlanRecord, Point2 } from "../src/logs/types.ts";
 import { mulberry32 } from "../src/rng.ts";
@@ -102,6 +103,8 @@ export interface ReportData {
   runs?: { total: number; failed: number; open: number; with_failed_legs: number };
   /** Legs and failed legs (with runs or bundles). */
   legs?: { total: number; failed: number };
+  /** Failed runs with their causes (reports/report_runs.ts), when the logs have runs. */
+  failed_runs?: ReportRuns;
   overview: {
     /** Plans (legs) seen, successful and failed. */
     plans: number;
@@ -720,9 +723,7 @@ export async function reportFromLogs(
 ): Promise<{ data: ReportData; parse: ParseReport; acc: ReportAccumulator; runs: NavRun[] }> {
   const stream = parseLogs(inputs, {
     strict: opts.strict,
-    include: opts.runDetail
-      ? undefined
-      : ["plan", "leg", "navmesh_load_failed", "request", "node_result"],
+    include: opts.runDetail ? undefined : ["plan", "navmesh_load_failed", ...RUN_EVENT_TYPES],
   });
   const acc = new ReportAccumulator(opts);
   acc.onPlan = opts.onPlan;
@@ -740,5 +741,7 @@ export async function reportFromLogs(
   const parse = stream.report;
   const data = acc.data(inputs, { unparsed: unparsedLines(parse), problems: fileProblems(parse) });
   addRunFacts(data, parse, runs);
-  return { data, parse, acc, runs: runs.finish() };
+  const all = runs.finish();
+  if (all.length > 0) data.failed_runs = reportRuns(all);
+  return { data, parse, acc, runs: all };
 }

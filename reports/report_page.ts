@@ -8,6 +8,7 @@
 import type { ReportData } from "./report_data.ts";
 import { chartSpecs } from "./report_charts.ts";
 import { counterTableHtml, otherTableHtml } from "./report_costs.ts";
+import { runsSectionHtml } from "./report_runs.ts";
 
 /** The chart.js build inlined into the page (the UMD bundle of the pinned npm package). */
 export async function chartJsSource(): Promise<string> {
@@ -98,8 +99,10 @@ ${
     esc(d.inputs.join(", "))
   } — built by navscope report; self-contained, works offline.</p>
 <nav><a href="#overview">Overview</a><a href="#tiers">Tiers</a><a href="#stages">Stage timings</a><a href="#failure-section">Failures</a>${
-    d.baseline ? '<a href="#baseline">Baseline</a>' : ""
-  }${d.history ? '<a href="#history">History</a>' : ""}</nav>
+    d.failed_runs ? '<a href="#runs-section">Failed runs</a>' : ""
+  }${d.baseline ? '<a href="#baseline">Baseline</a>' : ""}${
+    d.history ? '<a href="#history">History</a>' : ""
+  }</nav>
 </header>
 <main>
 <section id="overview"><h2>Overview</h2>
@@ -138,6 +141,7 @@ ${counterTableHtml(d)}
   }.</p>
 <table id="failures"><thead><tr></tr></thead><tbody></tbody></table>
 </section>
+${runsSectionHtml(d.failed_runs)}
 ${baseline}
 ${history}
 <section id="notes-section"><h2>How this page was built</h2>

@@ -19,6 +19,8 @@ import { captureOutput } from "../commands/support/terminal.ts";
 import { run as classifyCmd } from "../commands/classify.ts";
 import { triage } from "../reports/triage.ts";
 import { runPictureSvg } from "../reports/run_picture.ts";
+import { reportFromLogs } from "../reports/report_data.ts";
+import { reportHtml } from "../reports/report_page.ts";
 
 type P = [number, number];
 
@@ -690,4 +692,34 @@ Deno.test("run picture: title, cause, message, a legend entry per layer drawn, s
   });
   assert(!bare.includes("planned path"), bare);
   assert(bare.startsWith("<svg"), bare);
+});
+
+Deno.test("report: a runs section with cause, node, zone, duration, replans and zipline hops", async () => {
+  await withLog(threeRuns(), async (p) => {
+    const { data } = await reportFromLogs([p]);
+    const fr = data.failed_runs!;
+    assertEquals([fr.total, fr.failed], [4, 3]);
+    assertEquals(fr.by_cause, [
+      { cause: "locator:worldmap_gave_up", runs: 1 },
+      { cause: "offroute:wedge_timeout", runs: 1 },
+      { cause: "planner:goal_outside_reach", runs: 1 },
+    ]);
+    const r = fr.rows[1];
+    assertEquals(r.node, "Deliver");
+    assertEquals(r.chain, ["zipline:aim_failed", "offroute:wedge_timeout"]);
+    assertEquals(r.zone, "map02base");
+    assertEquals([r.replans, r.soft_replans, r.zipline_hops], [1, 1, 1]);
+    assertEquals(r.hop_outcomes, ["given up: zipline_aim_failed"]);
+    assert(r.duration_s !== null && r.duration_s > 0);
+    // Without run detail the track is not read, so the distance off the route is unknown.
+    assertEquals(r.off_route_px, null);
+    const d2 = (await reportFromLogs([p], { runDetail: "failed" })).data.failed_runs!;
+    assertEquals(d2.rows[1].off_route_px, 40);
+    const html = await reportHtml(data);
+    assert(
+      html.includes('<section id="runs-section"><h2>Failed runs (3 of 4 runs)</h2>'),
+      "section",
+    );
+    assert(html.includes("<td><code>offroute:wedge_timeout</code></td>"), "row");
+  });
 });
