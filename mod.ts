@@ -378,10 +378,35 @@ export {
 export { entryStream, isZip, openZip, type ZipArchive, type ZipEntry } from "./src/codec/zip.ts";
 export {
   type NavRun,
+  RUN_EVENT_TYPES,
   RunCollector,
   type RunCounts,
   type TrackSegment,
 } from "./src/analyze/runs.ts";
+// ── Every failed run explained (issue 53) ────────────────────────────────────────────────────
+export {
+  type CauseLink,
+  causeWords,
+  chainWords,
+  pointPolylineDistance,
+  type RunCause,
+  runCause,
+  type RunCauseRow,
+  runCauseRows,
+  type RunEnd,
+  runEnd,
+} from "./src/analyze/run_causes.ts";
+export {
+  DEFAULT_RUN_CAUSE_RULES,
+  RUN_CAUSES,
+  type RunCauseDef,
+  type RunCauseRule,
+} from "./src/analyze/run_cause_rules.ts";
+export { type RunSignal, type RunStep, type ZiplineHop } from "./src/analyze/run_events.ts";
+export { RUN_MESSAGES, unknownKindOf } from "./src/logs/run_messages.ts";
+export { type RunPictureData, runPictureSvg } from "./reports/run_picture.ts";
+export { failedRuns, runsVerdict, type TriageRun } from "./reports/triage_runs.ts";
+export { type ReportRuns, reportRuns, type RunRow } from "./reports/report_runs.ts";
 export { type BundleFacts, bundleFacts } from "./src/analyze/bundle_facts.ts";
 export {
   COMMENT_LIMIT,

@@ -723,3 +723,12 @@ Deno.test("report: a runs section with cause, node, zone, duration, replans and 
     assert(html.includes("<td><code>offroute:wedge_timeout</code></td>"), "row");
   });
 });
+
+Deno.test("docs/run_causes.md's taxonomy table is RUN_CAUSES, row for row", async () => {
+  const doc = await Deno.readTextFile(new URL("../docs/run_causes.md", import.meta.url));
+  const rows = doc.split("\n").filter((l) => /^\| `[^`]+` +\|/.test(l));
+  assertEquals(rows.map((l) => l.split("`")[1]), RUN_CAUSES.map((d) => d.name));
+  for (const [i, d] of RUN_CAUSES.entries()) {
+    assertEquals(rows[i].split("|")[2].trim(), d.words, d.name);
+  }
+});
