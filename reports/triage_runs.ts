@@ -88,7 +88,7 @@ export function runPictures(list: readonly TriageRun[]): Map<string, string> {
 /**
  * The verdict over every failed run: "3 failed runs: 1 planner failure (goal_outside_reach),
  * 1 zipline aim failure then off-route wedge timeout, 1 world-map search gave up" (chains
- * grouped, most runs first, then in first-seen order).
+ * grouped, most runs first, then in first-seen order; "2× planner failure (…)" for several).
  */
 export function runsVerdict(list: readonly TriageRun[]): string {
   if (list.length === 0) return "no failed run";
@@ -99,7 +99,7 @@ export function runsVerdict(list: readonly TriageRun[]): string {
   }
   const parts = [...groups].map(([w, n], i) => ({ w, n, i }))
     .sort((a, b) => b.n - a.n || a.i - b.i)
-    .map((g) => `${g.n} ${g.w}`);
+    .map((g) => (g.n === 1 ? `1 ${g.w}` : `${g.n}× ${g.w}`));
   return `${list.length} failed run${list.length === 1 ? "" : "s"}: ${parts.join(", ")}`;
 }
 

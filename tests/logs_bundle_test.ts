@@ -98,7 +98,16 @@ Deno.test("done-when: 3 volumes, one missing, rotated log, CRLF, NUL run — zip
       z.report.classes.map((c) => [c.class, c.count]),
       f.report.classes.map((c) => [c.class, c.count]),
     );
-    assertEquals(z.report.runs, { total: 5, failed: 4, open: 0, with_failed_legs: 4 });
+    // Two runs failed without a failed leg (a zipline aim failure then the off-route wedge
+    // timeout; a world-map search that gave up, issue 53).
+    assertEquals(z.report.runs, { total: 7, failed: 6, open: 0, with_failed_legs: 4 });
+    assertEquals(z.report.run_causes!.map((r) => [r.cause, r.runs]), [
+      ["planner:goal_outside_reach", 2],
+      ["detour:no_bypass", 1],
+      ["locator:worldmap_gave_up", 1],
+      ["offroute:wedge_timeout", 1],
+      ["planner:seed_outside_window", 1],
+    ]);
     assertEquals(z.report.runs, f.report.runs);
     const b = z.report.bundles![0];
     assertEquals(b.volumes_missing, [`${EXAMPLE_PREFIX}-part01.zip`]);
@@ -140,14 +149,24 @@ Deno.test("done-when: 3 volumes, one missing, rotated log, CRLF, NUL run — zip
     }
     assert(t.markdown.startsWith("**navscope triage："), t.markdown.slice(0, 80));
     // The verdict covers every failed run (issue 53), then the planner's share.
-    assert(t.markdown.split("\n")[0].includes("4 failed runs: "), t.markdown.slice(0, 200));
+    assert(t.markdown.split("\n")[0].includes("6 failed runs: "), t.markdown.slice(0, 200));
     assert(t.markdown.split("\n")[2].includes("4 planner failures in 4 runs"));
     assertEquals(t.failedRunList.map((r) => r.cause.cause), [
       "planner:goal_outside_reach",
       "detour:no_bypass",
       "planner:seed_outside_window",
       "planner:goal_outside_reach",
+      "offroute:wedge_timeout",
+      "locator:worldmap_gave_up",
     ]);
+    assert(
+      t.markdown.split("\n")[0].endsWith(
+        "1 zipline aim failure then off-route wedge timeout, 1 world-map search gave up**",
+      ),
+      t.markdown.split("\n")[0],
+    );
+    // The zipline account id is personal data: never in the comment or the report.
+    assert(!t.markdown.includes("4242424242") && !t.html.includes("4242424242"));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -175,6 +194,8 @@ Deno.test("triage CLI writes triage.md, report.html and one PNG per failing leg;
       "run-02.svg",
       "run-03.svg",
       "run-04.svg",
+      "run-05.svg",
+      "run-06.svg",
       "triage.md",
     ]);
     assertEquals((await cli(["triage"])).code, 2);

@@ -10,6 +10,7 @@
 import type { LogEvent, LogEventType, Point2, RouteTarget } from "../logs/types.ts";
 import type { Leg } from "../logs/types.ts";
 import { formatTimestamp } from "../logs/line.ts";
+import { navmeshZoneOf } from "../logs/messages.ts";
 import { describeRunEvent, hopOf, signalOf } from "./run_events.ts";
 import type { RunSignal, RunStep, ZiplineHop } from "./run_events.ts";
 
@@ -189,7 +190,8 @@ export class RunCollector {
         run.pathSteps = ev.path.length;
         run.startMs = ev.head.time;
         const z = ev.targets.find((t) => t.zoneId !== "");
-        if (z) run.zone = z.zoneId;
+        // The route names locator zones (`Wuling_Base`): kept as the navmesh zone (§4).
+        if (z) run.zone = navmeshZoneOf(z.zoneId) || z.zoneId;
         if (this.detail) run.timeline.push(step(ev, describeRunEvent(ev)));
         this.runs.push(run);
         this.#open = run;

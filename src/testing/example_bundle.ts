@@ -1,8 +1,10 @@
 /**
  * The example bug-report bundle (`examples/bundle/`): a three-volume MaaEnd log bundle whose
- * navigator logs hold four navigation runs on `examples/city_small` coordinates — two failing
+ * navigator logs hold seven navigation runs on `examples/city_small` coordinates — two failing
  * legs that reproduce on that pack, one logged failure that does not (the leg plans fine
- * there), one leg in a zone the pack lacks, and a successful run — laid out as MXU's exporter
+ * there), one leg in a zone the pack lacks, a successful run, and two runs that failed without
+ * any planner failure (a zipline aim failure then the off-route wedge timeout; a world-map
+ * search that gave up, maaend-runlogs.md §1.6) — laid out as MXU's exporter
  * writes it (maaend-bundles.md §1.3–1.5: top-level logs and config in part01, the cpp-algo
  * logs in part02 and part03, CRLF line ends, a rotated `maafw.bak.<stamp>.log`, a NUL run at
  * the end of the live log after a crash). `deno run -A src/testing/example_bundle.ts DIR`
@@ -201,6 +203,82 @@ export function exampleLogs(): { bak: string; live: string; pipeline: string } {
     "unreachable",
   );
   live += end("WulingDelivery", false);
+  // Run 6: no planner failure at all (issue 53, the shape of the product's issue #5887): the
+  // zipline could not aim, the run recovered on foot, drifted off the route and hit the wedge
+  // timeout.
+  live += request("ZiplineToPlaza", 22, "map01base", [66, 12], true);
+  live += line(
+    "INF",
+    412,
+    "zipline_preference.cpp",
+    "ZiplineAccount",
+    "ZiplineAccount: current game account selected [account_id=4242424242]",
+  );
+  live += phase("Bootstrap", "Navigate", "initial_fix");
+  live += line(
+    "INF",
+    412,
+    "navmesh_path_expander.cpp",
+    "PlanNavmeshRouteImpl",
+    "NAVMESH route planned. [navmesh_zone=map01base] [locator_zone=ValleyIV_Base] [route_result.cost=50.477718] [route_result.path.points.size()=3] [plan_ms=12] [navmesh_load_ms=3]",
+  );
+  live += line(
+    "INF",
+    412,
+    "navmesh_path_expander.cpp",
+    "LogGeneratedNavmeshPath",
+    "NAVMESH generated path. [state.navmesh_zone=map01base] [state.current_zone=ValleyIV_Base] [route_result.cost=50.477718] [path_point_count=3] [navmesh_start_point=[24,40]] [navmesh_goal_point=[66,12]] [navmesh_segment_breaks=[]] [navmesh_path_points=[[24,40],[45,26],[66,12]]]",
+  );
+  live += track([24, 40], [36, 32], 4, "ValleyIV_Base");
+  live += line(
+    "INF",
+    412,
+    "zipline_action.cpp",
+    "ZiplineAction::Run",
+    "zipline/begin [resume=false] [plan_.mount.x=36] [plan_.mount.y=32] [plan_.landing.x=60] [plan_.landing.y=16]",
+  );
+  live += line(
+    "INF",
+    412,
+    "zipline_action.cpp",
+    "ZiplineAction::Run",
+    "Action: ZIPLINE hop started. [waypoint.zipline_hop->landing.x=60] [waypoint.zipline_hop->landing.y=16]",
+  );
+  live += line(
+    "WRN",
+    412,
+    "zipline_action.cpp",
+    "mapnavigator::semantic_nodes::AbandonZipline",
+    "Action: ZIPLINE given up, recovering from a fresh position. [reason=zipline_aim_failed] [detail=could not aim the view at the landing point] [dropped=1] [ctx.position->x=36] [ctx.position->y=33]",
+  );
+  live += phase("WaitZipline", "Recover", "zipline_aim_failed");
+  live += line(
+    "INF",
+    412,
+    "navigation_session.cpp",
+    "NavigationSession::ReplaceRoute",
+    "Navigation route replaced. [reason=zipline_recovery_reexpand]",
+  );
+  live += track([36, 33], [30, 52], 4, "ValleyIV_Base");
+  live += phase("Navigate", "Failed", "offroute_wedge_timeout");
+  live += line(
+    "ERR",
+    412,
+    "navigation_state_machine.cpp",
+    "mapnavigator::NavigationStateMachine::FailNavigation",
+    "Off-route with no route progress past the wedge timeout; terminating so the pipeline can retry. [current_distance=27.1] [yaw_error=38.5] [stalled_ms=15000]",
+  );
+  live += end("ZiplineToPlaza", false);
+  // Run 7: the world-map search for a teleport anchor gave up (the product's issue #5345).
+  live += request("TeleportToWuling", 23, "map02base", [1369.87, 1533.92], false);
+  live += line(
+    "ERR",
+    412,
+    "WorldMapFind.cpp",
+    "worldmap::MapFindRun",
+    "WorldMap: gave up without a confirmed icon [param.zone=Wuling] [target.x=1369.87] [target.y=1533.92] [param.icon=TeleportAnchor] [param.max_attempts=4]",
+  );
+  live += end("TeleportToWuling", false);
   const pipeline = [
     "Tasker.Task.Starting",
     "Tasker.Task.Failed",
