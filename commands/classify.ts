@@ -26,13 +26,18 @@ export const help =
 
 Classifies every failed plan in the run logs (files, directories, globs; .gz is fine):
 counts per class, distinct legs per class (zone + start + goal + deck), first/last seen and
-example locations (file:line).
+example locations (file:line). With navigation runs in the logs, also every failed run by its
+cause (planner:<class>, zipline:aim_failed, offroute:wedge_timeout, locator:worldmap_gave_up…,
+docs/run_causes.md) and the log lines it could not place, by message kind.
 
   --by class|zone|day  also break the counts down by zone or by day (default: class only)
   --json               stable JSON: {total, unparsed_lines, classes: [{class, count, legs,
-                       first_seen, last_seen, examples: [{file, line, text}]}], by, groups?}
+                       first_seen, last_seen, examples: [{file, line, text}]}], by, groups?,
+                       runs?, run_causes?: [{cause, runs, chains, examples}],
+                       unknown_kinds?: [{kind, lines}]}
   --csv | --md         the tables as CSV or Markdown
   --rules FILE         JSON rules file that extends or overrides the default rules
+                       (its run_causes: rules for the causes of failed runs)
   --strict             stop with exit 1 at the first unreadable file or corrupt .gz
                        (default: skip it with a warning on stderr; what a corrupt .gz
                        decoded before the damage is counted, "read up to line N")

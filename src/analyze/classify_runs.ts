@@ -47,7 +47,7 @@ export function runCauseTables(rep: RunCauseFields): Array<{
       r.cause,
       r.runs,
       r.chains.map((c) => `${c.chain} ×${c.runs}`).join("; "),
-      r.examples[0] ? `${r.examples[0].at} ${r.examples[0].node}` : "",
+      r.examples[0] ? `${r.examples[0].node || "?"} (${r.examples[0].at})` : "",
     ]),
     notes: [
       "cause = the terminal cause; chain = causes in order, terminal last (docs/run_causes.md)",
