@@ -82,7 +82,8 @@ function signalSeen(s: RunSignal): Seen {
 
 /** Signals and failed legs in log order (legs by their time among the signals). */
 function inOrder(run: NavRun, rules: RuleSet): Seen[] {
-  const legs = run.legs.filter((l) => !l.ok);
+  // Legs are emitted when their last line is known, not always in time order.
+  const legs = run.legs.filter((l) => !l.ok).sort((a, b) => (a.time - b.time) || 0);
   const out: Seen[] = [];
   let i = 0;
   for (const s of run.signals) {

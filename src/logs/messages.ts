@@ -9,6 +9,7 @@
 import { field, parseBool, parseNumber, parsePoint, parsePoints } from "./line.ts";
 import { PLAN_MESSAGE, planRecordFromFields } from "./plan_line.ts";
 import { RUN_MESSAGES } from "./run_messages.ts";
+import type { BuildResult, MessageSpec } from "./message_spec.ts";
 import type {
   EventBase,
   LineHead,
@@ -19,21 +20,7 @@ import type {
   RouteTarget,
 } from "./types.ts";
 
-/** Result of a builder: an event, or a string describing a missing / malformed field. */
-export type BuildResult = LogEvent | string;
-
-/** One recognised message. */
-export interface MessageSpec {
-  /** Message text as logged (matched with startsWith at the message position). */
-  text: string;
-  /** Builds the event from the flat `[k, v, …]` field list. */
-  build(f: string[], base: EventBase): BuildResult;
-  /**
-   * The event type, for messages the leg pairer never reads: the parser skips building them
-   * when the caller did not ask for that type (position fixes are a large share of a log).
-   */
-  only?: LogEvent["type"];
-}
+export type { BuildResult, MessageSpec } from "./message_spec.ts";
 
 class Missing extends Error {}
 

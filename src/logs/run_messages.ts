@@ -10,7 +10,7 @@
  * @module
  */
 import { field, parseBool, parseNumber } from "./line.ts";
-import type { MessageSpec } from "./messages.ts";
+import type { MessageSpec } from "./message_spec.ts";
 import type { EventBase, LogEvent, Point2, SessionKind } from "./types.ts";
 
 /** The most distinct unknown message kinds a parse keeps; the rest go to {@link OTHER_KINDS}. */
