@@ -35,6 +35,8 @@ export interface TriageRun {
 
 /** Timeline steps a section shows at most (the first and the last half; the run keeps more). */
 export const MAX_TIMELINE_SHOWN = 40;
+/** Cause chains the verdict names at most (the rest are counted, their runs have sections). */
+export const MAX_VERDICT_GROUPS = 8;
 /** Unknown message kinds the triage lists at most. */
 export const MAX_KINDS_SHOWN = 10;
 
@@ -97,9 +99,12 @@ export function runsVerdict(list: readonly TriageRun[]): string {
     const w = chainWords(t.cause);
     groups.set(w, (groups.get(w) ?? 0) + 1);
   }
-  const parts = [...groups].map(([w, n], i) => ({ w, n, i }))
-    .sort((a, b) => b.n - a.n || a.i - b.i)
+  const sorted = [...groups].map(([w, n], i) => ({ w, n, i }))
+    .sort((a, b) => b.n - a.n || a.i - b.i);
+  const parts = sorted.slice(0, MAX_VERDICT_GROUPS)
     .map((g) => (g.n === 1 ? `1 ${g.w}` : `${g.n}× ${g.w}`));
+  const rest = sorted.slice(MAX_VERDICT_GROUPS).reduce((s, g) => s + g.n, 0);
+  if (rest > 0) parts.push(`${rest} more with other causes (below)`);
   return `${list.length} failed run${list.length === 1 ? "" : "s"}: ${parts.join(", ")}`;
 }
 

@@ -21,6 +21,7 @@ import { triage } from "../reports/triage.ts";
 import { runPictureSvg } from "../reports/run_picture.ts";
 import { reportFromLogs } from "../reports/report_data.ts";
 import { reportHtml } from "../reports/report_page.ts";
+import { runsVerdict, type TriageRun } from "../reports/triage_runs.ts";
 
 type P = [number, number];
 
@@ -731,4 +732,22 @@ Deno.test("docs/run_causes.md's taxonomy table is RUN_CAUSES, row for row", asyn
   for (const [i, d] of RUN_CAUSES.entries()) {
     assertEquals(rows[i].split("|")[2].trim(), d.words, d.name);
   }
+});
+
+Deno.test("triage verdict: several runs of one chain are counted, at most 8 chains are named", () => {
+  const fake = (cause: string): TriageRun =>
+    ({
+      cause: { cause, chain: [{ cause, at: "", text: "", rule: "" }], lastLines: [] },
+    }) as unknown as TriageRun;
+  assertEquals(
+    runsVerdict([fake("planner:a"), fake("cancelled"), fake("planner:a")]),
+    "3 failed runs: 2× planner failure (a), 1 cancelled",
+  );
+  const many = Array.from({ length: 10 }, (_, i) => fake(`planner:c${i}`));
+  assertEquals(
+    runsVerdict(many),
+    "10 failed runs: " + many.slice(0, 8).map((_, i) => `1 planner failure (c${i})`).join(", ") +
+      ", 2 more with other causes (below)",
+  );
+  assertEquals(runsVerdict([]), "no failed run");
 });
