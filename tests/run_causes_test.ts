@@ -535,6 +535,11 @@ Deno.test("rules file: run_causes add a cause before the defaults; bad ones name
     runsOf(failedRun((w) => w.phase("WaitZipline", "Recover", "zipline_recovery_reexpand")))[0];
   assertEquals(runCause(r)!.cause, "unknown"); // no default rule names it
   assertEquals(runCause(r, set)!.cause, "zipline:reexpand_loop");
+  // `disable` names default run-cause rules too: a failed detour is then no cause.
+  const off = compileRulesDocument({ version: 1, disable: ["detour.no_bypass"] }, "r.json");
+  const detour = runsOf(failedRun(CAUSE_CASES.find(([c]) => c === "detour:no_bypass")![1]))[0];
+  assertEquals(runCause(detour)!.cause, "detour:no_bypass");
+  assertEquals(runCause(detour, off)!.cause, "unknown");
   try {
     compileRulesDocument({
       version: 1,

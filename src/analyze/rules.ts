@@ -22,7 +22,11 @@ import { parseJson } from "../codec/json.ts";
 import { readTextStrict } from "../codec/json_strict.ts";
 import type { FailureFacts } from "./classes.ts";
 import { UNCLASSIFIED } from "./classes.ts";
-import { compileRunCauseRules, type RunCauseRule } from "./run_cause_rules.ts";
+import {
+  compileRunCauseRules,
+  DEFAULT_RUN_CAUSE_RULES,
+  type RunCauseRule,
+} from "./run_cause_rules.ts";
 
 /** Conditions of one rule; every condition given must hold (logical AND). */
 export interface RuleMatch {
@@ -467,7 +471,11 @@ export function compileRulesDocument(
     seen.add(u.rule.id);
   }
   let rules: Rule[] = mode === "replace" ? [] : [...base];
+  // `disable` may also name default run-cause rules (docs/run_causes.md).
+  const causeIds = new Set(DEFAULT_RUN_CAUSE_RULES.map((r) => r.id));
+  const offCauses = disable.filter((id) => causeIds.has(id) && !rules.some((r) => r.id === id));
   disable.forEach((id, i) => {
+    if (offCauses.includes(id)) return;
     if (mode === "extend" && !rules.some((r) => r.id === id)) {
       throw bad(file, `$.disable[${i}]`, `no default rule "${id}"`, "an id of a default rule");
     }
@@ -499,7 +507,10 @@ export function compileRulesDocument(
   }
   const out: RuleSet = { rules: [...front, ...rules] };
   // Run causes (docs/run_causes.md): always merged with the default run-cause rules.
-  if (doc.run_causes !== undefined) out.runCauses = compileRunCauseRules(doc.run_causes, file);
+  if (doc.run_causes !== undefined || offCauses.length > 0) {
+    out.runCauses = compileRunCauseRules(doc.run_causes, file)
+      .filter((r) => !offCauses.includes(r.id) || !DEFAULT_RUN_CAUSE_RULES.includes(r));
+  }
   return out;
 }
 
