@@ -141,8 +141,9 @@ function readHeader(r: ByteReader): RawHeader {
   const bad = (what: string, expected: string, at: number) => {
     throw r.error("bad_value", what, expected, at);
   };
-  if (!(posStep > 0 && Number.isFinite(posStep))) bad(`position step ${posStep}`, "> 0", 24);
-  if (!(cellWidth > 0 && Number.isFinite(cellWidth))) bad(`cell width ${cellWidth}`, "> 0", 32);
+  // Finite here; > 0 and the range are the bound (checkOclzHeaderBounds), one rule per field.
+  if (!Number.isFinite(posStep)) bad(`position step ${posStep}`, "finite", 24);
+  if (!Number.isFinite(cellWidth)) bad(`cell width ${cellWidth}`, "finite", 32);
   if (!Number.isFinite(heightScale)) bad(`height scale ${heightScale}`, "finite", 40);
   if (!Number.isFinite(heightOffset)) bad(`height offset ${heightOffset}`, "finite", 48);
   if (quatDenominator < 1 || quatDenominator > MAX_QUAT_DEN) {

@@ -55,8 +55,8 @@ function validateForEncode(s: OccluderScene): void {
     bad("origin must be a safe integer");
   }
   const h = s.header;
-  if (!(h.posStep > 0 && Number.isFinite(h.posStep))) bad(`position step ${h.posStep}`);
-  if (!(h.cellWidth > 0 && Number.isFinite(h.cellWidth))) bad(`cell width ${h.cellWidth}`);
+  if (!Number.isFinite(h.posStep)) bad(`position step ${h.posStep}`);
+  if (!Number.isFinite(h.cellWidth)) bad(`cell width ${h.cellWidth}`);
   if (!Number.isFinite(h.heightScale) || !Number.isFinite(h.heightOffset)) {
     bad(`height scale/offset ${h.heightScale}, ${h.heightOffset}`);
   }
