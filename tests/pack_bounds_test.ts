@@ -452,3 +452,50 @@ Deno.test("bounds: collectBoundViolations records instead of throwing, and resto
   assertEquals(r.violations.length, 2);
   assert(err(() => checkZoneValues([zone({ width: 1e-40 })], where)) instanceof NavscopeError);
 });
+
+// ---------------------------------------------------------------------------------------------
+// The baker: a value outside the bounds fails the bake at its source
+
+const BAKE = new URL("./fixtures/bake/", import.meta.url).pathname;
+
+/** A copy of the bake fixture with `edit` applied to its manifest; returns the manifest path. */
+async function bakeFixture(edit: (m: { zones: Record<string, unknown>[] }) => void) {
+  const d = await Deno.makeTempDir({ prefix: "ns_bounds_bake_" });
+  for (const f of ["world.obj", "annex.obj", "occluder.obj"]) {
+    await Deno.copyFile(`${BAKE}${f}`, `${d}/${f}`);
+  }
+  const m = JSON.parse(await Deno.readTextFile(`${BAKE}manifest.json`));
+  edit(m);
+  await Deno.writeTextFile(`${d}/manifest.json`, JSON.stringify(m));
+  return { dir: d, path: `${d}/manifest.json` };
+}
+
+Deno.test("bake: a zone or link outside the pack bounds fails at its manifest entry; a vertex at its OBJ line", async () => {
+  const { bakeManifestFile } = await import("../src/world/bake_world.ts");
+  const cases: [string, (m: { zones: Record<string, unknown>[] }) => void, string[]][] = [
+    ["floor_y", (m) => void (m.zones[2].floor_y = 2e5), ["$.zones[2]", "floor_y = 200000"]],
+    [
+      "link radius above the zone",
+      (m) => void ((m.zones[2].off_mesh_links as { radius: number }[])[0].radius = 100),
+      ["$.zones[2].off_mesh_links[0]", "radius (zone) = 100"],
+    ],
+    [
+      "link cost",
+      (m) => void ((m.zones[0].off_mesh_links as { cost: number }[])[0].cost = 2e6),
+      ["$.zones[0].off_mesh_links[0]", "cost modifier = 2000000"],
+    ],
+    [
+      "vertex height",
+      (m) => void ((m.zones[2].meshes as { offset_h?: number }[])[0].offset_h = -2e5),
+      ["annex.obj", "line", "vertex 1 after scaling and offset", "h ="],
+    ],
+  ];
+  for (const [what, edit, parts] of cases) {
+    const { dir, path } = await bakeFixture(edit);
+    const e = await bakeManifestFile(path).then(() => null, (x: unknown) => x);
+    assert(e instanceof NavscopeError, `${what}: ${e}`);
+    for (const p of parts) assert(e.message.includes(p), `${what}: ${p} in ${e.message}`);
+    assert(e.message.includes("outside its plausible range"), e.message);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
