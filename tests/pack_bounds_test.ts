@@ -499,3 +499,56 @@ Deno.test("bake: a zone or link outside the pack bounds fails at its manifest en
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// Every pack navscope ships or tests with still loads
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory) yield* walk(p);
+    else if (e.isFile) yield p;
+  }
+}
+
+Deno.test("bounds: every example pack and every pack under tests/fixtures loads inside the bounds", async () => {
+  const { readMaybeGzip } = await import("../src/codec/mod.ts");
+  const { inspectPackSet } = await import("../src/pack/set/pack_set.ts");
+  const roots = [EX.replace(/\/$/, ""), new URL("./fixtures", import.meta.url).pathname];
+  const seen: Record<string, number> = { BNAV: 0, BNVF: 0, OCLS: 0, nogo: 0, sets: 0 };
+  for (const root of roots) {
+    for await (const f of walk(root)) {
+      if (f.endsWith("nogo.json")) {
+        parseNoGoTable(await Deno.readTextFile(f), f);
+        seen.nogo++;
+        continue;
+      }
+      let b: Uint8Array;
+      try {
+        b = await readMaybeGzip(f);
+      } catch {
+        continue; // not gzip-readable: not a pack
+      }
+      const magic = String.fromCharCode(...b.subarray(0, 4));
+      if (magic === "BNAV") {
+        const load = decodeMainPack(b, { file: f });
+        if (load.pack.grid) {
+          const g = parseBgrd(load.pack.grid, { file: f });
+          g.zones.forEach((z, zi) => z.tiles.forEach((_, ti) => decodeBgrdTile(g, zi, ti)));
+        }
+      } else if (magic === "BNVF") decodeSidecar(b, null, { file: f });
+      else if (magic === "OCLS") decodeOccluderPackAll(b, f);
+      else continue;
+      seen[magic]++;
+      if (f.endsWith("/base.nav.gz")) {
+        // The whole set, as the engine and inspect load it.
+        const { violations, result } = await collectBoundViolations(() => inspectPackSet(f));
+        assertEquals(violations.map((v) => v.message), [], f);
+        assert(result!.usable, `${f}: ${result!.unusableReason}`);
+        seen.sets++;
+      }
+    }
+  }
+  // 5 examples + 13 oracle sets, each with a main pack, sidecar, occluder pack and no-go table.
+  assert(seen.sets >= 18 && seen.BNVF >= 18 && seen.OCLS >= 18 && seen.nogo >= 18, JSON.stringify(seen));
+});

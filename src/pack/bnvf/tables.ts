@@ -12,7 +12,7 @@
  */
 import { ByteReader, ByteWriter } from "../../codec/mod.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
-import { checkBound, COST_MODIFIER, HEIGHT, LINK_RADIUS } from "../bounds.ts";
+import { checkBound, COST_MODIFIER, HEIGHT, LINK_RADIUS, outside } from "../bounds.ts";
 import type {
   SidecarLinkTable,
   SidecarOpenTable,
@@ -336,7 +336,9 @@ export function decodeOpenTable(
       if (!Number.isFinite(hh[i])) {
         throw r.error("bad_value", `open record ${i} height ${hh[i]}`, "a finite height", at + 8);
       }
-      checkBound(hh[i], HEIGHT, { ...r.where, offset: r.base + at + 8 }, `open record ${i}`, "h");
+      if (outside(hh[i], HEIGHT)) {
+        checkBound(hh[i], HEIGHT, { ...r.where, offset: r.base + at + 8 }, `open record ${i}`, "h");
+      }
       if (
         i > first &&
         openCmp(t.gy[i], t.gx[i], hBits[i], t.gy[i - 1], t.gx[i - 1], hBits[i - 1]) <= 0
