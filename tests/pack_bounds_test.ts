@@ -550,5 +550,8 @@ Deno.test("bounds: every example pack and every pack under tests/fixtures loads 
     }
   }
   // 5 examples + 13 oracle sets, each with a main pack, sidecar, occluder pack and no-go table.
-  assert(seen.sets >= 18 && seen.BNVF >= 18 && seen.OCLS >= 18 && seen.nogo >= 18, JSON.stringify(seen));
+  assert(
+    seen.sets >= 18 && seen.BNVF >= 18 && seen.OCLS >= 18 && seen.nogo >= 18,
+    JSON.stringify(seen),
+  );
 });
