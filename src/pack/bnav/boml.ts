@@ -93,7 +93,7 @@ function checkLink(l: OffMeshLink, i: number, where: ErrorLocation): void {
   }
   const e = linkValueError(l, i);
   if (e) throw new NavscopeError("bad_value", e[0], { ...where, section: "BOML" }, e[1]);
-  checkLinkBounds(l, i, (off) => ({ ...where, section: "BOML", offset: off }));
+  checkLinkBounds(l, i, () => ({ ...where, section: "BOML" }));
 }
 
 /** Byte offset of each point coordinate in a BOML record (after radius and cost modifier). */
@@ -146,8 +146,9 @@ export function checkLinkZoneBounds(
  * 第 1 位 终端到起端). Returns [what, expected, byte offset in the record] or null.
  */
 function linkValueError(l: OffMeshLink, i: number): [string, string, number] | null {
-  if (!(Number.isFinite(l.radius) && l.radius >= 0)) {
-    return [`off-mesh link ${i}: radius ${l.radius}`, "a finite radius ≥ 0", 20];
+  // Finite here; its range (≥ 0, normal, within the zone) is the bound's (checkLinkBounds).
+  if (!Number.isFinite(l.radius)) {
+    return [`off-mesh link ${i}: radius ${l.radius}`, "a finite radius", 20];
   }
   if (!Number.isFinite(l.costModifier)) {
     return [`off-mesh link ${i}: cost modifier ${l.costModifier}`, "a finite value", 24];

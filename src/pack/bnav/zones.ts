@@ -200,14 +200,14 @@ export function checkZoneValues(zones: readonly ZoneRecord[], where: ErrorLocati
         { ...where, zone: z.name },
         expected,
       );
+    // Finite here; sizes > 0 and scales ≠ 0 are part of the bounds (checkZoneBounds).
     for (const [k, v] of [["width", z.width], ["height", z.height]] as const) {
-      if (!(Number.isFinite(v) && v > 0)) throw bad(`${k} ${v}`, "a finite size > 0 px");
+      if (!Number.isFinite(v)) throw bad(`${k} ${v}`, "a finite size (px)");
     }
     const a = z.affine;
     for (const [k, v] of [["sx", a.sx], ["tx", a.tx], ["sy", a.sy], ["ty", a.ty]] as const) {
       if (!Number.isFinite(v)) throw bad(`affine ${k} ${v}`, "finite affine terms");
     }
-    if (a.sx === 0 || a.sy === 0) throw bad(`affine scale ${a.sx}, ${a.sy}`, "non-zero scales");
     if (!Number.isFinite(z.floorY)) throw bad(`floor_y ${z.floorY}`, "a finite floor height");
     checkZoneBounds(z, i, { ...where, zone: z.name });
     if (names.has(z.name)) {

@@ -198,9 +198,8 @@ function checkLinkRecord(r: ByteReader, t: SidecarLinkTable, i: number, at: numb
   if (t.bomlIndex[i] !== i) {
     throw bad(`boml_index ${t.bomlIndex[i]}`, `${i} (one record per BOML link, in order)`, 0);
   }
-  if (!Number.isFinite(t.radius[i]) || t.radius[i] < 0) {
-    throw bad(`radius ${t.radius[i]}`, "a finite radius ≥ 0", 24);
-  }
+  // Finite here; the range is the bound's (checkLinkRecordBounds), as for BOML.
+  if (!Number.isFinite(t.radius[i])) throw bad(`radius ${t.radius[i]}`, "a finite radius", 24);
   if (!Number.isFinite(t.costModifier[i])) {
     throw bad(`cost_modifier ${t.costModifier[i]}`, "a finite cost modifier", 28);
   }
