@@ -132,6 +132,23 @@ export {
   parseNoGoTable,
 } from "./src/pack/nogo/mod.ts";
 
+// ── Packs: plausibility bounds of the numeric fields (src/pack/bounds.ts, issue 55) ──────────
+export {
+  AFFINE_SCALE,
+  boundText,
+  collectBoundViolations,
+  COORD_PX,
+  COST_MODIFIER,
+  F32_MIN_NORMAL,
+  type FieldBound,
+  HEIGHT,
+  LINK_RADIUS,
+  outside,
+  POSITIVE_SCALE,
+  WORLD_COORD,
+  ZONE_SIDE,
+} from "./src/pack/bounds.ts";
+
 // ── Packs: pack sets — pairing, binding, the engine's load rules (src/pack/set/) ─────────────
 export {
   checkNoGoAgainstPack,

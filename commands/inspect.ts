@@ -1,5 +1,5 @@
 /**
- * `navscope inspect PACK [--zone Z] [--json|--md|--csv] [--nogo FILE]`: look inside a main pack
+ * `navscope inspect PACK [--zone Z] [--json|--md|--csv] [--nogo FILE] [--strict]`: look inside a main pack
  * and the files paired with it — header, sections, zones, grid tiles and records, compressed
  * bytes per record per field (the spec's 格图段 table), fields-sidecar validation, occluder and
  * no-go table status. Exit 0 when the set would load; 1 when a required part is unusable.
@@ -8,6 +8,7 @@
  */
 import { readMaybeGzip } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
+import { collectBoundViolations } from "../src/pack/bounds.ts";
 import { BGRD_SUMMARY_HEADINGS, bgrdSummaryRows } from "../src/pack/bgrd/summary.ts";
 import { openSidecar, summarizeSidecar } from "../src/pack/bnvf/sidecar.ts";
 import { decodeOccluderPackAll, summarizeOccluderPack } from "../src/pack/ocls/pack.ts";
@@ -22,7 +23,7 @@ import {
 } from "./support/terminal.ts";
 
 export const summary = "Look inside a pack: header, sections, zones, tiles, sidecar pairing";
-export const help = `navscope inspect PACK [--zone Z] [--nogo FILE] [--json|--md|--csv]
+export const help = `navscope inspect PACK [--zone Z] [--nogo FILE] [--strict] [--json|--md|--csv]
 
 PACK is a main pack (base.nav or base.nav.gz). Its paired files are found by name in the same
 directory: base.fields.nav(.gz), base.occluder(.gz), base.nogo.json. What PACK is (main pack,
@@ -35,6 +36,9 @@ and the author no-go table. A BNVF or OCLS file given as PACK is summarised on i
 
   --zone Z     only zone Z (and its tile table)
   --nogo FILE  the author no-go table (default: base.nogo.json beside PACK)
+  --strict     list every value outside its plausible range (docs/pack_validation.md), one
+               located line each on stderr, and exit 1 if there is any; without it the
+               load stops at the first, as the engine does
   --json       the whole report as JSON
   --md, --csv  the tables as Markdown / CSV
 
@@ -60,6 +64,7 @@ export async function run(args: string[]): Promise<number> {
     json: { type: "boolean" },
     md: { type: "boolean" },
     csv: { type: "boolean" },
+    strict: { type: "boolean" },
   });
   const format = formatFromFlags(values);
   if (positionals.length !== 1) {
@@ -69,6 +74,29 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   const path = positionals[0];
+  if (!values.strict) return await inspectPath(path, values, format);
+  // --strict: every value outside its plausible range (src/pack/bounds.ts), not only the first.
+  const { result, error, violations } = await collectBoundViolations(() =>
+    inspectPath(path, values, format)
+  );
+  for (const v of violations) io.err.write(`navscope inspect: ${v.message}\n`);
+  if (error !== undefined) throw error;
+  if (violations.length) {
+    io.err.write(
+      `navscope inspect: ${violations.length} value${
+        violations.length > 1 ? "s" : ""
+      } outside the plausible bounds (docs/pack_validation.md)\n`,
+    );
+    return 1;
+  }
+  return result!;
+}
+
+async function inspectPath(
+  path: string,
+  values: { zone?: string; nogo?: string },
+  format: ReturnType<typeof formatFromFlags>,
+): Promise<number> {
   // Decided by content (gzip or not, then the magic), never by the file name.
   const bytes = await readMaybeGzip(path, { magic: ["BNAV", "BNVF", "OCLS"] });
   if (magicOf(bytes) !== "BNAV") return inspectOther(path, bytes, format);

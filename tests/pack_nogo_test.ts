@@ -151,7 +151,7 @@ Deno.test("encoder: stable text, sorted zones, parse(encode(t)) == t and encode 
     doc({
       b: [{ name: "pit", floor: -3.25, rings: [SQUARE, [[1, 1], [2, 1], [2, 2]]] }],
       a: [],
-      "武陵": [{ rings: [[[0.1, 0.2], [1e-7, 3], [5, 1e21]]] }],
+      "武陵": [{ rings: [[[0.1, 0.2], [1e-7, 3], [5, 1e-21]]] }],
     }),
     "x.json",
   );

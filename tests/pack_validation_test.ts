@@ -107,7 +107,7 @@ Deno.test("bnav: non-finite vertices and zone values, duplicate zones, orphan ti
     ["width -5", (p) => (p.zones[0].width = -5), "width"],
     ["floorY -Inf", (p) => (p.zones[0].floorY = -Infinity), "floor_y"],
     ["affine sx NaN", (p) => (p.zones[0].affine.sx = NaN), "affine sx"],
-    ["affine sy 0", (p) => (p.zones[0].affine.sy = 0), "affine scale"],
+    ["affine sy 0", (p) => (p.zones[0].affine.sy = 0), "affine sy"],
     [
       "tier without parent",
       (p) => ((p.zones[0].flags |= 1), (p.zones[0].componentCount = 999)),

@@ -135,9 +135,16 @@ function zoneRecord(
     firstTriangle: first,
     triangleCount: count,
     componentCount: parent ?? Math.floor(rnd() * 50),
-    width: f(rnd() * 4096),
-    height: f(rnd() * 4096),
-    affine: { sx: f(rnd() * 2), tx: f(rnd() * 100), sy: f(rnd() * 2), ty: f(rnd() * 100) },
+    // Inside the plausibility bounds (src/pack/bounds.ts): a side of at least one cell, |sx|,
+    // |sy| ≥ 1e-3.
+    width: f(1 + rnd() * 4095),
+    height: f(1 + rnd() * 4095),
+    affine: {
+      sx: f(0.01 + rnd() * 2),
+      tx: f(rnd() * 100),
+      sy: f(0.01 + rnd() * 2),
+      ty: f(rnd() * 100),
+    },
     floorY: f(rnd() * 50 - 10),
   };
 }
@@ -172,9 +179,13 @@ function randomOffMesh(zones: ZoneRecord[], T: number, rnd: () => number): OffMe
       area: Math.floor(rnd() * 10) - 2,
       linkType: Math.floor(rnd() * 3),
       direction: Math.floor(rnd() * 4),
-      radius: f(rnd() * 3),
+      radius: f(rnd() * Math.min(3, Math.max(z.width, z.height))),
       costModifier: f(1 + rnd()),
-      points: Array.from({ length: 12 }, () => f(rnd() * 1000)),
+      // x, y inside the zone's px rectangle, h in metres (the zone-box bound of src/pack/bounds.ts).
+      points: Array.from(
+        { length: 12 },
+        (_, j) => f(rnd() * (j % 3 === 0 ? z.width : j % 3 === 1 ? z.height : 50)),
+      ),
       dirBits: 1 + Math.floor(rnd() * 3),
       startTriangle: end(),
       endTriangle: end(),

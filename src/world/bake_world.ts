@@ -23,6 +23,8 @@ import {
   type ZoneRecord,
 } from "../pack/bnav/mod.ts";
 import { readFront } from "../pack/bnav/codec.ts";
+import { checkLinkBounds, checkLinkZoneBounds } from "../pack/bnav/boml.ts";
+import { checkZoneValues } from "../pack/bnav/zones.ts";
 import { type BgrdZoneInput, parseBgrd } from "../pack/bgrd/section.ts";
 import { type EncodedGridZone, writeBgrdSection } from "../bake/assemble_bgrd.ts";
 import { summarizeBgrd } from "../pack/bgrd/summary.ts";
@@ -214,6 +216,7 @@ export async function bakeWorld(
   opts: BakeWorldOptions = {},
 ): Promise<BakeArtifacts> {
   const ctx = opts.context ?? new BakeContext();
+  checkZoneRecordBounds(world);
   const parts = emptyParts();
   const gridZoneCount = world.zones.filter((z) => z.parent === undefined).length;
   let gridZoneIndex = 0;
@@ -384,6 +387,29 @@ function gridStage(
   );
 }
 
+/**
+ * Refuses, before any zone is baked, a zone whose record would be outside the pack bounds
+ * (issue 55, src/pack/bounds.ts: size, affine, floor_y), at its manifest entry: the same rule
+ * `encodeMainPack` and the decoders apply (`checkZoneValues`), located in the source.
+ */
+function checkZoneRecordBounds(world: WorldManifest): void {
+  world.zones.forEach((z, i) => {
+    const record: ZoneRecord = {
+      id: z.id,
+      flags: 0,
+      name: z.name,
+      firstTriangle: 0,
+      triangleCount: 0,
+      componentCount: 0,
+      width: Math.fround(z.sizePx[0]),
+      height: Math.fround(z.sizePx[1]),
+      affine: f32Affine(z.affine),
+      floorY: Math.fround(z.floorY),
+    };
+    checkZoneValues([record], { file: z.manifest ?? world.file, section: `$.zones[${i}]` });
+  });
+}
+
 /** A zone whose grid has no record is an error (its rectangle misses the walkable mesh). */
 function checkGridRecords(
   world: WorldManifest,
@@ -439,6 +465,19 @@ function linksStage(
     }
     kept++;
     const link = bomlRecord(z.id, l, parts.firstTri + ha.tri, parts.firstTri + hb.tri);
+    // The BOML bounds (issue 55), located at the manifest entry the record comes from.
+    const where = {
+      file: z.manifest ?? "manifest",
+      section: `$.zones[${z.id - 1}].off_mesh_links[${i}]`,
+      zone: z.name,
+    };
+    checkLinkBounds(link, parts.boml.length, () => where);
+    checkLinkZoneBounds(
+      link,
+      parts.boml.length,
+      { width: z.sizePx[0], height: z.sizePx[1] },
+      where,
+    );
     parts.landings.push({
       bomlIndex: parts.boml.length,
       zone: z.id,

@@ -11,6 +11,7 @@
  * @module
  */
 import { NavscopeError } from "../errors.ts";
+import { checkBound, COORD_PX, HEIGHT } from "../pack/bounds.ts";
 import { readFileBytes } from "../codec/mod.ts";
 import { orientCcw } from "../mesh/mod.ts";
 import type { MeshSpec, ZoneSpec } from "./manifest.ts";
@@ -432,6 +433,14 @@ export function importObj(obj: ObjData, opt: ObjImportOptions): ImportedMesh {
           "coordinates that stay within float32 range after the placement",
         );
       }
+      // The pack's vertex bounds (issue 55, src/pack/bounds.ts), located at the source vertex.
+      checkBound(
+        raw[3 * i + k],
+        k === 2 ? HEIGHT : COORD_PX,
+        { file: obj.file, line: obj.vertLine[i] },
+        `vertex ${i + 1} after scaling and offset`,
+        "uvh"[k],
+      );
     }
   }
   const remap = opt.weld === false ? identity(nv) : exactWeld(raw);

@@ -21,6 +21,7 @@
 import { ByteReader, ByteWriter } from "../../codec/mod.ts";
 import { escapeControls, nameFault, PLAUSIBLE_NAME } from "../../codec/json_strict.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
+import { checkBound, COORD_PX, firstOutside, HEIGHT } from "../bounds.ts";
 import { K_CS, type SpanColumns } from "../grid_types.ts";
 import type { BgrdScratch } from "./streams.ts";
 import { outputColumns, type TileContext, withVarintExpectation } from "./tile_common.ts";
@@ -240,6 +241,9 @@ function readZone(
   if (!Number.isFinite(x0) || !Number.isFinite(y0)) {
     throw named.error("bad_value", `zone origin ${x0}, ${y0}`, "a finite origin (px)", originAt);
   }
+  const at = (off: number) => ({ ...named.where, offset: originAt + off });
+  checkBound(x0, COORD_PX, at(0), `zone ${name}`, "origin x0");
+  checkBound(y0, COORD_PX, at(8), `zone ${name}`, "origin y0");
   const globalRegions = named.u32();
   const tileAt = named.pos;
   const tileCount = named.u32();
@@ -427,11 +431,23 @@ export function decodeBgrdTile(
   };
   if (t.len === 0) return outputColumns(0, into);
   const payload = bgrdTilePayload(section, zone, tile);
-  return withVarintExpectation(() =>
+  const out = withVarintExpectation(() =>
     section.version === 3
       ? decodeTileV3(payload, ctx, into, scratch)
       : decodeTileV2(payload, ctx, into)
   );
+  checkTileHeights(out, ctx.where);
+  return out;
+}
+
+/**
+ * Every record height within the height bound (issue 55): the tile's hmin is checked where it
+ * is read, this catches a plausible hmin with a runaway `hq` (h = f32(hmin + hq/64)). Fill
+ * records carry h = 0. One compare per record.
+ */
+function checkTileHeights(s: SpanColumns, where: ErrorLocation): void {
+  const i = firstOutside(s.h, HEIGHT, 0, s.n);
+  if (i >= 0) checkBound(s.h[i], HEIGHT, where, `record ${i}`, "h");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -478,6 +494,9 @@ export function encodeBgrd(input: BgrdInput): Uint8Array {
   const version = input.version ?? 3;
   const enc = new TextEncoder();
   input.zones.forEach((z, zi) => {
+    const loc = { section: SECTION, zone: z.name };
+    checkBound(z.x0, COORD_PX, loc, `zone ${zi}`, "origin x0");
+    checkBound(z.y0, COORD_PX, loc, `zone ${zi}`, "origin y0");
     const fault = nameFault(z.name);
     if (fault) {
       throw new NavscopeError(

@@ -4,6 +4,7 @@
  * @module
  */
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
+import { checkBound, HEIGHT } from "../bounds.ts";
 import { allocSpanColumns, type SpanColumns, SpanFlag } from "../grid_types.ts";
 
 /** What a tile decoder needs to know from the directory, and where errors point. */
@@ -52,6 +53,7 @@ export function tileHmin(spans: SpanColumns, where: ErrorLocation): number {
     if (!Number.isFinite(h)) {
       throw new NavscopeError("bad_value", `record ${i} has height ${h}`, where, "a finite height");
     }
+    checkBound(h, HEIGHT, where, `record ${i}`, "h");
     if (h < hmin) hmin = h;
   }
   return hmin === Infinity ? 0 : Math.fround(hmin);

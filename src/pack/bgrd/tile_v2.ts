@@ -19,6 +19,7 @@
  */
 import { ByteReader, ByteWriter, deflate, inflateExact } from "../../codec/mod.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
+import { checkBound, HEIGHT } from "../bounds.ts";
 import type { SpanColumns } from "../grid_types.ts";
 import { SpanFlag } from "../grid_types.ts";
 import { varintBytes } from "./streams.ts";
@@ -81,6 +82,7 @@ function decodeBlob(r: ByteReader, ctx: TileContext, into?: SpanColumns): SpanCo
     // The encoder refuses non-finite heights; this base would make every height non-finite.
     throw r.error("bad_value", `height base hmin is ${hmin}`, "a finite f32", hminAt);
   }
+  checkBound(hmin, HEIGHT, { ...r.where, offset: r.base + hminAt }, "tile header", "hmin");
   const regions = r.varint();
   const ncell = r.varint();
   if (regions < 1 || regions > n) {

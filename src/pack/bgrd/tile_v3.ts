@@ -43,6 +43,7 @@
  */
 import { ByteReader, ByteWriter, deflate, readStream } from "../../codec/mod.ts";
 import type { ErrorLocation } from "../../errors.ts";
+import { checkBound, HEIGHT } from "../bounds.ts";
 import { type SpanColumns, SpanFlag } from "../grid_types.ts";
 import {
   applyPredictors,
@@ -123,6 +124,7 @@ export function readV3Header(r: ByteReader, ctx: TileContext, n: number): V3Head
       "a finite f32",
     );
   }
+  checkBound(hmin, HEIGHT, { ...ctx.where, offset: r.base + hminAt }, "tile header", "hmin");
   const at = r.pos;
   const regions = r.varint();
   const ncell = r.varint();

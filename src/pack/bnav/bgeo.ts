@@ -16,6 +16,7 @@
 import { ByteReader, ByteWriter } from "../../codec/bytes.ts";
 import { deflate, readStream } from "../../codec/stream.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
+import { checkBound, COORD_PX, firstOutside, HEIGHT } from "../bounds.ts";
 import type { LinkColumns, TriangleColumns } from "./types.ts";
 import { VarintCursor } from "./varint_cursor.ts";
 
@@ -245,8 +246,9 @@ export function decodeVertexChunk(
 
 /**
  * Vertices `[from, to)` of `v` (3 floats each) are finite (issue 27: a NaN vertex made every
- * plan of its zone fail with zone_not_found while inspect said usable). `first` is the global
- * index of vertex `from`, for the message. Used by the decoders and the encoder.
+ * plan of its zone fail with zone_not_found while inspect said usable) and plausible (issue 55:
+ * |u|, |v| ≤ 1e5 px, |height| ≤ 1e5 m, src/pack/bounds.ts). `first` is the global index of
+ * vertex `from`, for the message. Used by the decoders and the encoder.
  */
 export function checkFiniteVertices(
   v: Float32Array,
@@ -264,6 +266,17 @@ export function checkFiniteVertices(
         where,
         "finite coordinates",
       );
+    }
+  }
+  // One compare per value and axis (typed-array loops, negligible next to the inflate).
+  for (let axis = 0; axis < 3; axis++) {
+    const b = axis === 2 ? HEIGHT : COORD_PX;
+    for (let i = 3 * from + axis; i < 3 * to;) {
+      const j = firstOutside(v, b, i, 3 * to, 3);
+      if (j < 0) break;
+      const k = ((j / 3) | 0) - from + first;
+      checkBound(v[j], b, where, `vertex ${k}`, "uvh"[axis]);
+      i = j + 3;
     }
   }
 }

@@ -29,6 +29,15 @@
  */
 import { ByteReader, ByteWriter } from "../../codec/bytes.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
+import {
+  checkBound,
+  COORD_PX,
+  COST_MODIFIER,
+  HEIGHT,
+  LINK_RADIUS,
+  zoneAxisBound,
+  zoneRadiusBound,
+} from "../bounds.ts";
 import { NO_TRIANGLE, type OffMeshLink } from "./types.ts";
 
 /** BOML version written by the encoder. */
@@ -84,6 +93,51 @@ function checkLink(l: OffMeshLink, i: number, where: ErrorLocation): void {
   }
   const e = linkValueError(l, i);
   if (e) throw new NavscopeError("bad_value", e[0], { ...where, section: "BOML" }, e[1]);
+  checkLinkBounds(l, i, () => ({ ...where, section: "BOML" }));
+}
+
+/** Byte offset of each point coordinate in a BOML record (after radius and cost modifier). */
+const POINT_AT = 28;
+
+/**
+ * The plausibility bounds of a BOML record on its own (issue 55, src/pack/bounds.ts): radius 0 or
+ * a normal float ≤ 1e5 px, cost modifier in [0, 1e6], point x, y within ±1e5 px and h within
+ * ±1e5 m (points are (x px, y px, h m): src/bake/assemble_links.ts). The zone-relative bounds
+ * (radius ≤ the zone's larger side, points near the zone box) are {@link checkLinkZoneBounds}.
+ * `at(off)` locates a field at record offset `off`.
+ */
+export function checkLinkBounds(
+  l: OffMeshLink,
+  i: number,
+  at: (off: number) => ErrorLocation,
+): void {
+  const rec = `off-mesh link ${i}`;
+  checkBound(l.radius, LINK_RADIUS, at(20), rec, "radius");
+  checkBound(l.costModifier, COST_MODIFIER, at(24), rec, "cost modifier");
+  for (let j = 0; j < 12; j++) {
+    const b = j % 3 === 2 ? HEIGHT : COORD_PX;
+    checkBound(l.points[j], b, at(POINT_AT + 4 * j), rec, `point ${(j / 3) | 0} ${"xyh"[j % 3]}`);
+  }
+}
+
+/**
+ * The zone-relative bounds of a BOML link (issue 55): its radius no larger than the zone's larger
+ * side, its points' x, y within the zone's px rectangle widened by ZONE_BOX_MARGIN × that side.
+ */
+export function checkLinkZoneBounds(
+  l: OffMeshLink,
+  i: number,
+  zone: { width: number; height: number },
+  where: ErrorLocation,
+): void {
+  const rec = `off-mesh link ${i}`;
+  const larger = Math.max(zone.width, zone.height);
+  checkBound(l.radius, zoneRadiusBound(larger), where, rec, "radius (zone)");
+  const bx = zoneAxisBound(zone.width, larger), by = zoneAxisBound(zone.height, larger);
+  for (let p = 0; p < 4; p++) {
+    checkBound(l.points[3 * p], bx, where, rec, `point ${p} x (zone box)`);
+    checkBound(l.points[3 * p + 1], by, where, rec, `point ${p} y (zone box)`);
+  }
 }
 
 /**
@@ -92,8 +146,9 @@ function checkLink(l: OffMeshLink, i: number, where: ErrorLocation): void {
  * 第 1 位 终端到起端). Returns [what, expected, byte offset in the record] or null.
  */
 function linkValueError(l: OffMeshLink, i: number): [string, string, number] | null {
-  if (!(Number.isFinite(l.radius) && l.radius >= 0)) {
-    return [`off-mesh link ${i}: radius ${l.radius}`, "a finite radius ≥ 0", 20];
+  // Finite here; its range (≥ 0, normal, within the zone) is the bound's (checkLinkBounds).
+  if (!Number.isFinite(l.radius)) {
+    return [`off-mesh link ${i}: radius ${l.radius}`, "a finite radius", 20];
   }
   if (!Number.isFinite(l.costModifier)) {
     return [`off-mesh link ${i}: cost modifier ${l.costModifier}`, "a finite value", 24];
@@ -210,6 +265,7 @@ export function decodeBoml(
     };
     const e = linkValueError(link, i);
     if (e) throw r.error("bad_value", e[0], e[1], at + e[2]);
+    checkLinkBounds(link, i, (off) => ({ ...r.where, offset: r.base + at + off }));
     out.push(link);
   }
   return out;

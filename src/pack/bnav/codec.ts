@@ -63,7 +63,13 @@ import {
   type ZoneRecord,
 } from "./types.ts";
 import { checkZoneRanges, decodeZoneRecords, encodeZoneTable } from "./zones.ts";
-import { BOML_DIR_BITS_SINCE, decodeBoml, encodeBoml, readBomlHeader } from "./boml.ts";
+import {
+  BOML_DIR_BITS_SINCE,
+  checkLinkZoneBounds,
+  decodeBoml,
+  encodeBoml,
+  readBomlHeader,
+} from "./boml.ts";
 import { decodeBsrf, encodeBsrf } from "./bsrf.ts";
 
 /** Options for {@link encodeMainPack}. */
@@ -302,7 +308,10 @@ export function validatePack(pack: MainPack, where: ErrorLocation = {}): void {
  */
 export function checkPackRefs(pack: MainPack, where: ErrorLocation): void {
   const ids = new Set(pack.zones.map((z) => z.id));
+  const byId = new Map(pack.zones.map((z) => [z.id, z]));
   (pack.offMeshLinks ?? []).forEach((l, i) => {
+    const z = byId.get(l.zone);
+    if (z) checkLinkZoneBounds(l, i, z, { ...where, section: "BOML", zone: z.name });
     if (!ids.has(l.zone)) {
       throw new NavscopeError(
         "bad_value",

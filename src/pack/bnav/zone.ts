@@ -44,7 +44,7 @@ import {
   type ZoneRecord,
 } from "./types.ts";
 import { findZone } from "./zones.ts";
-import { decodeBoml } from "./boml.ts";
+import { checkLinkZoneBounds, decodeBoml } from "./boml.ts";
 import { decodeBsrf, sliceSurfaces } from "./bsrf.ts";
 
 /** A pack restricted to one zone (and its tier children). */
@@ -96,7 +96,7 @@ export function loadZone(
     links: geo.links,
     surfaces: bsrf ? decodeBsrf(bsrf.b, bsrf.s.offset, T, where, lo, hi) : null,
     offMeshLinks: boml
-      ? zoneOffMeshLinks(decodeBoml(boml.b, boml.s.offset, T, where), zones, lo, hi)
+      ? zoneOffMeshLinks(decodeBoml(boml.b, boml.s.offset, T, where), zones, lo, hi, where)
       : null,
     grid: bgrd ? bgrd.b.slice() : null,
     extraSections: [], // a decoded pack has none: readFront refuses unknown tags
@@ -294,8 +294,17 @@ function zoneOffMeshLinks(
   zones: ZoneRecord[],
   lo: number,
   hi: number,
+  where?: ErrorLocation,
 ): OffMeshLink[] {
   const ids = new Set(zones.map((z) => z.id));
+  if (where) {
+    // The whole decode checks these in checkPackRefs; a zone load checks its own zones' links.
+    const byId = new Map(zones.map((z) => [z.id, z]));
+    all.forEach((l, i) => {
+      const z = byId.get(l.zone);
+      if (z) checkLinkZoneBounds(l, i, z, { ...where, section: "BOML", zone: z.name });
+    });
+  }
   const tr = (t: number) => (t !== NO_TRIANGLE && t >= lo && t < hi ? t - lo : NO_TRIANGLE);
   return all.filter((l) => ids.has(l.zone)).map((l) => ({
     ...l,

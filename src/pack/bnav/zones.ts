@@ -9,6 +9,7 @@
 import { type ByteReader, ByteWriter } from "../../codec/bytes.ts";
 import { escapeControls, nameFault, PLAUSIBLE_NAME } from "../../codec/json_strict.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
+import { AFFINE_SCALE, checkBound, HEIGHT, WORLD_COORD, ZONE_SIDE } from "../bounds.ts";
 import { FLOOR_Y_SINCE, ZONE_PREFIX, ZONE_PREFIX_V1, type ZoneRecord } from "./types.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -118,6 +119,21 @@ export function decodeZoneRecords(r: ByteReader, count: number, version: number)
 }
 
 /**
+ * The plausibility bounds of a zone record (issue 55, docs/pack_validation.md): width and height
+ * one cell to 1e5 px, |sx|, |sy| in [1e-3, 1e3], |tx|, |ty| ≤ 1e6, |floor_y| ≤ 1e5 m.
+ */
+function checkZoneBounds(z: ZoneRecord, i: number, where: ErrorLocation): void {
+  const rec = `zone record ${i}`;
+  checkBound(z.width, ZONE_SIDE, where, rec, "width");
+  checkBound(z.height, ZONE_SIDE, where, rec, "height");
+  checkBound(Math.abs(z.affine.sx), AFFINE_SCALE, where, rec, "|affine sx|");
+  checkBound(Math.abs(z.affine.sy), AFFINE_SCALE, where, rec, "|affine sy|");
+  checkBound(z.affine.tx, WORLD_COORD, where, rec, "affine tx");
+  checkBound(z.affine.ty, WORLD_COORD, where, rec, "affine ty");
+  checkBound(z.floorY, HEIGHT, where, rec, "floor_y");
+}
+
+/**
  * Checks every zone's triangle range lies inside `[0, triangles)`; the error names the zone.
  */
 export function checkZoneRanges(
@@ -184,15 +200,16 @@ export function checkZoneValues(zones: readonly ZoneRecord[], where: ErrorLocati
         { ...where, zone: z.name },
         expected,
       );
+    // Finite here; sizes > 0 and scales ≠ 0 are part of the bounds (checkZoneBounds).
     for (const [k, v] of [["width", z.width], ["height", z.height]] as const) {
-      if (!(Number.isFinite(v) && v > 0)) throw bad(`${k} ${v}`, "a finite size > 0 px");
+      if (!Number.isFinite(v)) throw bad(`${k} ${v}`, "a finite size (px)");
     }
     const a = z.affine;
     for (const [k, v] of [["sx", a.sx], ["tx", a.tx], ["sy", a.sy], ["ty", a.ty]] as const) {
       if (!Number.isFinite(v)) throw bad(`affine ${k} ${v}`, "finite affine terms");
     }
-    if (a.sx === 0 || a.sy === 0) throw bad(`affine scale ${a.sx}, ${a.sy}`, "non-zero scales");
     if (!Number.isFinite(z.floorY)) throw bad(`floor_y ${z.floorY}`, "a finite floor height");
+    checkZoneBounds(z, i, { ...where, zone: z.name });
     if (names.has(z.name)) {
       throw bad(`name ${JSON.stringify(z.name)} appears twice`, "unique names");
     }

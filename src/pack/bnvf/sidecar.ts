@@ -196,7 +196,7 @@ function openInner(
   if (expect) checkZones(zones, zoneByName, expect);
   const lk = byTag.get("FLNK");
   const op = byTag.get("FOPN");
-  const links = lk ? decodeLinkTable(sectionBytes(bytes, lk), {}, lk.offset) : null;
+  const links = lk ? decodeLinkTable(sectionBytes(bytes, lk), { file }, lk.offset) : null;
   if (expect) checkLinksAgainstMain(links, lk ?? null, header, expect);
   return {
     file,
@@ -207,7 +207,7 @@ function openInner(
     zones,
     zoneByName,
     links,
-    opens: op ? decodeOpenTable(sectionBytes(bytes, op), {}, op.offset) : null,
+    opens: op ? decodeOpenTable(sectionBytes(bytes, op), { file }, op.offset) : null,
     paired: expect !== null,
   };
 }

@@ -12,6 +12,7 @@
  */
 import { ByteReader, ByteWriter } from "../../codec/mod.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
+import { checkBound, COST_MODIFIER, HEIGHT, LINK_RADIUS, outside } from "../bounds.ts";
 import type {
   SidecarLinkTable,
   SidecarOpenTable,
@@ -197,12 +198,12 @@ function checkLinkRecord(r: ByteReader, t: SidecarLinkTable, i: number, at: numb
   if (t.bomlIndex[i] !== i) {
     throw bad(`boml_index ${t.bomlIndex[i]}`, `${i} (one record per BOML link, in order)`, 0);
   }
-  if (!Number.isFinite(t.radius[i]) || t.radius[i] < 0) {
-    throw bad(`radius ${t.radius[i]}`, "a finite radius ≥ 0", 24);
-  }
+  // Finite here; the range is the bound's (checkLinkRecordBounds), as for BOML.
+  if (!Number.isFinite(t.radius[i])) throw bad(`radius ${t.radius[i]}`, "a finite radius", 24);
   if (!Number.isFinite(t.costModifier[i])) {
     throw bad(`cost_modifier ${t.costModifier[i]}`, "a finite cost modifier", 28);
   }
+  checkLinkRecordBounds(t, i, (off) => ({ ...r.where, offset: r.base + at + off }));
   let valid = 0;
   for (let k = 0; k < 2; k++) {
     const s = 2 * i + k, off = 32 + 24 * k;
@@ -212,6 +213,7 @@ function checkLinkRecord(r: ByteReader, t: SidecarLinkTable, i: number, at: numb
     }
     const why = t.why[s];
     if (why === 0) valid |= 1 << k;
+    checkLinkSideBounds(t, i, k, (o) => ({ ...r.where, offset: r.base + at + off + o }));
     if (why >= 1 && why <= 3 && (t.rid[s] !== 0 || t.clr[s] !== 0 || t.flags[s] !== 0)) {
       throw bad(
         `side ${k} has no landing (reason ${why}) but region ${t.rid[s]}, clearance ${
@@ -227,11 +229,44 @@ function checkLinkRecord(r: ByteReader, t: SidecarLinkTable, i: number, at: numb
   }
 }
 
-/** Encodes an FLNK section. */
+/**
+ * The plausibility bounds of an FLNK record (issue 55, src/pack/bounds.ts): the radius and cost
+ * modifier under the BOML rule (they must equal the BOML link's anyway). `at(off)` locates a
+ * field at record offset `off`. Decoder and encoder.
+ */
+function checkLinkRecordBounds(
+  t: SidecarLinkTable,
+  i: number,
+  at: (off: number) => ErrorLocation,
+): void {
+  checkBound(t.radius[i], LINK_RADIUS, at(24), `record ${i}`, "radius");
+  checkBound(t.costModifier[i], COST_MODIFIER, at(28), `record ${i}`, "cost_modifier");
+}
+
+/**
+ * Side `k` of FLNK record `i`: `h` and `decl_h` within ±1e5 m (issue 55). `at(off)` locates a
+ * field at offset `off` of the side.
+ */
+function checkLinkSideBounds(
+  t: SidecarLinkTable,
+  i: number,
+  k: number,
+  at: (off: number) => ErrorLocation,
+): void {
+  const s = 2 * i + k;
+  checkBound(t.h[s], HEIGHT, at(8), `record ${i}`, `side ${k} h`);
+  checkBound(t.declH[s], HEIGHT, at(12), `record ${i}`, `side ${k} decl_h`);
+}
+
+/** Encodes an FLNK section; refuses values outside the bounds (as the decoder would). */
 export function encodeLinkTable(t: SidecarLinkTable): Uint8Array {
   const w = new ByteWriter(16 + 12 * t.index.zone.length + FLNK_RECORD_SIZE * t.count);
   writeHead(w, t);
+  const where: ErrorLocation = { section: "FLNK" };
   for (let i = 0; i < t.count; i++) {
+    checkLinkRecordBounds(t, i, () => where);
+    checkLinkSideBounds(t, i, 0, () => where);
+    checkLinkSideBounds(t, i, 1, () => where);
     w.u32(t.bomlIndex[i]).u16(t.zone[i]).u8(t.kind[i]).u8(t.valid[i]);
     w.i32(t.isExt[i]).i32(t.bidirectional[i]).i32(t.area[i]);
     w.u16(t.linkType[i]).u8(t.direction[i]).u8(t.pad[i]);
@@ -300,6 +335,9 @@ export function decodeOpenTable(
       if (!Number.isFinite(hh[i])) {
         throw r.error("bad_value", `open record ${i} height ${hh[i]}`, "a finite height", at + 8);
       }
+      if (outside(hh[i], HEIGHT)) {
+        checkBound(hh[i], HEIGHT, { ...r.where, offset: r.base + at + 8 }, `open record ${i}`, "h");
+      }
       if (
         i > first &&
         openCmp(t.gy[i], t.gx[i], hBits[i], t.gy[i - 1], t.gx[i - 1], hBits[i - 1]) <= 0
@@ -323,7 +361,9 @@ export function decodeOpenTable(
 export function encodeOpenTable(t: SidecarOpenTable): Uint8Array {
   const w = new ByteWriter(16 + 12 * t.index.zone.length + FOPN_RECORD_SIZE * t.count);
   writeHead(w, t);
+  const hh = new Float32Array(t.hBits.buffer, t.hBits.byteOffset, t.count);
   for (let i = 0; i < t.count; i++) {
+    checkBound(hh[i], HEIGHT, { section: "FOPN" }, `open record ${i}`, "h");
     w.i32(t.gx[i]).i32(t.gy[i]).u32(t.hBits[i]).u16(t.clr[i]).u8(t.flags[i]).u8(t.src[i]);
   }
   return w.finish();

@@ -32,6 +32,7 @@
  * @module
  */
 import { NavscopeError } from "../../errors.ts";
+import { checkBound, COORD_PX, HEIGHT } from "../bounds.ts";
 import { parseJson } from "../../codec/json.ts";
 import {
   decodeUtf8Strict,
@@ -184,6 +185,7 @@ function polygonSpec(file: string, path: string, p: Json): NoGoPolygonSpec {
     if (typeof p.floor !== "number" || !Number.isFinite(p.floor)) {
       fail(file, `${path}.floor`, `found ${JSON.stringify(p.floor)}`, "a finite number of metres");
     }
+    checkBound(p.floor, HEIGHT, { file, section: "no-go table" }, path, "floor");
     out.floor = p.floor;
   }
   if (!Array.isArray(p.rings) || p.rings.length === 0) {
@@ -207,9 +209,25 @@ function ringSpec(file: string, path: string, ring: Json): [number, number][] {
       if (typeof pt[a] !== "number" || !Number.isFinite(pt[a])) {
         fail(file, `${path}[${k}][${a}]`, `found ${JSON.stringify(pt[a])}`, "a finite number (px)");
       }
+      checkBound(pt[a], COORD_PX, { file, section: "no-go table" }, `${path}[${k}]`, "xy"[a]);
     }
     return [pt[0], pt[1]] as [number, number];
   });
+}
+
+/**
+ * The writer's copy of the parse-time bounds (issue 55): floor within ±1e5 m, ring points within
+ * ±1e5 px (src/pack/bounds.ts), so navscope never writes a table it would refuse.
+ */
+function checkNoGoSpecBounds(p: NoGoPolygonSpec, path: string): void {
+  const where = { section: "no-go table" };
+  if (p.floor !== undefined) checkBound(p.floor, HEIGHT, where, path, "floor");
+  p.rings.forEach((r, ri) =>
+    r.forEach((pt, k) => {
+      checkBound(pt[0], COORD_PX, where, `${path}.rings[${ri}][${k}]`, "x");
+      checkBound(pt[1], COORD_PX, where, `${path}.rings[${ri}][${k}]`, "y");
+    })
+  );
 }
 
 /** Builds a table from plain polygon specs (already valid; the baker's and tests' entry point). */
@@ -357,6 +375,7 @@ export function encodeNoGoTable(table: NoGoTable): string {
     }
     lines.push(`    ${JSON.stringify(zn)}: [`);
     polys.forEach((p, pi) => {
+      checkNoGoSpecBounds(p, `$.zones[${JSON.stringify(zn)}][${pi}]`);
       lines.push("      {");
       if (p.name !== undefined) lines.push(`        "name": ${JSON.stringify(p.name)},`);
       if (p.floor !== undefined) lines.push(`        "floor": ${JSON.stringify(p.floor)},`);

@@ -32,6 +32,7 @@
  */
 import { ByteReader } from "../../codec/bytes.ts";
 import { type ErrorLocation, NavscopeError } from "../../errors.ts";
+import { checkBound, HEIGHT, POSITIVE_SCALE, WORLD_COORD } from "../bounds.ts";
 import { OclzStreamReader } from "./stream.ts";
 import {
   holeBytes,
@@ -70,6 +71,44 @@ export function decodeOccluderZone(
   return scene;
 }
 
+/** Byte offsets of the bounded OCLZ header fields (spec OccluderPack 头部表). */
+const OCLZ_FIELD_AT = {
+  posStep: 24,
+  cellWidth: 32,
+  heightScale: 40,
+  heightOffset: 48,
+  originX: 64,
+};
+
+/**
+ * The plausibility bounds of an OCLZ header (issue 55, src/pack/bounds.ts): position step, cell
+ * width and height scale strictly positive, above the float32 denormal range and ≤ 1e5 (the
+ * builder divides by each: 0 or a denormal turns every quantised value into ±Inf); height offset
+ * within ±1e5 m; the origin (integers × position step) within ±1e6 world units. Decoder and
+ * encoder; `at(off)` locates the field at header offset `off`.
+ */
+export function checkOclzHeaderBounds(h: OclzHeader, at: (off: number) => ErrorLocation): void {
+  const A = OCLZ_FIELD_AT;
+  checkBound(h.posStep, POSITIVE_SCALE, at(A.posStep), "OCLZ header", "pos_step");
+  checkBound(h.cellWidth, POSITIVE_SCALE, at(A.cellWidth), "OCLZ header", "cell_width");
+  checkBound(h.heightScale, POSITIVE_SCALE, at(A.heightScale), "OCLZ header", "height_scale");
+  checkBound(h.heightOffset, HEIGHT, at(A.heightOffset), "OCLZ header", "height_offset");
+  checkBound(
+    h.originX * h.posStep,
+    WORLD_COORD,
+    at(A.originX),
+    "OCLZ header",
+    "origin_x × pos_step",
+  );
+  checkBound(
+    h.originZ * h.posStep,
+    WORLD_COORD,
+    at(A.originX + 8),
+    "OCLZ header",
+    "origin_z × pos_step",
+  );
+}
+
 interface RawHeader {
   header: OclzHeader;
   templates: number;
@@ -102,8 +141,9 @@ function readHeader(r: ByteReader): RawHeader {
   const bad = (what: string, expected: string, at: number) => {
     throw r.error("bad_value", what, expected, at);
   };
-  if (!(posStep > 0 && Number.isFinite(posStep))) bad(`position step ${posStep}`, "> 0", 24);
-  if (!(cellWidth > 0 && Number.isFinite(cellWidth))) bad(`cell width ${cellWidth}`, "> 0", 32);
+  // Finite here; > 0 and the range are the bound (checkOclzHeaderBounds), one rule per field.
+  if (!Number.isFinite(posStep)) bad(`position step ${posStep}`, "finite", 24);
+  if (!Number.isFinite(cellWidth)) bad(`cell width ${cellWidth}`, "finite", 32);
   if (!Number.isFinite(heightScale)) bad(`height scale ${heightScale}`, "finite", 40);
   if (!Number.isFinite(heightOffset)) bad(`height offset ${heightOffset}`, "finite", 48);
   if (quatDenominator < 1 || quatDenominator > MAX_QUAT_DEN) {
@@ -113,18 +153,20 @@ function readHeader(r: ByteReader): RawHeader {
   if (blockSamples > MAX_BLOCK_SAMPLES || (blocks > 0 && blockSamples < 2)) {
     bad(`samples per block edge ${blockSamples}`, `2..${MAX_BLOCK_SAMPLES}`, 20);
   }
+  const header = {
+    blockSamples,
+    posStep,
+    cellWidth,
+    heightScale,
+    heightOffset,
+    quatDenominator,
+    scaleBits,
+    originX,
+    originZ,
+  };
+  checkOclzHeaderBounds(header, (off) => ({ ...r.where, offset: r.base + off }));
   return {
-    header: {
-      blockSamples,
-      posStep,
-      cellWidth,
-      heightScale,
-      heightOffset,
-      quatDenominator,
-      scaleBits,
-      originX,
-      originZ,
-    },
+    header,
     templates,
     instances,
     blocks,

@@ -6,7 +6,7 @@
  */
 import { ByteWriter } from "../../codec/bytes.ts";
 import { NavscopeError } from "../../errors.ts";
-import { predictHeight } from "./zone.ts";
+import { checkOclzHeaderBounds, predictHeight } from "./zone.ts";
 import {
   holeBytes,
   type OccluderScene,
@@ -55,11 +55,12 @@ function validateForEncode(s: OccluderScene): void {
     bad("origin must be a safe integer");
   }
   const h = s.header;
-  if (!(h.posStep > 0 && Number.isFinite(h.posStep))) bad(`position step ${h.posStep}`);
-  if (!(h.cellWidth > 0 && Number.isFinite(h.cellWidth))) bad(`cell width ${h.cellWidth}`);
+  if (!Number.isFinite(h.posStep)) bad(`position step ${h.posStep}`);
+  if (!Number.isFinite(h.cellWidth)) bad(`cell width ${h.cellWidth}`);
   if (!Number.isFinite(h.heightScale) || !Number.isFinite(h.heightOffset)) {
     bad(`height scale/offset ${h.heightScale}, ${h.heightOffset}`);
   }
+  checkOclzHeaderBounds(h, () => ({ zone: s.zone, section: "OCLZ encode" }));
   for (let i = 0; i < s.instanceCount; i++) {
     if (s.instRotCode[i] !== 4) continue;
     for (let k = 9 * i; k < 9 * i + 9; k++) {

@@ -19,6 +19,7 @@
  * @module
  */
 import { NavscopeError } from "../../errors.ts";
+import { ZONE_BOX_MARGIN, zoneAxisBound } from "../bounds.ts";
 import type { NoGoTable } from "../nogo/table.ts";
 
 /** A main-pack zone as the binding checks see it: the name, and its size in px if known. */
@@ -84,6 +85,7 @@ export function fitNoGoToPack(
   const zones = zoneList(packZones);
   const unknownZones: string[] = [];
   const outside: NoGoOutside[] = [];
+  const beyond: NoGoOutside[] = [];
   let known = 0;
   let polygons = 0;
   for (const [name, z] of table.zones) {
@@ -106,6 +108,8 @@ export function fitNoGoToPack(
       ];
       if (box[2] < 0 || box[3] < 0 || box[0] > w || box[1] > h) {
         outside.push({ zone: name, polygon: p, name: z.names[p], box, zoneSize: [w, h] });
+      } else if (beyondZoneBox(box, w, h)) {
+        beyond.push({ zone: name, polygon: p, name: z.names[p], box, zoneSize: [w, h] });
       }
     }
   }
@@ -129,6 +133,21 @@ export function fitNoGoToPack(
         (outside.length > 4 ? "; …" : ""),
     );
   }
+  if (beyond.length) {
+    const o = beyond.slice(0, 4).map((x) => {
+      const l = Math.max(x.zoneSize[0], x.zoneSize[1]);
+      const bx = zoneAxisBound(x.zoneSize[0], l), by = zoneAxisBound(x.zoneSize[1], l);
+      return `$.zones.${x.zone}[${x.polygon}] box ${
+        x.box.join(",")
+      } (bound [${bx.lo}, ${bx.hi}] × ` +
+        `[${by.lo}, ${by.hi}] px)`;
+    });
+    parts.push(
+      `has ${beyond.length} polygon${beyond.length > 1 ? "s" : ""} reaching beyond the zone ` +
+        `rectangle widened by ${ZONE_BOX_MARGIN} × its larger side: ${o.join("; ")}` +
+        (beyond.length > 4 ? "; …" : ""),
+    );
+  }
   let message = parts.length ? `the no-go table ${parts.join(", and ")}` : null;
   if (foreign) {
     message += ` — none of its zones is in the main pack (${list([...zones.keys()])}): it is ` +
@@ -147,6 +166,16 @@ export function fitNoGoToPack(
     usable: parts.length === 0,
     message,
   };
+}
+
+/**
+ * True when a polygon box `[minx, miny, maxx, maxy]` reaches outside the zone's px rectangle
+ * widened by ZONE_BOX_MARGIN × its larger side (the position bound of src/pack/bounds.ts).
+ */
+function beyondZoneBox(box: readonly number[], w: number, h: number): boolean {
+  const l = Math.max(w, h);
+  const bx = zoneAxisBound(w, l), by = zoneAxisBound(h, l);
+  return box[0] < bx.lo || box[2] > bx.hi || box[1] < by.lo || box[3] > by.hi;
 }
 
 /**

@@ -5,6 +5,27 @@
  * @module
  */
 
+/**
+ * Implausible magnitudes among float fields a correct writer fills (issue 55), judged coarsely and
+ * apart from the readers' bounds: |x| > 1e6, above every documented bound
+ * (docs/pack_validation.md). With `positive` (sizes, steps, scales) also 0, negatives and
+ * denormals (|x| < 2^−126); a tiny height or coordinate is merely 0, not implausible.
+ * `values` are [label, value] pairs or one label with a float array.
+ */
+export function implausible(
+  values: [string, number][] | [string, ArrayLike<number>],
+  positive = false,
+): string[] {
+  const pairs: [string, number][] = typeof values[0] === "string"
+    ? Array.from(values[1] as ArrayLike<number>, (v, i) => [`${values[0]}[${i}]`, v])
+    : values as [string, number][];
+  for (const [p, v] of pairs) {
+    const a = Math.abs(v);
+    if (a > 1e6 || (positive && !(v >= 2 ** -126))) return [`${p} = ${v}`];
+  }
+  return [];
+}
+
 /** Non-finite numbers anywhere in a value (objects, arrays, typed float arrays), as paths. */
 export function nonFinite(
   v: unknown,

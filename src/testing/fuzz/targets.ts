@@ -26,7 +26,7 @@ import { parseLogText } from "../../logs/parser.ts";
 import { collectLogs } from "../../logs/reader.ts";
 import type { ParseReport } from "../../logs/types.ts";
 import { type FuzzRng, mutateBytes, mutateJson, mutateLines, type Mutation } from "./mutate.ts";
-import { badName, isUtf8, jsonProblems, nonFinite } from "./invariants.ts";
+import { badName, implausible, isUtf8, jsonProblems, nonFinite } from "./invariants.ts";
 
 /** One seed input of a target. */
 export interface FuzzSeed {
@@ -90,6 +90,7 @@ function decodeMainFully(bytes: Uint8Array, file: string) {
       const cols = decodeBgrdTile(grid, zi, ti);
       checkTileIds(cols, { file, zone: z.name, tile: ti, globalRegions: z.globalRegions });
       tiles.push(...nonFinite(cols.h.subarray(0, cols.n), `tile ${z.name}/${ti}.h`));
+      tiles.push(...implausible([`tile ${z.name}/${ti}.h`, cols.h.subarray(0, cols.n)]));
     })
   );
   return { load, grid, tiles };
@@ -101,6 +102,17 @@ function mainInvalid(seed: FuzzSeed, bytes: Uint8Array): string[] {
   const out = [...tiles];
   out.push(...nonFinite(p.zones, "zones"), ...nonFinite(p.vertices, "vertices"));
   out.push(...nonFinite(p.offMeshLinks ?? [], "BOML"));
+  out.push(...implausible(["vertices", p.vertices]));
+  for (const z of p.zones) {
+    const a = z.affine;
+    out.push(...implausible([["width", z.width], ["height", z.height]], true));
+    out.push(...implausible([["|sx|", Math.abs(a.sx)], ["|sy|", Math.abs(a.sy)]], true));
+    out.push(...implausible([["tx", a.tx], ["ty", a.ty], ["floor_y", z.floorY]]));
+  }
+  for (const l of p.offMeshLinks ?? []) {
+    out.push(...implausible([["radius", l.radius], ["cost", l.costModifier]]));
+    out.push(...implausible(["BOML points", l.points]));
+  }
   const names = new Set<string>(), ids = new Set<number>();
   for (const z of p.zones) {
     if (names.has(z.name)) out.push(`duplicate zone name ${JSON.stringify(z.name)}`);
@@ -138,7 +150,8 @@ function mainInvalid(seed: FuzzSeed, bytes: Uint8Array): string[] {
 function mainModelMutation(rng: FuzzRng, seed: FuzzSeed): Mutation {
   const load = decodeMainPack(seed.bytes, { file: seed.name });
   const p = load.pack;
-  const bad = rng.pick([NaN, Infinity, -Infinity, 0, -5]);
+  // Non-finite, non-positive, and (issue 55) a denormal or a magnitude no map has.
+  const bad = rng.pick([NaN, Infinity, -Infinity, 0, -5, 1e-40, -3.4e38]);
   const z = rng.pick(p.zones);
   let note: string;
   switch (rng.int(5)) {
@@ -234,6 +247,12 @@ async function sidecarTarget(): Promise<FuzzTarget> {
     const c = seed.ctx;
     const { model } = decodeSidecar(bytes, c.expect, { file: seed.name });
     const out = [...nonFinite(model.links, "FLNK"), ...nonFinite(model.opens, "FOPN")];
+    if (model.links) {
+      out.push(...implausible(["FLNK.h", model.links.h]));
+      out.push(...implausible(["FLNK.decl_h", model.links.declH]));
+      out.push(...implausible(["FLNK.radius", model.links.radius]));
+    }
+    if (model.opens) out.push(...implausible(["FOPN.h", model.opens.h]));
     if (c.links && !model.links) out.push("FLNK section dropped");
     if (c.opens && !model.opens) out.push("FOPN section dropped");
     for (const u of model.unknown ?? []) out.push(`unknown section ${JSON.stringify(u.tag)} kept`);
@@ -255,7 +274,12 @@ async function sidecarTarget(): Promise<FuzzTarget> {
       const i = rng.int(m.links.count);
       if (rng.chance(0.5)) {
         const k = rng.pick(["radius", "costModifier", "h", "declH"] as const);
-        m.links[k][k === "h" || k === "declH" ? 2 * i : i] = rng.pick([NaN, Infinity, -Infinity]);
+        m.links[k][k === "h" || k === "declH" ? 2 * i : i] = rng.pick([
+          NaN,
+          Infinity,
+          -Infinity,
+          3.4e38,
+        ]);
         note = `FLNK ${k}`;
       } else {
         m.links.bomlIndex[i] = 9999;
@@ -295,6 +319,10 @@ async function occluderTarget(): Promise<FuzzTarget> {
         sc.instRotCode[0] = 4;
         sc.instMatrix.set([1, 0, 0, 0, 1, 0, 0, 0, 1], 0);
         sc.instMatrix[rng.int(9)] = rng.pick([NaN, Infinity]);
+      } else if (rng.chance(0.5)) {
+        // Issue 55: a zero or denormal scale, a height offset no map has.
+        const k = rng.pick(["heightScale", "cellWidth", "posStep", "heightOffset"] as const);
+        sc.header[k] = k === "heightOffset" ? -3.4e38 : rng.pick([0, 1e-40]);
       } else sc.zone = sc.zone + "_other";
       try {
         return { bytes: encodeOccluderPack(scenes), op: "model", note: "" };
@@ -311,6 +339,10 @@ async function occluderTarget(): Promise<FuzzTarget> {
       for (const sc of scenes) {
         out.push(...nonFinite(sc.instMatrix, `${sc.zone}.instMatrix`));
         out.push(...nonFinite(sc.header, `${sc.zone}.header`));
+        const h = sc.header;
+        out.push(...implausible([["pos_step", h.posStep], ["cell_width", h.cellWidth]], true));
+        out.push(...implausible([["height_scale", h.heightScale]], true));
+        out.push(...implausible([["height_offset", h.heightOffset]]));
         if (!s.ctx.zones.has(sc.zone)) {
           out.push(`scene for zone ${JSON.stringify(sc.zone)} not in the pack`);
         }
