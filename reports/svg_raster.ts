@@ -1,0 +1,200 @@
+/**
+ * SVG → PNG with a real SVG renderer and a real font (issue 53): the triage PNGs are the same
+ * drawing as the report's drill-down SVG and `plan --svg` (titles, legend, scale bar and the
+ * planner's Chinese message included), rendered by resvg (`npm:@resvg/resvg-wasm`: WebAssembly,
+ * no native binary). Any SVG string renders, so the run pictures of reports/run_picture.ts do
+ * too.
+ *
+ * The font: the first CJK font found on the system ({@link CJK_FONTS}; Debian's fonts-noto-cjk,
+ * which `deno task test` provisions, is first), else a Latin one ({@link LATIN_FONTS}): the
+ * pictures then render without Chinese glyphs, and stderr says so once. With no font at all the
+ * text is left out (resvg draws no text without a font), said once too; nothing crashes.
+ * The wasm module and the font bytes are loaded once per process.
+ * @module
+ */
+import { initWasm, Resvg } from "@resvg/resvg-wasm";
+import { createRequire } from "node:module";
+
+/** A font file the renderer may load, with the family name the SVG's `sans-serif` maps to. */
+export interface FontCandidate {
+  /** Path of a TTF, OTF or TTC file. */
+  path: string;
+  /** Family name inside it (for a collection: the face to use). */
+  family: string;
+}
+
+/**
+ * CJK fonts, in the order tried: Debian/Ubuntu's fonts-noto-cjk (TTC and the older OTF layout),
+ * Fedora/Arch's Noto CJK, macOS PingFang, Windows' Microsoft YaHei.
+ */
+export const CJK_FONTS: readonly FontCandidate[] = [
+  { path: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", family: "Noto Sans CJK SC" },
+  { path: "/usr/share/fonts/opentype/noto/NotoSansCJKsc-Regular.otf", family: "Noto Sans CJK SC" },
+  {
+    path: "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+    family: "Noto Sans CJK SC",
+  },
+  { path: "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc", family: "Noto Sans CJK SC" },
+  { path: "/System/Library/Fonts/PingFang.ttc", family: "PingFang SC" },
+  { path: "C:\\Windows\\Fonts\\msyh.ttc", family: "Microsoft YaHei" },
+];
+
+/** Latin fonts tried when no CJK font is found. */
+export const LATIN_FONTS: readonly FontCandidate[] = [
+  { path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", family: "DejaVu Sans" },
+  {
+    path: "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    family: "Liberation Sans",
+  },
+  { path: "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf", family: "DejaVu Sans" },
+  { path: "/System/Library/Fonts/Helvetica.ttc", family: "Helvetica" },
+  { path: "C:\\Windows\\Fonts\\arial.ttf", family: "Arial" },
+];
+
+/** The font the renderer uses. */
+export interface RasterFont {
+  /** The file loaded ("" when none was found). */
+  path: string;
+  family: string;
+  /** Whether it has CJK glyphs (a font of {@link CJK_FONTS}). */
+  cjk: boolean;
+}
+
+/** Options of {@link svgToPng}. */
+export interface RasterOptions {
+  /** Longest side of the PNG, pixels (default 1800): a larger SVG is scaled down to it. */
+  maxSide?: number;
+  /** Background (default white: a comment shows PNGs on light and dark themes). */
+  background?: string;
+}
+
+interface Loaded {
+  font: RasterFont;
+  buffers: Uint8Array[];
+}
+
+let loading: Promise<Loaded> | null = null;
+
+/** Where the font came from; the first call loads the wasm module and the font. */
+export function rasterFont(): Promise<RasterFont> {
+  return load().then((l) => l.font);
+}
+
+function load(): Promise<Loaded> {
+  loading ??= (async () => {
+    // The package's own .wasm file, resolved in node_modules (no network, no native binary).
+    const wasm = createRequire(import.meta.url).resolve("@resvg/resvg-wasm/index_bg.wasm");
+    await initWasm(Deno.readFile(wasm));
+    for (const [list, isCjk] of [[CJK_FONTS, true], [LATIN_FONTS, false]] as const) {
+      for (const c of list) {
+        const bytes = await readFont(c.path);
+        if (!bytes) continue;
+        if (!isCjk) {
+          console.error(
+            `navscope: no CJK font found (tried ${
+              CJK_FONTS.map((f) => f.path).join(", ")
+            }; Debian: apt-get install fonts-noto-cjk): pictures are drawn with ${c.family}, without Chinese glyphs`,
+          );
+        }
+        return { font: { path: c.path, family: c.family, cjk: isCjk }, buffers: [bytes] };
+      }
+    }
+    console.error(
+      "navscope: no font found (Debian: apt-get install fonts-noto-cjk): pictures are drawn without text",
+    );
+    return { font: { path: "", family: "", cjk: false }, buffers: [] };
+  })();
+  return loading;
+}
+
+async function readFont(path: string): Promise<Uint8Array | null> {
+  try {
+    return await Deno.readFile(path);
+  } catch {
+    // Absent, or not readable under this process's permissions: try the next one.
+    return null;
+  }
+}
+
+/** The root's display size (width/height attributes, else the viewBox), pixels. */
+function svgSize(svg: string): [number, number] | null {
+  const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? "";
+  const w = /\swidth="([\d.]+)"/.exec(root)?.[1], h = /\sheight="([\d.]+)"/.exec(root)?.[1];
+  if (w && h) return [+w, +h];
+  const vb = /\sviewBox="[\d.-]+\s+[\d.-]+\s+([\d.]+)\s+([\d.]+)"/.exec(root);
+  return vb ? [+vb[1], +vb[2]] : null;
+}
+
+/**
+ * resvg 2.6.2 panics (surfacing as "recursive use of an object") on a clipped group holding a
+ * shape wholly outside the clip at negative coordinates, which the pictures have (a no-go
+ * polygon or a log track far from the crop). So a nested map viewport at the origin with
+ * `overflow="hidden"` is drawn unclipped and what spills right of or below it is painted over
+ * with the background before the panel is drawn; left of and above the origin is off the canvas.
+ */
+export function unclipMaps(svg: string, background: string): string {
+  const open = /<svg\b([^>]*)\soverflow="hidden"([^>]*)>/g;
+  let out = "", last = 0;
+  for (let m; (m = open.exec(svg));) {
+    const attrs = m[1] + m[2];
+    const w = /\swidth="([\d.]+)"/.exec(attrs)?.[1], h = /\sheight="([\d.]+)"/.exec(attrs)?.[1];
+    const close = svg.indexOf("</svg>", open.lastIndex);
+    if (!w || !h || /\s[xy]="/.test(attrs) || close < 0) continue;
+    const cover = `<rect x="${w}" y="0" width="1e6" height="1e6" fill="${background}"/>` +
+      `<rect x="0" y="${h}" width="1e6" height="1e6" fill="${background}"/>`;
+    out += svg.slice(last, m.index) + `<svg${attrs} overflow="visible">` +
+      svg.slice(open.lastIndex, close) +
+      "</svg>" + cover;
+    last = close + "</svg>".length;
+    open.lastIndex = last;
+  }
+  return out + svg.slice(last);
+}
+
+/** Renders `svg` as PNG bytes (deterministic for the same SVG and font). */
+export async function svgToPng(svg: string, opts: RasterOptions = {}): Promise<Uint8Array> {
+  const img = await render(svg, opts);
+  return img.png;
+}
+
+/** Renders `svg`: the PNG and its RGBA pixels. */
+export async function svgToRaster(
+  svg: string,
+  opts: RasterOptions = {},
+): Promise<{ png: Uint8Array; width: number; height: number; rgba: Uint8Array }> {
+  return await render(svg, opts);
+}
+
+async function render(svg: string, opts: RasterOptions) {
+  const { font, buffers } = await load();
+  const max = opts.maxSide ?? 1800;
+  const size = svgSize(svg);
+  const long = size ? Math.max(size[0], size[1]) : 0;
+  const background = opts.background ?? "#ffffff";
+  const r = new Resvg(unclipMaps(svg, background), {
+    background,
+    ...(long > max ? { fitTo: { mode: "zoom" as const, value: max / long } } : {}),
+    font: {
+      fontBuffers: buffers,
+      // Every family the pictures name maps to the loaded font.
+      ...(font.family
+        ? {
+          defaultFontFamily: font.family,
+          sansSerifFamily: font.family,
+          serifFamily: font.family,
+          monospaceFamily: font.family,
+        }
+        : {}),
+    },
+  });
+  try {
+    const out = r.render();
+    try {
+      return { png: out.asPng(), width: out.width, height: out.height, rgba: out.pixels };
+    } finally {
+      out.free();
+    }
+  } finally {
+    r.free();
+  }
+}
