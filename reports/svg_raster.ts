@@ -173,6 +173,10 @@ async function render(svg: string, opts: RasterOptions) {
   const background = opts.background ?? "#ffffff";
   const r = new Resvg(unclipMaps(svg, background), {
     background,
+    // Nearest-neighbour image scaling: the raster layers are 1 pixel per cell and meant to be
+    // seen pixelated (image-rendering:pixelated in the SVG); smoothing them also costs about
+    // three quarters of the render time.
+    imageRendering: 1,
     ...(long > max ? { fitTo: { mode: "zoom" as const, value: max / long } } : {}),
     font: {
       fontBuffers: buffers,
