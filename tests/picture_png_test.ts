@@ -170,3 +170,46 @@ Deno.test("triage without a pack: every leg's PNG has a title in words", async (
     if (font.path) assert(ink > 100, `${name}: title pixels ${ink}`);
   }
 });
+
+/** Runs tests/raster_font_probe.ts with reading limited to the checkout and `extra`. */
+async function probe(extra: string[]) {
+  const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      `--allow-read=${[root, ...extra].join(",")}`,
+      `${root}/tests/raster_font_probe.ts`,
+    ],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const err = new TextDecoder().decode(out.stderr);
+  return {
+    code: out.code,
+    err,
+    said: (re: RegExp) => err.split("\n").filter((l) => re.test(l)).length,
+    result: JSON.parse(new TextDecoder().decode(out.stdout)) as {
+      font: { path: string; cjk: boolean };
+      sizes: number[];
+    },
+  };
+}
+
+Deno.test({
+  name: "PNG without a CJK font, or without any font: rendered all the same, said once on stderr",
+  fn: async () => {
+    const none = await probe([]);
+    assertEquals(none.code, 0, none.err);
+    assertEquals(none.result.font.path, "");
+    assertEquals(none.said(/no font found/), 1, none.err);
+    assert(none.result.sizes.every((n) => n > 50), "PNGs all the same");
+    const latin = await probe(["/usr/share/fonts/truetype"]);
+    assertEquals(latin.code, 0, latin.err);
+    if (latin.result.font.path) {
+      assertEquals(latin.result.font.cjk, false);
+      assertEquals(latin.said(/no CJK font found/), 1, latin.err);
+    }
+  },
+});
