@@ -129,7 +129,34 @@ export function legSvg(
     c.add(ziplineLayer(text.hops, c.xy, (v) => +c.r(v)));
   }
   gapAndEndpointLayers(c);
-  return assemble(p, title, layers, W, H, text);
+  const outside = outsideNotes(p, routes, text.hops ?? []);
+  const said = outside.length ? { ...text, notes: [...(text.notes ?? []), ...outside] } : text;
+  return assemble(p, title, layers, W, H, said);
+}
+
+/**
+ * What the crop leaves out of the log's layers (it is chosen around the endpoints, the gap and
+ * the route: src/plan/diagnostics/picture.ts), said in the panel so a cut track is not read as a
+ * short one.
+ */
+function outsideNotes(
+  p: LegPicture,
+  routes: readonly ExtraRoute[],
+  hops: readonly ZiplineHop[],
+): string[] {
+  const x0 = p.x0 / kCellsPerPx, y0 = p.y0 / kCellsPerPx;
+  const x1 = (p.x0 + p.nx) / kCellsPerPx, y1 = (p.y0 + p.ny) / kCellsPerPx;
+  const out = (q: Pt) => q[0] < x0 || q[0] > x1 || q[1] < y0 || q[1] > y1;
+  const byLabel = new Map<string, [number, number]>();
+  const count = (label: string, pts: readonly Pt[]) => {
+    const c = byLabel.get(label) ?? [0, 0];
+    byLabel.set(label, [c[0] + pts.filter(out).length, c[1] + pts.length]);
+  };
+  for (const r of routes) count(r.label, r.points);
+  for (const h of hops) count("zipline towers", [h.from, h.to]);
+  return [...byLabel].filter(([, [n]]) => n > 0).map(([label, [n, all]]) =>
+    `${label}: ${n} of ${all} points outside this crop.`
+  );
 }
 
 /** What the layer builders share: the picture, the map size and the px → map transforms. */

@@ -78,6 +78,17 @@ Deno.test("pictures: the legend names exactly the layers drawn (replayed leg, lo
       wordsOf(replayed).includes("Planner: 起点与终点不连通"),
       "the planner's message is in the panel",
     );
+    // A track leaving the crop is said to, so a cut track does not read as a short one.
+    const far = legPictureSvg({
+      ...LOG,
+      picture: r.picture,
+      track: [[[364.75, 85], [900, 85], [901, 86]]],
+    });
+    assert(
+      wordsOf(far).includes("observed track (log): 2 of 3 points outside this crop."),
+      wordsOf(far),
+    );
+    assert(!wordsOf(replayed).includes("outside this crop"), "nothing outside: no note");
     const plain = legSvg(r.picture, "plan --svg");
     const b = assertLegendMatches(plain, "plan --svg");
     assert(!b.has("zipline") && !b.has("track0"), "nothing of the log without the log");
