@@ -14,6 +14,7 @@
  */
 import { initWasm, Resvg } from "@resvg/resvg-wasm";
 import { createRequire } from "node:module";
+import { NavscopeError } from "../src/errors.ts";
 
 /** A font file the renderer may load, with the family name the SVG's `sans-serif` maps to. */
 export interface FontCandidate {
@@ -128,27 +129,71 @@ function svgSize(svg: string): [number, number] | null {
 /**
  * resvg 2.6.2 panics (surfacing as "recursive use of an object") on a clipped group holding a
  * shape wholly outside the clip at negative coordinates, which the pictures have (a no-go
- * polygon or a log track far from the crop). So a nested map viewport at the origin with
- * `overflow="hidden"` is drawn unclipped and what spills right of or below it is painted over
- * with the background before the panel is drawn; left of and above the origin is off the canvas.
+ * polygon, a log track or a landmark far from the crop). So a map clipped to a box at the origin
+ * — a nested `<svg overflow="hidden">` (leg_svg.ts, log_picture.ts) or a group clipped by a
+ * `<clipPath>` holding one such rect (render_world.ts) — is drawn unclipped, and what spills
+ * right of or below the box is painted over with the background before what follows (the panel)
+ * is drawn; left of and above the origin is off the canvas anyway.
  */
 export function unclipMaps(svg: string, background: string): string {
-  const open = /<svg\b([^>]*)\soverflow="hidden"([^>]*)>/g;
+  const cover = (w: string, h: string) =>
+    `<rect x="${w}" y="0" width="1e6" height="1e6" fill="${background}"/>` +
+    `<rect x="0" y="${h}" width="1e6" height="1e6" fill="${background}"/>`;
+  // Nested viewports at the origin.
+  svg = rewrite(svg, /<svg\b([^>]*)\soverflow="hidden"([^>]*)>/g, "svg", (attrs) => {
+    const w = attr(attrs, "width"), h = attr(attrs, "height");
+    if (!w || !h || /\s[xy]="/.test(attrs)) return null;
+    return { open: `<svg${attrs} overflow="visible">`, after: cover(w, h) };
+  });
+  // Groups clipped to one rect at the origin.
+  for (const m of svg.matchAll(/<clipPath id="([\w-]+)"><rect([^>]*)\/><\/clipPath>/g)) {
+    const w = attr(m[2], "width"), h = attr(m[2], "height");
+    if (!w || !h || /\s[xy]="(?!0")/.test(m[2])) continue;
+    const id = m[1].replace(/[-]/g, "\\-");
+    const open = new RegExp(`<g\\b([^>]*)\\sclip-path="url\\(#${id}\\)"([^>]*)>`, "g");
+    svg = rewrite(svg, open, "g", (attrs) => ({ open: `<g${attrs}>`, after: cover(w, h) }));
+  }
+  return svg;
+}
+
+function attr(attrs: string, name: string): string | undefined {
+  return new RegExp(`\\s${name}="([\\d.]+)"`).exec(attrs)?.[1];
+}
+
+/**
+ * Replaces each `open` match (an element `tag`) by `edit(attrs).open` and puts `edit.after`
+ * behind its matching close tag; `edit` returning null leaves the element as it is.
+ */
+function rewrite(
+  svg: string,
+  open: RegExp,
+  tag: string,
+  edit: (attrs: string) => { open: string; after: string } | null,
+): string {
   let out = "", last = 0;
   for (let m; (m = open.exec(svg));) {
-    const attrs = m[1] + m[2];
-    const w = /\swidth="([\d.]+)"/.exec(attrs)?.[1], h = /\sheight="([\d.]+)"/.exec(attrs)?.[1];
-    const close = svg.indexOf("</svg>", open.lastIndex);
-    if (!w || !h || /\s[xy]="/.test(attrs) || close < 0) continue;
-    const cover = `<rect x="${w}" y="0" width="1e6" height="1e6" fill="${background}"/>` +
-      `<rect x="0" y="${h}" width="1e6" height="1e6" fill="${background}"/>`;
-    out += svg.slice(last, m.index) + `<svg${attrs} overflow="visible">` +
-      svg.slice(open.lastIndex, close) +
-      "</svg>" + cover;
-    last = close + "</svg>".length;
+    const e = edit(m[1] + m[2]);
+    const close = closeOf(svg, open.lastIndex, tag);
+    if (!e || close < 0) continue;
+    out += svg.slice(last, m.index) + e.open + svg.slice(open.lastIndex, close) + `</${tag}>` +
+      e.after;
+    last = close + tag.length + 3;
     open.lastIndex = last;
   }
   return out + svg.slice(last);
+}
+
+/** Index of the `</tag>` closing an element whose content starts at `from`, or −1. */
+function closeOf(svg: string, from: number, tag: string): number {
+  const re = new RegExp(`<${tag}\\b[^>]*?(/?)>|</${tag}>`, "g");
+  re.lastIndex = from;
+  let depth = 1;
+  for (let m; (m = re.exec(svg));) {
+    if (m[0].startsWith("</")) {
+      if (--depth === 0) return m.index;
+    } else if (m[1] !== "/") depth++;
+  }
+  return -1;
 }
 
 /** Renders `svg` as PNG bytes (deterministic for the same SVG and font). */
@@ -165,13 +210,50 @@ export async function svgToRaster(
   return await render(svg, opts);
 }
 
+let warnedPlain = false;
+
+/**
+ * The SVG without the effects that make resvg draw into a layer of its own — markers, group
+ * opacity, clips, masks, filters — whose bounds resvg 2.6.2 mishandles when they lie wholly
+ * outside the canvas (see {@link unclipMaps}). The fallback drawing when the full one fails.
+ */
+export function plainEffects(svg: string): string {
+  return svg.replace(/\s(?:marker-(?:start|mid|end)|clip-path|mask|filter)="[^"]*"/g, "")
+    .replace(/(<g\b[^>]*?)\sopacity="[^"]*"/g, "$1");
+}
+
 async function render(svg: string, opts: RasterOptions) {
+  const background = opts.background ?? "#ffffff";
+  const unclipped = unclipMaps(svg, background);
+  try {
+    return await renderOnce(unclipped, opts, background);
+  } catch (e) {
+    try {
+      const out = await renderOnce(plainEffects(unclipped), opts, background);
+      if (!warnedPlain) {
+        console.error(
+          `navscope: the SVG renderer failed on a picture (${
+            (e as Error).message
+          }); drawn again without markers, clips and group opacity`,
+        );
+        warnedPlain = true;
+      }
+      return out;
+    } catch (e2) {
+      throw new NavscopeError(
+        "bad_value",
+        `the SVG renderer (resvg) cannot draw this picture: ${(e2 as Error).message}`,
+      );
+    }
+  }
+}
+
+async function renderOnce(svg: string, opts: RasterOptions, background: string) {
   const { font, buffers } = await load();
   const max = opts.maxSide ?? 1800;
   const size = svgSize(svg);
   const long = size ? Math.max(size[0], size[1]) : 0;
-  const background = opts.background ?? "#ffffff";
-  const r = new Resvg(unclipMaps(svg, background), {
+  const r = new Resvg(svg, {
     background,
     // Nearest-neighbour image scaling: the raster layers are 1 pixel per cell and meant to be
     // seen pixelated (image-rendering:pixelated in the SVG); smoothing them also costs about

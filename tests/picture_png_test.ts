@@ -224,3 +224,24 @@ Deno.test({
     }
   },
 });
+
+Deno.test("PNG: resvg's failure on shapes wholly outside a clip is worked around, never a crash", async () => {
+  const far = `<polygon points="5632,-2044 5792,-2044 5792,-2204" fill="#f66"/>`;
+  // A map clipped at the origin: drawn unclipped, the spill painted over (unclipMaps).
+  const nested = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">` +
+    `<svg class="map" width="300" height="300" viewBox="0 0 300 300" overflow="hidden">${far}` +
+    `<rect width="400" height="10" fill="#000"/></svg><text x="310" y="20">t</text></svg>`;
+  const a = decodePng(await svgToPng(nested));
+  assertEquals([a.width, a.height], [400, 300]);
+  assert(darkPixels(a, [0, 0, 300, 10]) > 2000, "the map's bar");
+  assertEquals(darkPixels(a, [300, 0, 400, 10], 96) < 60, true, "its spill painted over");
+  // A marker wholly outside the canvas fails too: the fallback drawing without markers, clips
+  // and group opacity still gives the picture (and says so once on stderr).
+  const marker = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">` +
+    `<defs><marker id="a" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" ` +
+    `markerHeight="6" orient="auto"><path d="M0,0L10,5L0,10z"/></marker></defs>` +
+    `<rect width="50" height="50"/>` +
+    `<polyline points="1680,760 1860,800" stroke="#00f" marker-end="url(#a)"/></svg>`;
+  const b = decodePng(await svgToPng(marker));
+  assert(darkPixels(b, [10, 10, 50, 50]) > 1000, "drawn");
+});
