@@ -12,8 +12,6 @@
  * The wasm module and the font bytes are loaded once per process.
  * @module
  */
-import { initWasm, Resvg } from "@resvg/resvg-wasm";
-import { createRequire } from "node:module";
 import { NavscopeError } from "../src/errors.ts";
 
 /** A font file the renderer may load, with the family name the SVG's `sans-serif` maps to. */
@@ -74,7 +72,23 @@ interface Loaded {
   buffers: Uint8Array[];
 }
 
+/** The part of `@resvg/resvg-wasm`'s API used here (its index.d.ts). */
+interface ResvgModule {
+  initWasm(module: Promise<Uint8Array> | Uint8Array): Promise<void>;
+  Resvg: new (svg: string, options?: Record<string, unknown>) => {
+    render(): {
+      asPng(): Uint8Array;
+      readonly width: number;
+      readonly height: number;
+      readonly pixels: Uint8Array;
+      free(): void;
+    };
+    free(): void;
+  };
+}
+
 let loading: Promise<Loaded> | null = null;
+let resvg: ResvgModule | null = null;
 
 /** Where the font came from; the first call loads the wasm module and the font. */
 export function rasterFont(): Promise<RasterFont> {
@@ -83,9 +97,13 @@ export function rasterFont(): Promise<RasterFont> {
 
 function load(): Promise<Loaded> {
   loading ??= (async () => {
-    // The package's own .wasm file, resolved in node_modules (no network, no native binary).
-    const wasm = createRequire(import.meta.url).resolve("@resvg/resvg-wasm/index_bg.wasm");
-    await initWasm(Deno.readFile(wasm));
+    // As report_page.ts does for chart.js: import.meta.resolve installs the pinned package into
+    // node_modules/ (nodeModulesDir auto) and gives its ESM entry, with the package's own .wasm
+    // beside it (no network at run time, no native binary). Imported by a computed URL so that
+    // mod.ts's module graph stays free of npm: specifiers (tests/library_use_test.ts).
+    const entry = import.meta.resolve("@resvg/resvg-wasm");
+    resvg = await import(entry) as ResvgModule;
+    await resvg.initWasm(Deno.readFile(new URL("./index_bg.wasm", entry)));
     for (const [list, isCjk] of [[CJK_FONTS, true], [LATIN_FONTS, false]] as const) {
       for (const c of list) {
         const bytes = await readFont(c.path);
@@ -253,7 +271,7 @@ async function renderOnce(svg: string, opts: RasterOptions, background: string) 
   const max = opts.maxSide ?? 1800;
   const size = svgSize(svg);
   const long = size ? Math.max(size[0], size[1]) : 0;
-  const r = new Resvg(svg, {
+  const r = new resvg!.Resvg(svg, {
     background,
     // Nearest-neighbour image scaling: the raster layers are 1 pixel per cell and meant to be
     // seen pixelated (image-rendering:pixelated in the SVG); smoothing them also costs about
