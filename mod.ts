@@ -434,7 +434,9 @@ export {
   type TriageResult,
   verdictLine,
 } from "./reports/triage.ts";
-export { legPng, type LegPngInput } from "./reports/leg_png.ts";
+export { legPictureSvg, legPng, type LegPngInput } from "./reports/leg_png.ts";
+export { logLegSvg, type LogPictureInput } from "./reports/log_picture.ts";
+export { type RasterFont, rasterFont, svgToPng } from "./reports/svg_raster.ts";
 export {
   type ChangePoint,
   type ChangePointOptions,

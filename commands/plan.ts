@@ -228,7 +228,8 @@ async function runWith(
     const { legSvg } = await import("../reports/leg_svg.ts");
     if (!res.picture) throw new NavscopeError("bad_value", "no window was built: nothing to draw");
     const title = `${req.zone} (${req.start}) → (${req.goal}): ${res.ok ? "ok" : res.error}`;
-    await writeFileAtomic(values.svg, legSvg(res.picture, title));
+    const said = res.ok ? {} : { message: res.message };
+    await writeFileAtomic(values.svg, legSvg(res.picture, title, [], said));
     const c = res.picture.crop;
     io.err.write(
       `navscope plan: wrote the picture to ${values.svg} (${

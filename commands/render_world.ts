@@ -144,9 +144,9 @@ export async function run(args: string[]): Promise<number> {
   const svg = /\.svg$/i.test(out);
   const data = svg
     ? new TextEncoder().encode(worldSvg(raster, cv, items, title))
-    : worldPng(raster, cv, items, title);
+    : await worldPng(raster, cv, items, title);
   await writeFileAtomic(out, data);
-  const [w, h] = imageSize(raster, svg ? "svg" : "png");
+  const [w, h] = imageSize(raster);
   const note = selectionNote(raster);
   console.log(
     `${out}: ${w}×${h} px (map ${raster.width}×${raster.height} + legend), ` +

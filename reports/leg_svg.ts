@@ -67,14 +67,39 @@ export interface ExtraRoute {
   colour: string;
 }
 
+/** A zipline hop from the log: mount tower → landing, with how the ride ended when known. */
+export interface ZiplineHop {
+  /** Mount (tower) point, px. */
+  from: Pt;
+  /** Landing point (the last tower of the hop), px. */
+  to: Pt;
+  /** How it ended, in words ("landed", "aim failed", …; "" when the log does not say). */
+  outcome?: string;
+}
+
+/** Colour of the zipline layer (towers and hops). */
+export const ZIPLINE_COLOUR = "#0a7f8c";
+
+/** What a picture says beside its drawing (issue 53). */
+export interface PictureText {
+  /** The planner's message, verbatim (Chinese included), shown under the title. */
+  message?: string;
+  /** Notes shown under the message (e.g. "zone X not in the packs: …"). */
+  notes?: readonly string[];
+  /** Zipline hops of the log, drawn as a layer of their own. */
+  hops?: readonly ZiplineHop[];
+}
+
 /**
  * Renders the picture; `title` goes into the SVG's <title> and the panel; `routes` are drawn as
- * layers of their own above the final route.
+ * layers of their own above the final route; `text` adds the planner's message, notes and the
+ * log's zipline hops.
  */
 export function legSvg(
   p: LegPicture,
   title = "navscope plan",
   routes: readonly ExtraRoute[] = [],
+  text: PictureText = {},
 ): string {
   const U = kCellUnits, W = p.nx * U, H = p.ny * U;
   // Marks and labels on the map grow with it, like the panel (see assemble).
@@ -100,8 +125,38 @@ export function legSvg(
   edgeLayers(c);
   noGoAndLinkLayers(c);
   routeLayers(c, routes);
+  if (text.hops?.length) {
+    c.add(ziplineLayer(text.hops, c.xy, (v) => +c.r(v)));
+  }
   gapAndEndpointLayers(c);
-  return assemble(p, title, layers, W, H);
+  const outside = outsideNotes(p, routes, text.hops ?? []);
+  const said = outside.length ? { ...text, notes: [...(text.notes ?? []), ...outside] } : text;
+  return assemble(p, title, layers, W, H, said);
+}
+
+/**
+ * What the crop leaves out of the log's layers (it is chosen around the endpoints, the gap and
+ * the route: src/plan/diagnostics/picture.ts), said in the panel so a cut track is not read as a
+ * short one.
+ */
+function outsideNotes(
+  p: LegPicture,
+  routes: readonly ExtraRoute[],
+  hops: readonly ZiplineHop[],
+): string[] {
+  const x0 = p.x0 / kCellsPerPx, y0 = p.y0 / kCellsPerPx;
+  const x1 = (p.x0 + p.nx) / kCellsPerPx, y1 = (p.y0 + p.ny) / kCellsPerPx;
+  const out = (q: Pt) => q[0] < x0 || q[0] > x1 || q[1] < y0 || q[1] > y1;
+  const byLabel = new Map<string, [number, number]>();
+  const count = (label: string, pts: readonly Pt[]) => {
+    const c = byLabel.get(label) ?? [0, 0];
+    byLabel.set(label, [c[0] + pts.filter(out).length, c[1] + pts.length]);
+  };
+  for (const r of routes) count(r.label, r.points);
+  for (const h of hops) count("zipline towers", [h.from, h.to]);
+  return [...byLabel].filter(([, [n]]) => n > 0).map(([label, [n, all]]) =>
+    `${label}: ${n} of ${all} points outside this crop.`
+  );
 }
 
 /** What the layer builders share: the picture, the map size and the px → map transforms. */
@@ -406,6 +461,44 @@ function routeLayers(c: Draw, routes: readonly ExtraRoute[]): void {
   });
 }
 
+/**
+ * The zipline layer: a tower square at each mount and landing, a dashed chord per hop (arrow to
+ * the landing) labelled with its outcome. `xy` maps px to drawing units, `r` scales marks.
+ */
+export function ziplineLayer(
+  hops: readonly ZiplineHop[],
+  xy: (q: Pt) => string,
+  r: (v: number) => number,
+): { id: string; label: string; swatch: string; attrs: string; body: string } {
+  let body = "";
+  for (const h of hops) {
+    const [ax, ay] = xy(h.from).split(",").map(Number), [bx, by] = xy(h.to).split(",").map(Number);
+    const s = r(4);
+    body += `<g class="hop" stroke-dasharray="6 3">${arrow(ax, ay, bx, by)}</g>` +
+      `<rect x="${f2(ax - s)}" y="${f2(ay - s)}" width="${f2(2 * s)}" height="${
+        f2(2 * s)
+      }" fill="#fff"/>` +
+      `<rect x="${f2(bx - s)}" y="${f2(by - s)}" width="${f2(2 * s)}" height="${
+        f2(2 * s)
+      }" fill="#fff"/>` +
+      (h.outcome
+        ? `<text x="${f2((ax + bx) / 2)}" y="${f2((ay + by) / 2 - s)}" font-size="${
+          f2(r(11))
+        }" stroke="#fff" stroke-width="3" paint-order="stroke" fill="${ZIPLINE_COLOUR}">${
+          esc(h.outcome)
+        }</text>`
+        : "");
+  }
+  return {
+    id: "zipline",
+    label: `Zipline towers and hops from the log (${hops.length})`,
+    swatch: `<rect x="0" y="3" width="6" height="6" fill="#fff"/>` +
+      `<path d="M6 6h12" stroke-dasharray="3 2"/><rect x="18" y="3" width="6" height="6" fill="#fff"/>`,
+    attrs: `stroke="${ZIPLINE_COLOUR}" fill="${ZIPLINE_COLOUR}" stroke-width="2"`,
+    body,
+  };
+}
+
 /** The gap pair with its label, and the endpoints. */
 function gapAndEndpointLayers(c: Draw): void {
   const { p, W, X, Y, r, ms, add } = c;
@@ -477,7 +570,14 @@ function gapAndEndpointLayers(c: Draw): void {
 }
 
 /** Lays out the map, the panel (title, crop note, legend, scales, overview) and the root. */
-function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: number): string {
+function assemble(
+  p: LegPicture,
+  title: string,
+  layers: Layer[],
+  W: number,
+  H: number,
+  said: PictureText = {},
+): string {
   // The panel is drawn in its own units and scaled so that it stays readable next to a big map.
   const s = panelScale(W, H), PW = 340;
   const panel: string[] = [];
@@ -491,6 +591,8 @@ function assemble(p: LegPicture, title: string, layers: Layer[], W: number, H: n
     }
   };
   text(title, 12, "bold");
+  if (said.message) text(`Planner: ${said.message}`, 11, "bold");
+  for (const n of said.notes ?? []) text(n);
   y += 4;
   const c = p.crop;
   const [, , wnx, wny] = c.window ?? c.interest;
@@ -761,7 +863,7 @@ function pathsBody(e: { solid: string; dashed: string }): string {
 }
 
 /** A line from a to b with an arrowhead at b (units). */
-function arrow(ax: number, ay: number, bx: number, by: number): string {
+export function arrow(ax: number, ay: number, bx: number, by: number): string {
   const dx = bx - ax, dy = by - ay, L = Math.sqrt(dx * dx + dy * dy) || 1;
   const ux = dx / L, uy = dy / L, hl = Math.min(7, L * 0.6), hw = hl * 0.5;
   const px = bx - ux * hl, py = by - uy * hl;
@@ -775,18 +877,38 @@ function hex(rgb: number): string {
   return "#" + (rgb & 0xffffff).toString(16).padStart(6, "0");
 }
 
-function wrap(t: string, width: number): string[] {
+/**
+ * Splits `t` into lines of at most `width` half-width characters, at spaces; a word longer than
+ * a line (a Chinese message has no spaces) breaks between characters, CJK counting double.
+ */
+export function wrap(t: string, width: number): string[] {
+  const cw = (
+    ch: string,
+  ) => (/[\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1);
   const out: string[] = [];
-  let line = "";
+  let line = "", lw = 0;
   for (const word of t.split(" ")) {
-    if (line && line.length + 1 + word.length > width) (out.push(line), (line = word));
-    else line = line ? `${line} ${word}` : word;
+    const ww = [...word].reduce((n, ch) => n + cw(ch), 0);
+    if (line && lw + 1 + ww <= width) {
+      line += " " + word;
+      lw += 1 + ww;
+      continue;
+    }
+    if (line) out.push(line);
+    line = "";
+    lw = 0;
+    for (const ch of word) {
+      if (line && lw + cw(ch) > width) (out.push(line), (line = ""), (lw = 0));
+      line += ch;
+      lw += cw(ch);
+    }
   }
   if (line) out.push(line);
   return out;
 }
 
-function esc(s: string): string {
+/** Escapes text for SVG. */
+export function esc(s: string): string {
   return s.replace(
     /[<>&"]/g,
     (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c]!,

@@ -8,7 +8,7 @@
 import type { NavRun } from "../src/analyze/runs.ts";
 import type { Point2 } from "../src/logs/types.ts";
 import type { FailingLeg } from "./report_data.ts";
-import type { ExtraRoute } from "./leg_svg.ts";
+import type { ExtraRoute, ZiplineHop } from "./leg_svg.ts";
 
 /** Layer colours: the log's planned path, the observed track (as in the PNG, leg_png.ts). */
 export const LOG_PATH_COLOUR = "#e08a00", TRACK_COLOUR = "#9b30c8";
@@ -19,6 +19,20 @@ export interface LegLogLayers {
   planned: Point2[][];
   /** Observed track segments (px) of the leg's run. */
   track: Point2[][];
+  /** Zipline hops of the leg's run (mount → landing), when the run records them. */
+  hops: ZiplineHop[];
+}
+
+/**
+ * A run that may carry its zipline hops (mount → landing, from `zipline/begin` and
+ * `Action: ZIPLINE …` lines, spec maaend-runlogs.md §1.6). Read when present, so the pictures
+ * draw them as soon as the run parser records them.
+ */
+type RunWithHops = NavRun & { ziplineHops?: readonly ZiplineHop[] };
+
+/** The zipline hops of a run ([] when it records none). */
+export function hopsOf(run: NavRun | null): ZiplineHop[] {
+  return [...((run as RunWithHops | null)?.ziplineHops ?? [])];
 }
 
 /** Looks up a failing leg's run and its log layers. */
@@ -47,31 +61,40 @@ export function logLayers(runs: readonly NavRun[]): LogLayers {
     byLine.get(l.example) ?? byKey.get(keyOfLeg(l.zone, l.start, l.goal)) ?? null;
   const layers = (l: FailingLeg): LegLogLayers => {
     const r = runOf(l);
-    if (!r) return { planned: [], track: [] };
+    if (!r) return { planned: [], track: [], hops: [] };
     return {
       // A generated path without a zone name is the run's (the older navigator omits it).
       planned: r.plannedPaths.filter((p) => p.zone === l.zone || p.zone === "").map((p) =>
         p.points
       ),
       track: r.track.map((t) => t.points),
+      hops: hopsOf(r),
     };
   };
   const routes = (l: FailingLeg): ExtraRoute[] => {
     const { planned, track } = layers(l);
-    return [
-      ...planned.map((points, i) => ({
-        id: `logpath${i}`,
-        label: "planned path (log)",
-        points,
-        colour: LOG_PATH_COLOUR,
-      })),
-      ...track.map((points, i) => ({
-        id: `track${i}`,
-        label: "observed track (log)",
-        points,
-        colour: TRACK_COLOUR,
-      })),
-    ];
+    return logRoutes(planned, track);
   };
   return { runOf, layers, routes };
+}
+
+/** The log's planned paths and track segments as picture layers (one per path or segment). */
+export function logRoutes(
+  planned: readonly (readonly Point2[])[],
+  track: readonly (readonly Point2[])[],
+): ExtraRoute[] {
+  return [
+    ...planned.map((points, i) => ({
+      id: `logpath${i}`,
+      label: "planned path (log)",
+      points,
+      colour: LOG_PATH_COLOUR,
+    })),
+    ...track.map((points, i) => ({
+      id: `track${i}`,
+      label: "observed track (log)",
+      points,
+      colour: TRACK_COLOUR,
+    })),
+  ];
 }

@@ -5,7 +5,7 @@
  * several layers, water triangles (surface flag 0x2) under everything — plus overlays:
  * landmarks, author no-go polygons, off-mesh links, and later leg routes (the same overlay
  * model). Output is SVG (the raster embedded as a PNG data URI, overlays as vectors) or PNG
- * (overlays drawn into the raster with a 3×5 bitmap font).
+ * (that SVG rendered with a real font by reports/svg_raster.ts).
  *
  * Image axes follow the base map: x to the right, y downwards, 1 zone px = `scale` pixels.
  * @module
@@ -14,7 +14,8 @@ import { NavscopeError } from "../src/errors.ts";
 import { type MainPack, ZONE_FLAG_TIER } from "../src/pack/bnav/types.ts";
 import { decodeBgrdTile, findBgrdZone, parseBgrd } from "../src/pack/bgrd/section.ts";
 import { K_CS, SpanFlag } from "../src/pack/grid_types.ts";
-import { base64, Canvas, textWidth } from "./svg_png.ts";
+import { base64, Canvas } from "./svg_png.ts";
+import { svgToPng } from "./svg_raster.ts";
 
 /** Cell classes of the top record of an image pixel. */
 export const CellClass = { Empty: 0, Core: 1, Walk: 2, Dead: 3, Ghost: 4, DeadCore: 5 } as const;
@@ -407,87 +408,6 @@ export function paintRaster(r: ZoneRaster): Canvas {
   return cv;
 }
 
-function parseColor(c: string | undefined, dflt: number): number {
-  if (!c || !/^#[0-9a-fA-F]{6}$/.test(c)) return dflt;
-  return ((parseInt(c.slice(1), 16) << 8) | 0xff) >>> 0;
-}
-
-/** Draws overlays into a canvas (PNG output). */
-export function drawOverlays(cv: Canvas, r: ZoneRaster, items: readonly Overlay[]): void {
-  const X = (x: number) => (x - r.x0) * r.scale, Y = (y: number) => (y - r.y0) * r.scale;
-  for (const o of items) {
-    if (o.kind === "rect") {
-      const c = parseColor(o.color, 0x333333ff);
-      const [a, b, c2, d] = [X(o.x0), Y(o.y0), X(o.x1), Y(o.y1)];
-      cv.line(a, b, c2, b, c);
-      cv.line(c2, b, c2, d, c);
-      cv.line(c2, d, a, d, c);
-      cv.line(a, d, a, b, c);
-    } else if (o.kind === "polygon") {
-      const c = parseColor(o.color, 0xd01c8bff);
-      fillPolygon(
-        cv,
-        o.rings.map((ring) => ring.map(([x, y]) => [X(x), Y(y)] as [number, number])),
-        (c & ~0xff) | 0x50,
-      );
-      for (const ring of o.rings) {
-        for (let i = 0; i < ring.length; i++) {
-          const p = ring[i], q = ring[(i + 1) % ring.length];
-          cv.line(X(p[0]), Y(p[1]), X(q[0]), Y(q[1]), c);
-        }
-      }
-    } else if (o.kind === "polyline") {
-      const c = parseColor(o.color, 0x1f4fd1ff);
-      for (let i = 0; i + 1 < o.points.length; i++) {
-        const p = o.points[i], q = o.points[i + 1];
-        cv.line(X(p[0]), Y(p[1]), X(q[0]), Y(q[1]), c);
-      }
-      const n = o.points.length;
-      if (o.arrow && n >= 2) {
-        const [px, py] = o.points[n - 2], [qx, qy] = o.points[n - 1];
-        const a = Math.atan2(Y(qy) - Y(py), X(qx) - X(px));
-        for (const d of [2.6, -2.6]) {
-          cv.line(X(qx), Y(qy), X(qx) + 6 * Math.cos(a + d), Y(qy) + 6 * Math.sin(a + d), c);
-        }
-      }
-    }
-  }
-  for (const o of items) {
-    if (o.kind !== "marker" || !inside(r, o.x, o.y)) continue;
-    const c = parseColor(o.color, 0x111111ff);
-    const x = X(o.x), y = Y(o.y);
-    cv.circle(x, y, 3, c);
-    cv.set(x, y, c);
-    if (o.label) cv.text(x + 5, y - 2, o.label, c, 1, PALETTE.halo);
-  }
-}
-
-/** Fills polygon rings (even–odd rule, image coordinates) with a translucent colour. */
-function fillPolygon(cv: Canvas, rings: [number, number][][], rgba: number): void {
-  const xs = rings.flat().map((p) => p[0]), ys = rings.flat().map((p) => p[1]);
-  const x0 = Math.max(0, Math.floor(Math.min(...xs))),
-    x1 = Math.min(cv.width - 1, Math.ceil(Math.max(...xs)));
-  const y0 = Math.max(0, Math.floor(Math.min(...ys))),
-    y1 = Math.min(cv.height - 1, Math.ceil(Math.max(...ys)));
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
-      let inside = false;
-      for (const ring of rings) {
-        for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-          const [xi, yi] = ring[i], [xj, yj] = ring[j];
-          if (
-            (yi > y + 0.5) !== (yj > y + 0.5) &&
-            x + 0.5 < ((xj - xi) * (y + 0.5 - yi)) / (yj - yi) + xi
-          ) {
-            inside = !inside;
-          }
-        }
-      }
-      if (inside) cv.set(x, y, rgba);
-    }
-  }
-}
-
 function inside(r: ZoneRaster, x: number, y: number): boolean {
   return x >= r.x0 && y >= r.y0 && x <= r.x0 + r.widthPx && y <= r.y0 + r.heightPx;
 }
@@ -511,10 +431,8 @@ const LEGEND: [string, string][] = [
 ];
 
 /** Width and height of the whole picture: the map plus the legend panel on its right. */
-export function imageSize(r: ZoneRaster, format: "svg" | "png"): [number, number] {
-  return format === "svg"
-    ? [r.width + 190, Math.max(r.height, 200)]
-    : [r.width + 130, Math.max(r.height, 110)];
+export function imageSize(r: ZoneRaster): [number, number] {
+  return [r.width + 190, Math.max(r.height, 200)];
 }
 
 /** One line saying which records were drawn ("" for the default: the top record). */
@@ -537,7 +455,7 @@ export function worldSvg(
 ): string {
   const X = (x: number) => ((x - r.x0) * r.scale).toFixed(2),
     Y = (y: number) => ((y - r.y0) * r.scale).toFixed(2);
-  const [W, H] = imageSize(r, "svg");
+  const [W, H] = imageSize(r);
   const out: string[] = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif">`,
@@ -575,7 +493,12 @@ export function worldSvg(
       out.push(
         `<polyline points="${pts}" stroke="${o.color ?? "#1f4fd1"}" stroke-width="${
           o.width ?? 1.5
-        }"${o.arrow ? ` marker-end="url(#arrow)"` : ""}/>`,
+        }"${
+          // An arrowhead past the map's edge would be clipped anyway; left out, it also keeps
+          // resvg off a marker wholly outside the canvas (svg_raster.ts).
+          o.arrow && inside(r, ...o.points[o.points.length - 1])
+            ? ` marker-end="url(#arrow)"`
+            : ""}/>`,
       );
     }
   }
@@ -617,39 +540,16 @@ export function worldSvg(
   return out.join("\n") + "\n";
 }
 
-/** PNG bytes: the painted raster with overlays and a small legend drawn in. */
-export function worldPng(
+/**
+ * PNG bytes: the SVG picture ({@link worldSvg}: raster, vector overlays, labels and legend)
+ * rendered at one image pixel per SVG unit with a real font (reports/svg_raster.ts).
+ */
+export async function worldPng(
   r: ZoneRaster,
   cv: Canvas,
   items: readonly Overlay[],
   title: string,
-): Uint8Array {
-  const [W, H] = imageSize(r, "png"), lw = W - r.width;
-  const out = new Canvas(W, H, 0xffffffff);
-  for (let y = 0; y < r.height; y++) {
-    out.rgba.set(cv.rgba.subarray(4 * r.width * y, 4 * r.width * (y + 1)), 4 * (r.width + lw) * y);
-  }
-  drawOverlays(out, r, items);
-  const x0 = r.width + 6;
-  out.text(x0, 4, title.slice(0, 30), PALETTE.text);
-  const leg: [number, string][] = [
-    [0x5d7a5aff, "core low"],
-    [0x9c6b4aff, "core high"],
-    [PALETTE.walk, "walk no core"],
-    [PALETTE.dead, "dead"],
-    [0x8f6a4fff, "dead+core"],
-    [PALETTE.ghost, "ghost/fill"],
-    [PALETTE.water, "water"],
-    [0x8a96bdff, "2+ layers"],
-  ];
-  leg.forEach(([c, l], i) => {
-    out.fillRect(x0, 14 + 10 * i, 7, 7, c);
-    out.text(x0 + 10, 15 + 10 * i, l, PALETTE.text);
-  });
-  const note = selectionNote(r);
-  if (note) {
-    out.text(x0, 16 + 10 * leg.length, note.replaceAll(", ", " - ").slice(0, 30), PALETTE.text);
-  }
-  void textWidth;
-  return out.png();
+): Promise<Uint8Array> {
+  const [W, H] = imageSize(r);
+  return await svgToPng(worldSvg(r, cv, items, title), { maxSide: Math.max(W, H) });
 }

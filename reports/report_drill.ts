@@ -28,7 +28,7 @@ import type { PlanProfile } from "../src/plan/profile.ts";
 import type { LegPicture, PlanRequest, PlanResult } from "../src/plan/types.ts";
 import type { Leg as BatteryLeg } from "../src/world/legs.ts";
 import { NAVSCOPE_VERSION } from "../src/version.ts";
-import { type ExtraRoute, legSvg } from "./leg_svg.ts";
+import { type ExtraRoute, legSvg, type PictureText } from "./leg_svg.ts";
 import { packSpans } from "./span_pack.ts";
 import {
   addGlosses,
@@ -143,6 +143,18 @@ function requestOf(
   };
 }
 
+/** The picture's words: the logged message, the replay's when it differs, the verdict. */
+function drillText(leg: FailingLeg, res: PlanResult, d: Drilldown): PictureText {
+  const notes: string[] = [];
+  if (!res.ok && res.message !== leg.error) notes.push(`Replay says: ${res.message}`);
+  notes.push(
+    d.differs
+      ? `Replayed to ${d.class}, not the logged ${leg.class} (the drill-down says why).`
+      : `Replay reproduces the logged class ${leg.class}.`,
+  );
+  return { message: leg.error, notes };
+}
+
 /** Replays the failing legs on `packs` and fills `data.drilldowns`; returns how many drew. */
 export async function addDrilldowns(
   data: ReportData,
@@ -228,6 +240,7 @@ export async function addDrilldowns(
           p,
           `${leg.class} · ${leg.leg || leg.key} · ${leg.zone}`,
           opts.extraRoutes?.(leg) ?? [],
+          drillText(leg, res, d),
         );
         if (bytes + svg.length > maxBytes) {
           d.why = `the report's picture budget (${

@@ -16,8 +16,8 @@ import type { PlanResult } from "../src/plan/types.ts";
 import { type FailingLeg, reportFromLogs } from "./report_data.ts";
 import { addDrilldowns } from "./report_drill.ts";
 import { reportHtml } from "./report_page.ts";
-import { logLayers } from "./log_layers.ts";
-import { legPng } from "./leg_png.ts";
+import { type LogLayers, logLayers } from "./log_layers.ts";
+import { legPng, type LegPngInput } from "./leg_png.ts";
 import type { LegPicture } from "../src/plan/types.ts";
 import {
   failedRuns as listFailedRuns,
@@ -124,19 +124,7 @@ export async function triage(
     }
   }
   const pngs = new Map<string, Uint8Array>();
-  for (const t of legs) {
-    const { planned, track } = log.layers(t.leg);
-    pngs.set(
-      t.picture,
-      legPng({
-        picture: pictures.get(t.leg.id) ?? null,
-        start: t.leg.start,
-        goal: t.leg.goal,
-        planned,
-        track,
-      }),
-    );
-  }
+  for (const t of legs) pngs.set(t.picture, await legPng(legPictureInput(t, pictures, log, opts)));
   const failures = data.overview.failures_by_class.reduce((s, c) => s + c.count, 0);
   const failedRuns = new Set(legs.map((t) => t.run).filter((r) => r !== null)).size;
   // Every failed run, planner or not (issue 53), with its cause and picture.
@@ -157,6 +145,34 @@ export async function triage(
   };
   result.markdown = triageMarkdown(result, data.overview.failures_by_class, opts.packs ?? []);
   return result;
+}
+
+/** What a leg's picture shows: title, the logged message, the replay verdict or why no cells. */
+function legPictureInput(
+  t: TriageLeg,
+  pictures: ReadonlyMap<number, LegPicture | null>,
+  log: LogLayers,
+  opts: TriageOptions,
+): LegPngInput {
+  const l = t.leg, picture = pictures.get(l.id) ?? null;
+  const notes: string[] = [];
+  if (picture) notes.push(`Replay: ${t.replay}.`);
+  else if (opts.packs?.length) {
+    notes.push(
+      t.replay === "zone not in this pack"
+        ? `zone ${l.zone} not in the packs: no walkable cells drawn`
+        : `${t.replay || "not replayed"}: no walkable cells drawn`,
+    );
+  } else notes.push("no --pack given: no walkable cells drawn (add --pack PACK to replay)");
+  return {
+    picture,
+    title: `leg ${t.n} · ${l.class} · ${l.zone}` + (t.run ? ` · ${t.run.nodeName}` : ""),
+    message: l.error,
+    notes,
+    start: l.start,
+    goal: l.goal,
+    ...log.layers(l),
+  };
 }
 
 function distanceWords(res: PlanResult): string {

@@ -10,14 +10,20 @@ import { NavscopeError } from "../../src/errors.ts";
 import { parseByteSize } from "../../src/codec/gzip.ts";
 import {
   assembleComment,
+  assetsDir,
   type BundleLink,
   COMMENT_MARKER,
+  embedPictures,
   findBundleLinks,
   findMarkedComment,
   type GitHubComment,
   type IgnoredLink,
   isAllowedUrl,
+  isSafeBranch,
+  type PictureHome,
+  rawUrl,
 } from "../../src/analyze/issue_triage.ts";
+import { base64 } from "../../reports/svg_png.ts";
 
 /** Runs `navscope` with the given arguments (`["triage", …]`); resolves to its exit code. */
 export type TriageRunner = (argv: string[]) => Promise<number>;
@@ -44,6 +50,16 @@ export interface TriageIssueOptions {
   botLogin?: string;
   /** Link to the Actions run, put in the comment's footer. */
   runUrl?: string;
+  /**
+   * Branch to commit the pictures to (under `triage/<issue>/<run id>/`, created as an orphan
+   * branch when absent) so the comment embeds them; none: the comment says they are in the
+   * run's artifact.
+   */
+  assetsBranch?: string;
+  /** The run's id (GITHUB_RUN_ID), naming the pictures' folder; default a time stamp. */
+  runId?: string;
+  /** Web root for the pictures' URLs (GITHUB_SERVER_URL); default `https://github.com`. */
+  serverUrl?: string;
   /** Compute the comment but post nothing. */
   dryRun?: boolean;
   /** The network (tests pass a fake). */
@@ -68,6 +84,8 @@ export interface TriageIssueResult {
   body: string;
   /** The comment's id, when one was posted or edited. */
   commentId?: number;
+  /** Where the pictures are; with `branch`, the commit that holds them. */
+  pictures?: PictureHome & { commit?: string };
 }
 
 /** Default per-volume cap: MaaEnd's exporter writes volumes of at most 24.5 MB. */
@@ -87,8 +105,8 @@ export async function triageIssue(o: TriageIssueOptions): Promise<TriageIssueRes
   const log = o.log ?? ((l: string) => console.error(l));
   const api = (o.apiUrl ?? "https://api.github.com").replace(/\/+$/, "");
   const base = `${api}/repos/${o.repo}`;
-  const gh = async (method: string, url: string, body?: unknown) => {
-    const r = await fetchFn(url, {
+  const ghRaw = (method: string, url: string, body?: unknown) =>
+    fetchFn(url, {
       method,
       headers: {
         "Accept": "application/vnd.github+json",
@@ -98,6 +116,8 @@ export async function triageIssue(o: TriageIssueOptions): Promise<TriageIssueRes
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
+  const gh = async (method: string, url: string, body?: unknown) => {
+    const r = await ghRaw(method, url, body);
     if (!r.ok) {
       const text = (await r.text().catch(() => "")).slice(0, 300);
       throw new NavscopeError("io", `GitHub API ${method} ${url}: HTTP ${r.status} ${text}`);
@@ -161,20 +181,154 @@ export async function triageIssue(o: TriageIssueOptions): Promise<TriageIssueRes
       file: `${out}/triage.md`,
     });
   }
-  const body = assembleComment(md, {
+  const { home, urls } = await publishPictures(o, out, { ghRaw, gh, base, log });
+  const body = assembleComment(embedPictures(md, urls), {
     files: links.map((l) => l.fileName),
     ...(o.runUrl ? { runUrl: o.runUrl } : {}),
+    pictures: home,
   });
-  if (o.dryRun) return { action: "dry-run", links, ignored, files, body };
+  if (o.dryRun) return { action: "dry-run", links, ignored, files, body, pictures: home };
   if (marked) {
     await gh("PATCH", `${base}/issues/comments/${marked.id}`, { body });
     log(`updated comment ${marked.id} on issue #${o.issue}`);
-    return { action: "updated", links, ignored, files, body, commentId: marked.id };
+    return {
+      action: "updated",
+      links,
+      ignored,
+      files,
+      body,
+      commentId: marked.id,
+      pictures: home,
+    };
   }
   const r = await gh("POST", `${base}/issues/${o.issue}/comments`, { body });
   const id = (await r.json() as { id?: number }).id;
   log(`posted comment ${id ?? "?"} on issue #${o.issue}`);
-  return { action: "created", links, ignored, files, body, ...(id ? { commentId: id } : {}) };
+  return {
+    action: "created",
+    links,
+    ignored,
+    files,
+    body,
+    ...(id ? { commentId: id } : {}),
+    pictures: home,
+  };
+}
+
+/** The API calls {@link publishPictures} makes. */
+interface GitHubApi {
+  /** A request whose answer is returned whatever its status. */
+  ghRaw: (method: string, url: string, body?: unknown) => Promise<Response>;
+  /** A request that throws on a non-2xx answer. */
+  gh: (method: string, url: string, body?: unknown) => Promise<Response>;
+  /** `API/repos/OWNER/NAME`. */
+  base: string;
+  log: (line: string) => void;
+}
+
+/**
+ * Commits the triage's PNGs to the assets branch (when asked, and not a dry run) and returns
+ * their URLs; a failed commit is logged and the pictures are left to the artifact (the comment
+ * says why), since the triage itself is still worth posting.
+ */
+async function publishPictures(
+  o: TriageIssueOptions,
+  out: string,
+  api: GitHubApi,
+): Promise<{ home: PictureHome & { commit?: string }; urls: Map<string, string> }> {
+  const urls = new Map<string, string>();
+  if (!o.assetsBranch) return { home: { where: "artifact" }, urls };
+  const names: string[] = [];
+  for await (const e of Deno.readDir(out)) {
+    if (e.isFile && e.name.endsWith(".png")) names.push(e.name);
+  }
+  names.sort();
+  const dir = assetsDir(o.issue, o.runId ?? `local-${Date.now()}`);
+  if (names.length === 0 || o.dryRun) {
+    return {
+      home: o.dryRun
+        ? { where: "artifact", why: "dry run: nothing committed" }
+        : { where: "artifact" },
+      urls,
+    };
+  }
+  try {
+    const files = await Promise.all(
+      names.map(async (n) => ({ path: `${dir}/${n}`, bytes: await Deno.readFile(`${out}/${n}`) })),
+    );
+    const commit = await commitFiles(api, o.assetsBranch, files, `navscope triage #${o.issue}`);
+    const server = o.serverUrl ?? "https://github.com";
+    for (const n of names) urls.set(n, rawUrl(server, o.repo, commit, `${dir}/${n}`));
+    api.log(`committed ${names.length} pictures to ${o.assetsBranch} (${commit}) under ${dir}/`);
+    return { home: { where: "branch", branch: o.assetsBranch, dir, commit }, urls };
+  } catch (e) {
+    const why = `could not commit them to branch ${o.assetsBranch}: ${(e as Error).message}`;
+    api.log(`pictures: ${why}`);
+    return { home: { where: "artifact", why: why.slice(0, 300) }, urls };
+  }
+}
+
+/** Tries of the ref update (another run may move the branch between our read and write). */
+const REF_TRIES = 3;
+
+/**
+ * Commits `files` on top of `branch` through the git data API (blobs, a tree on the head's
+ * tree, a commit, the ref), which is all a bot with only the API can do; an absent branch is
+ * created as an orphan (a commit without parents). Returns the new commit's sha.
+ */
+async function commitFiles(
+  api: GitHubApi,
+  branch: string,
+  files: { path: string; bytes: Uint8Array }[],
+  message: string,
+): Promise<string> {
+  const { gh, ghRaw, base } = api;
+  const json = async <T>(r: Promise<Response>) => await (await r).json() as T;
+  const blobs: { path: string; mode: string; type: string; sha: string }[] = [];
+  for (const f of files) {
+    const b = await json<{ sha: string }>(
+      gh("POST", `${base}/git/blobs`, { content: base64(f.bytes), encoding: "base64" }),
+    );
+    blobs.push({ path: f.path, mode: "100644", type: "blob", sha: b.sha });
+  }
+  for (let attempt = 1;; attempt++) {
+    const ref = await ghRaw("GET", `${base}/git/ref/heads/${branch}`);
+    let head: string | null = null, baseTree: string | null = null;
+    if (ref.ok) {
+      head = (await ref.json() as { object: { sha: string } }).object.sha;
+      baseTree = (await json<{ tree: { sha: string } }>(gh("GET", `${base}/git/commits/${head}`)))
+        .tree.sha;
+    } else if (ref.status === 404) await ref.body?.cancel();
+    else {
+      throw new NavscopeError("io", `GitHub API GET ref heads/${branch}: HTTP ${ref.status}`);
+    }
+    const tree = await json<{ sha: string }>(
+      gh("POST", `${base}/git/trees`, {
+        ...(baseTree ? { base_tree: baseTree } : {}),
+        tree: blobs,
+      }),
+    );
+    const commit = await json<{ sha: string }>(gh("POST", `${base}/git/commits`, {
+      message,
+      tree: tree.sha,
+      parents: head ? [head] : [],
+    }));
+    const r = head
+      ? await ghRaw("PATCH", `${base}/git/refs/heads/${branch}`, { sha: commit.sha, force: false })
+      : await ghRaw("POST", `${base}/git/refs`, { ref: `refs/heads/${branch}`, sha: commit.sha });
+    if (r.ok) {
+      await r.body?.cancel();
+      return commit.sha;
+    }
+    const text = (await r.text().catch(() => "")).slice(0, 200);
+    // 422: the branch moved (or appeared) since we read it; build on the new head.
+    if (r.status !== 422 || attempt >= REF_TRIES) {
+      throw new NavscopeError(
+        "io",
+        `GitHub API update of heads/${branch}: HTTP ${r.status} ${text}`,
+      );
+    }
+  }
 }
 
 /**
@@ -293,10 +447,14 @@ comment marked ${COMMENT_MARKER}). No bundle linked: posts nothing, exits 0.
   --max-file SIZE       cap per volume (default 50M)
   --max-total SIZE      cap on all volumes (default 200M)
   --bot-login LOGIN     the account whose marked comment is edited (default any bot account)
+  --assets-branch BRANCH  commit the pictures to BRANCH under triage/ISSUE/RUN_ID/ and embed
+                        them in the comment (default NAVSCOPE_ASSETS_BRANCH; none: the comment
+                        says they are in the run's artifact; needs contents: write)
   --dry-run             print the comment, post nothing
 
 env: GITHUB_TOKEN (required), GITHUB_REPOSITORY, GITHUB_EVENT_PATH, GITHUB_API_URL,
-GITHUB_SERVER_URL + GITHUB_RUN_ID (the run link in the footer), NAVSCOPE_TRIAGE_PACKS.
+GITHUB_SERVER_URL + GITHUB_RUN_ID (the run link in the footer, the pictures' folder),
+NAVSCOPE_TRIAGE_PACKS, NAVSCOPE_ASSETS_BRANCH.
 exit: 0 done (or nothing to do), 1 bad input / API or download failure, 2 usage.`;
 
 function usage(what: string): NavscopeError {
@@ -325,6 +483,7 @@ export async function main(args: string[]): Promise<number> {
     let maxFile = DEFAULT_MAX_FILE_BYTES, maxTotal = DEFAULT_MAX_TOTAL_BYTES;
     let botLogin: string | undefined;
     let dryRun = false;
+    let assetsBranch = Deno.env.get("NAVSCOPE_ASSETS_BRANCH") ?? "";
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       const value = () => {
@@ -344,6 +503,7 @@ export async function main(args: string[]): Promise<number> {
       else if (a === "--max-total") maxTotal = size();
       else if (a === "--bot-login") botLogin = value();
       else if (a === "--dry-run") dryRun = true;
+      else if (a === "--assets-branch") assetsBranch = value();
       else if (/^\d+$/.test(a) && issue === null) issue = Number(a);
       else throw usage(`unknown argument ${JSON.stringify(a)}`);
     }
@@ -372,6 +532,13 @@ export async function main(args: string[]): Promise<number> {
         `repository ${JSON.stringify(repo)} is not OWNER/NAME (--repo or GITHUB_REPOSITORY)`,
       );
     }
+    if (assetsBranch && !isSafeBranch(assetsBranch)) {
+      throw usage(
+        `assets branch ${
+          JSON.stringify(assetsBranch)
+        } is not a branch name (--assets-branch or NAVSCOPE_ASSETS_BRANCH)`,
+      );
+    }
     const token = Deno.env.get("GITHUB_TOKEN");
     if (!token) throw usage("GITHUB_TOKEN is not set");
     const server = Deno.env.get("GITHUB_SERVER_URL"), run = Deno.env.get("GITHUB_RUN_ID");
@@ -387,6 +554,9 @@ export async function main(args: string[]): Promise<number> {
       maxTotalBytes: maxTotal,
       dryRun,
       ...(botLogin ? { botLogin } : {}),
+      ...(assetsBranch ? { assetsBranch } : {}),
+      ...(run ? { runId: run } : {}),
+      ...(server ? { serverUrl: server } : {}),
       ...(Deno.env.get("GITHUB_API_URL") ? { apiUrl: Deno.env.get("GITHUB_API_URL") } : {}),
       ...(server && run ? { runUrl: `${server}/${repo}/actions/runs/${run}` } : {}),
     });

@@ -103,7 +103,8 @@ export async function bothLeg(
       c.voxel.ok ? "ok" : c.voxel.error
     } (red), mesh ${c.mesh.ok ? "ok" : c.mesh.error} (blue)`;
     const mesh = { id: "mesh", label: "Mesh planner route", points: c.mesh.points, colour: "#06f" };
-    await writeFileAtomic(svg, legSvg(pic, title, [mesh]));
+    const said = c.voxel.ok ? {} : { message: c.voxel.message };
+    await writeFileAtomic(svg, legSvg(pic, title, [mesh], said));
     io.err.write(`navscope plan: wrote the picture to ${svg}\n`);
   }
   if (json) {

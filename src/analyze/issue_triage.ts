@@ -215,12 +215,64 @@ export function findMarkedComment(
   );
 }
 
+/** Where the comment's pictures are. */
+export type PictureHome =
+  /** Committed to the assets branch and embedded in the comment by URL. */
+  | { where: "branch"; branch: string; dir: string }
+  /** In the workflow run's artifact; `why` says why not on a branch (a failed commit). */
+  | { where: "artifact"; why?: string };
+
 /** What goes under the triage text of the comment. */
 export interface CommentFooter {
   /** The volumes that were downloaded (file names). */
   files: string[];
   /** The Actions run that made the comment (its artifacts hold report.html and the pictures). */
   runUrl?: string;
+  /** Where the pictures are (default: the run's artifact). */
+  pictures?: PictureHome;
+}
+
+/** The folder of a run's pictures on the assets branch: `triage/<issue>/<run id>`. */
+export function assetsDir(issue: number, runId: string): string {
+  return `triage/${issue}/${runId}`;
+}
+
+/**
+ * Whether `name` may be the assets branch: the part of git's ref-name rules a typo breaks
+ * (letters, digits, `._/-`; no `..`, `//`, leading `-` or `/`, trailing `/`, `.` or `.lock`).
+ */
+export function isSafeBranch(name: string): boolean {
+  return /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(name) && !/\.\.|\/\/|\/\.|[/.]$|\.lock$/.test(name);
+}
+
+/** The URL of `path` in `repo` at `commit`, as an issue comment shows an image. */
+export function rawUrl(server: string, repo: string, commit: string, path: string): string {
+  return `${server.replace(/\/+$/, "")}/${repo}/raw/${commit}/${
+    path.split("/").map(encodeURIComponent).join("/")
+  }`;
+}
+
+/**
+ * Embeds the pictures in the triage text: each `` `NAME.png` `` whose NAME has a URL becomes
+ * the image itself (`![NAME](URL)`); other text is left as it is.
+ */
+export function embedPictures(md: string, urls: ReadonlyMap<string, string>): string {
+  return md.replace(/`([\w.-]+\.png)`/g, (all, name: string) => {
+    const u = urls.get(name);
+    return u ? `![${name}](${u})` : all;
+  });
+}
+
+function picturesWords(f: CommentFooter): string {
+  const p = f.pictures ?? { where: "artifact" };
+  if (p.where === "branch") {
+    return ` · pictures committed to branch \`${p.branch}\` under \`${p.dir}/\`` +
+      (f.runUrl ? ` · [workflow run](${f.runUrl}) (report.html in its artifact)` : "");
+  }
+  const why = p.why ? ` (${p.why})` : "";
+  return f.runUrl
+    ? ` · [workflow run](${f.runUrl}): the pictures (\`*.png\`) and report.html are in the run's artifact${why}`
+    : ` · the pictures (\`*.png\`) and report.html are in the run's artifact${why}`;
 }
 
 /**
@@ -233,10 +285,7 @@ export function assembleComment(triageMd: string, footer: CommentFooter): string
     "",
     "---",
     `<sub>navscope triage of ${footer.files.map((f) => `\`${f}\``).join(", ")}` +
-    (footer.runUrl
-      ? ` · [workflow run](${footer.runUrl}) (report.html and pictures in its artifacts)`
-      : "") +
-    "</sub>",
+    picturesWords(footer) + "</sub>",
     "",
   ].join("\n");
   const head = COMMENT_MARKER + "\n";
