@@ -31,7 +31,8 @@ and writes, in DIR (default triage/):
   report.html   the navscope report of the same logs (with --pack: drill-downs whose pictures
                 carry the log's planned path and observed track as layers)
   leg-NN.png    one picture per distinct failing leg
-  run-NN.svg    one picture per failed run (planned path, track, zipline hops, end)
+  run-NN.png    one picture per failed run (planned path, track, zipline hops, end), and
+  run-NN.svg    the same drawing as SVG
 
 and prints the Markdown.
 

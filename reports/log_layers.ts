@@ -24,15 +24,15 @@ export interface LegLogLayers {
 }
 
 /**
- * A run that may carry its zipline hops (mount → landing, from `zipline/begin` and
- * `Action: ZIPLINE …` lines, spec maaend-runlogs.md §1.6). Read when present, so the pictures
- * draw them as soon as the run parser records them.
+ * The zipline hops of a run (mount → landing, from `zipline/begin` and `Action: ZIPLINE …` lines,
+ * spec maaend-runlogs.md §1.6) that the log locates at both ends; [] when it records none.
  */
-type RunWithHops = NavRun & { ziplineHops?: readonly ZiplineHop[] };
-
-/** The zipline hops of a run ([] when it records none). */
 export function hopsOf(run: NavRun | null): ZiplineHop[] {
-  return [...((run as RunWithHops | null)?.ziplineHops ?? [])];
+  const out: ZiplineHop[] = [];
+  for (const h of run?.hops ?? []) {
+    if (h.mount && h.landing) out.push({ from: h.mount, to: h.landing, outcome: h.outcome });
+  }
+  return out;
 }
 
 /** Looks up a failing leg's run and its log layers. */

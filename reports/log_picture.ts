@@ -27,6 +27,11 @@ export interface LogPictureInput {
   track: readonly (readonly Pt[])[];
   /** Zipline hops of the log. */
   hops?: readonly ZiplineHop[];
+  /**
+   * Where a run ended (its last valid fix), with the nearest point of its last planned path and
+   * the distance between them (px), when known: drawn as the "end" layer (a run's picture).
+   */
+  end?: { at: Pt; nearest: Pt | null; offRoutePx: number | null } | null;
 }
 
 /** Map side, SVG units (the longer side of the crop). */
@@ -50,6 +55,7 @@ function boxOf(inp: LogPictureInput): [number, number, number, number] {
   if (inp.goal) pts.push(inp.goal);
   for (const l of [...inp.planned, ...inp.track]) pts.push(...l);
   for (const h of inp.hops ?? []) pts.push(h.from, h.to);
+  if (inp.end) pts.push(inp.end.at);
   if (pts.length === 0) return [0, 0, 20, 20];
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [x, y] of pts) {
@@ -120,7 +126,39 @@ export function logLegSvg(inp: LogPictureInput): string {
       body: ends,
     });
   }
+  if (inp.end) layers.push(endLayer(inp.end, xy));
   return assemble(inp, layers, W, H, s);
+}
+
+/** Colour of a run's end and its distance off the route. */
+const END_COLOUR = "#dc2626";
+
+/** The "end" layer: a cross at the run's last fix, a dashed line to the route, the distance. */
+function endLayer(
+  end: NonNullable<LogPictureInput["end"]>,
+  xy: (q: Pt) => string,
+): { id: string; label: string; swatch: string; attrs: string; body: string } {
+  const [ex, ey] = xy(end.at).split(",").map(Number);
+  let body = `<path d="M${f2(ex - 7)} ${f2(ey - 7)}l14 14m0 -14l-14 14" stroke-width="3"/>`;
+  let label = "Where the run ended (last fix)";
+  if (end.nearest && end.offRoutePx !== null) {
+    const [nx, ny] = xy(end.nearest).split(",").map(Number);
+    const d = end.offRoutePx.toFixed(1);
+    body += `<line x1="${f2(ex)}" y1="${f2(ey)}" x2="${f2(nx)}" y2="${f2(ny)}" ` +
+      `stroke-dasharray="4 3"/>` +
+      `<text x="${f2(ex + 9)}" y="${
+        f2(ey - 9)
+      }" font-size="12" stroke="none" fill="${END_COLOUR}">` +
+      `${d} px off the route</text>`;
+    label += `, ${d} px off the route`;
+  }
+  return {
+    id: "end",
+    label,
+    swatch: `<path d="M6 0l12 12m0 -12l-12 12"/>`,
+    attrs: `stroke="${END_COLOUR}" stroke-width="2" fill="none"`,
+    body,
+  };
 }
 
 function assemble(

@@ -18,12 +18,14 @@ import { addDrilldowns } from "./report_drill.ts";
 import { reportHtml } from "./report_page.ts";
 import { type LogLayers, logLayers } from "./log_layers.ts";
 import { legPng, type LegPngInput } from "./leg_png.ts";
+import { svgToPng } from "./svg_raster.ts";
 import type { LegPicture } from "../src/plan/types.ts";
 import {
   failedRuns as listFailedRuns,
   failedRunsMarkdown,
   runPictures,
   runsVerdict,
+  svgName,
   type TriageRun,
   unknownKindsMarkdown,
 } from "./triage_runs.ts";
@@ -129,6 +131,9 @@ export async function triage(
   const failedRuns = new Set(legs.map((t) => t.run).filter((r) => r !== null)).size;
   // Every failed run, planner or not (issue 53), with its cause and picture.
   const failedRunList = listFailedRuns(runs);
+  // One drawing, two outputs (docs/pictures.md): each run's SVG also as the PNG the comment names.
+  const svgs = runPictures(failedRunList);
+  for (const t of failedRunList) pngs.set(t.picture, await svgToPng(svgs.get(svgName(t))!));
   const html = await reportHtml(data, "navscope triage");
   const result: TriageResult = {
     markdown: "",
@@ -141,7 +146,7 @@ export async function triage(
     failedRuns,
     parse,
     failedRunList,
-    svgs: runPictures(failedRunList),
+    svgs,
   };
   result.markdown = triageMarkdown(result, data.overview.failures_by_class, opts.packs ?? []);
   return result;

@@ -27,7 +27,10 @@ export interface TriageRun {
   run: NavRun;
   cause: RunCause;
   end: RunEnd;
-  /** Picture file name (`run-01.svg`). */
+  /**
+   * Picture file name (`run-01.png`): the run's SVG (`run-01.svg`, {@link runPictures}) rendered
+   * by the pictures' renderer, so the issue bot can embed it like the legs' PNGs.
+   */
   picture: string;
   /** The picture's data (the pictures' renderer draws it as PNG). */
   pictureData: RunPictureData;
@@ -58,7 +61,7 @@ export function failedRuns(runs: readonly NavRun[], rules?: RuleSet): TriageRun[
       run,
       cause,
       end,
-      picture: `${id}.svg`,
+      picture: `${id}.png`,
       pictureData: pictureData(id, run, cause, end),
     });
   }
@@ -82,9 +85,14 @@ export function pictureData(id: string, run: NavRun, c: RunCause, end: RunEnd): 
   };
 }
 
-/** The SVG pictures of the failed runs: file name → SVG text. */
+/** The SVG pictures of the failed runs: file name (`run-01.svg`) → SVG text. */
 export function runPictures(list: readonly TriageRun[]): Map<string, string> {
-  return new Map(list.map((t) => [t.picture, runPictureSvg(t.pictureData)]));
+  return new Map(list.map((t) => [svgName(t), runPictureSvg(t.pictureData)]));
+}
+
+/** The SVG file of a run's picture: its PNG's name with `.svg`. */
+export function svgName(t: TriageRun): string {
+  return t.picture.replace(/\.png$/, ".svg");
 }
 
 /**
