@@ -128,7 +128,8 @@ export async function diffPaths(
 }
 
 function val(unit: MetricRow["unit"], v: number | null, signed = false): string {
-  if (v === null) return "-";
+  // A rate over zero plans is null: "n/a", never 0.00 % (issue 53).
+  if (v === null) return unit === "rate" ? "n/a" : "-";
   const sign = signed && v > 0 ? "+" : "";
   if (unit === "rate") return `${sign}${(v * 100).toFixed(2)} %`;
   return sign + fmtNum(v);

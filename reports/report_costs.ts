@@ -34,7 +34,8 @@ function num(v: number | null | undefined): string {
 }
 
 function pct(v: number | null): string {
-  return v === null ? "-" : (v * 100).toFixed(1) + " %";
+  // A share over zero plans or zero time is "n/a", never 0.0 % (issue 53).
+  return v === null ? "n/a" : (v * 100).toFixed(1) + " %";
 }
 
 /** The work-counter table (in a `<details>`), or a note when no plan line carried counters. */

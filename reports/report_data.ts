@@ -132,8 +132,9 @@ export interface ReportData {
     /** stats' per-tier table (total p50/p90/max, other p50). */
     total_ms: TierRow[];
     window_buckets: WindowBucketRow[];
-    tier0_share: number;
-    tier0_small_share: number;
+    /** null: no successful plan (a share over zero plans, shown "n/a"). */
+    tier0_share: number | null;
+    tier0_small_share: number | null;
   };
   scatter: {
     /** `[window cells, total ms, tier]` of successful plans with a window (a sample). */
