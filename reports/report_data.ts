@@ -192,6 +192,11 @@ export interface ReportData {
   glosses: Record<string, string>;
   /** With `--history FILE`: trends and change points (reports/report_history.ts). */
   history?: import("./report_history.ts").ReportHistory;
+  /**
+   * Where the tier, stage and counter sections come from: the log, or a replay of its legs
+   * (issue 53, reports/report_replay.ts); absent in data built before the command decides.
+   */
+  stats_source?: import("./report_replay.ts").ReportStatsSource;
 }
 
 /** A failing leg replayed for its picture. */

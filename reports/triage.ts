@@ -19,6 +19,12 @@ import { reportHtml } from "./report_page.ts";
 import { logLayers } from "./log_layers.ts";
 import { legPng } from "./leg_png.ts";
 import type { LegPicture } from "../src/plan/types.ts";
+import {
+  logLacksPlans,
+  logStatsSource,
+  replayReportStats,
+  statsMarkdownLines,
+} from "./report_replay.ts";
 
 /** GitHub's comment limit, characters. */
 export const COMMENT_LIMIT = 65536;
@@ -30,6 +36,8 @@ export interface TriageOptions {
   strict?: boolean;
   /** Legs replayed at most (default 50). */
   maxLegs?: number;
+  /** Replay workers for the replayed statistics (default 1). */
+  jobs?: number;
 }
 
 /** One distinct failing leg as triage reports it. */
@@ -60,6 +68,8 @@ export interface TriageResult {
   failedRuns: number;
   /** What the log parse saw. */
   parse: ParseReport;
+  /** The replayed statistics' lines of the comment (issue 53), empty without a replay. */
+  statsLines?: string[];
 }
 
 /** Reads, replays and writes the triage of `inputs`. */
@@ -127,6 +137,14 @@ export async function triage(
   }
   const failures = data.overview.failures_by_class.reduce((s, c) => s + c.count, 0);
   const failedRuns = new Set(legs.map((t) => t.run).filter((r) => r !== null)).size;
+  // The tier and stage sections: replayed when the logs carry no plan record (issue 53).
+  data.stats_source = opts.packs?.length && logLacksPlans(data)
+    ? await replayReportStats(data, inputs, {
+      packs: opts.packs.map((path) => ({ path })),
+      jobs: opts.jobs,
+      strict: opts.strict,
+    })
+    : logStatsSource(data);
   const html = await reportHtml(data, "navscope triage");
   const result: TriageResult = {
     markdown: "",
@@ -138,6 +156,7 @@ export async function triage(
     failures,
     failedRuns,
     parse,
+    statsLines: statsMarkdownLines(data),
   };
   result.markdown = triageMarkdown(result, data.overview.failures_by_class, opts.packs ?? []);
   return result;
@@ -281,6 +300,7 @@ export function triageMarkdown(
       "No pack given: legs were not replayed. Add the replay with " +
       "`navscope triage BUNDLE… --pack base.nav.gz` (MaaEnd-AI's `map/navmesh/base.nav.gz`).",
     ];
+  if (r.statsLines?.length) tail.push("", ...r.statsLines);
   const note = (k: number) =>
     `\n*(cut: ${k} of ${r.legs.length} failing legs shown here; the rest are in triage's report.html)*\n`;
   let out = head.join("\n");

@@ -21,6 +21,7 @@ import { readReplayDir } from "../src/analyze/replay_run.ts";
 import { parsePlanLine } from "../src/logs/plan_line.ts";
 import { NOT_IN_LOGS } from "../src/analyze/stats_source.ts";
 import { diffPaths } from "../commands/diff.ts";
+import { triage } from "../reports/triage.ts";
 
 const PACK = new URL("../examples/city_small/base.nav.gz", import.meta.url).pathname;
 /** The zone of the example pack (examples/city_small; the bundle's map02base leg is not in it). */
@@ -259,5 +260,32 @@ Deno.test("without --pack: tables the logs lack say so (text, md, csv, json); no
     const { markdown } = await diffPaths(plans, vols[2], undefined);
     const row = markdown.split("\n").find((l) => l.startsWith("| escalated_share "));
     assert(row && /\| +50\.00 % \| +n\/a \|/.test(row), markdown);
+  });
+});
+
+Deno.test("report and triage --pack on the product's logs: replayed sections labelled, contradictions listed; without a pack they say so", async () => {
+  await withTmp(async (dir) => {
+    const vols = writeExampleBundle(`${dir}/bundle`);
+    const s = await statsWithReplay(vols, { packs: [{ path: PACK }] });
+    const t = await triage(vols, { packs: [PACK], jobs: 2 });
+    const label = `replayed on ${PACK} (build `;
+    assert(t.html.includes(`<p class="source muted">Source: ${label}`), "labelled sections");
+    assert(t.html.includes('<section id="contradictions"><h2>Legs the replay contradicts'));
+    assert(t.html.includes("logged failure, replay ok"));
+    // The page's tier figures are the replayed ones, as stats --pack counts them.
+    const data = JSON.parse(
+      /<script id="report-data" type="application\/json">([\s\S]*?)<\/script>/.exec(t.html)![1],
+    );
+    assertEquals(
+      data.tiers.total_ms.map((x: { tier: number; count: number }) => [x.tier, x.count]),
+      s.replayed.tiers.map((x) => [x.tier, x.count]),
+    );
+    assertEquals(data.stats_source.legs, s.replayed.legs);
+    assert(t.markdown.includes(`**Tier distribution, ${label}`), t.markdown);
+    assert(t.markdown.includes("**Legs the replay contradicts** (1):"), t.markdown);
+    const bare = await triage(vols, {});
+    assert(bare.html.includes(NOT_IN_LOGS), "without a pack: not in these logs");
+    assert(bare.html.includes("Source: from the log."));
+    assert(!bare.html.includes('id="contradictions"'));
   });
 });

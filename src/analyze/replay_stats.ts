@@ -92,17 +92,9 @@ export interface ReplayedStats extends StatsBody {
 }
 
 /** Options of {@link statsWithReplay}. */
-export interface ReplayStatsOptions extends PipelineOptions {
-  /** Packs (a leg goes to the first that has its zone). */
-  packs: PoolPack[];
-  jobs?: number;
-  gateCells?: number;
-  profile?: PlanProfile;
+export interface ReplayStatsOptions extends PipelineOptions, ReplayServeOptions {
   filter?: StatsFilter;
   byZone?: boolean;
-  signal?: AbortSignal;
-  /** After the legs are known and after each replayed distinct leg. */
-  onReplayProgress?: (done: number, total: number) => void;
 }
 
 /** Result of {@link statsWithReplay}. */
@@ -122,6 +114,120 @@ class KeyTally {
   served = 0;
 }
 
+/** Options of {@link ReplayServe.open}. */
+export interface ReplayServeOptions {
+  packs: PoolPack[];
+  jobs?: number;
+  gateCells?: number;
+  profile?: PlanProfile;
+  strict?: boolean;
+  signal?: AbortSignal;
+  /** After the legs are known and after each replayed distinct leg. */
+  onReplayProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * The replayed record of every distinct leg, served to each log leg that has it: the cache that
+ * `stats`, `report` and `triage` count the log's legs with. Tallies what it served (per distinct
+ * leg: logged ok / failed) for the cache hit rate and the contradicted legs.
+ */
+export class ReplayServe {
+  private readonly byKey = new Map<string, { row: ReplayRow; record: PlanRecord | null }>();
+  private readonly tally = new Map<string, KeyTally>();
+  private readonly unserved = new Map<string, { legs: number; keys: Set<string> }>();
+  private logLegs = 0;
+  /** Where the served records come from. */
+  readonly source: StatsSource;
+
+  private constructor(readonly replay: ReplayResult) {
+    replay.report.rows.forEach((row, i) =>
+      this.byKey.set(row.key, { row, record: replay.records?.[i] ?? null })
+    );
+    this.source = replaySource(replay.report);
+  }
+
+  /** Replays every distinct leg of the logs on the packs (`replay --all`'s call). */
+  static async open(inputs: readonly string[], opts: ReplayServeOptions): Promise<ReplayServe> {
+    const replay = await replayLogs(inputs, {
+      packs: opts.packs,
+      all: true,
+      jobs: opts.jobs,
+      gateCells: opts.gateCells,
+      strict: opts.strict,
+      signal: opts.signal,
+      ...(opts.profile ? { profile: opts.profile } : {}),
+      onProgress: opts.onReplayProgress,
+    });
+    return new ReplayServe(replay);
+  }
+
+  /** The replayed record of a log leg (null: not replayed, counted by reason). */
+  serve(leg: Leg): PlanRecord | null {
+    this.logLegs++;
+    const key = replayKey(leg);
+    const hit = this.byKey.get(key);
+    if (!hit?.record) {
+      const reason = hit?.row.reason || (hit ? "not replayed" : "not collected");
+      let u = this.unserved.get(reason);
+      if (!u) this.unserved.set(reason, u = { legs: 0, keys: new Set() });
+      u.legs++;
+      u.keys.add(key);
+      return null;
+    }
+    let t = this.tally.get(key);
+    if (!t) this.tally.set(key, t = new KeyTally());
+    t.served++;
+    if (leg.ok) t.ok++;
+    else t.failed++;
+    return hit.record;
+  }
+
+  /** How the log legs served so far were served. */
+  legCounts(): ReplayLegCounts {
+    let served = 0;
+    for (const t of this.tally.values()) served += t.served;
+    const distinct = this.tally.size;
+    return {
+      log_legs: this.logLegs,
+      served,
+      distinct,
+      cache_hits: served - distinct,
+      cache_hit_rate: served ? (served - distinct) / served : null,
+      not_replayed: [...this.unserved].map(([reason, u]) => ({
+        reason,
+        legs: u.legs,
+        distinct: u.keys.size,
+      })).sort((a, b) => b.legs - a.legs || (a.reason < b.reason ? -1 : 1)),
+    };
+  }
+
+  /** The legs whose logged outcome the replay contradicts, in key order. */
+  contradictions(): Contradiction[] {
+    const out: Contradiction[] = [];
+    for (const [key, t] of this.tally) {
+      const { row, record } = this.byKey.get(key)!;
+      const rec = record!;
+      const contradicted = rec.ok ? t.failed : t.ok;
+      if (contradicted === 0) continue;
+      out.push({
+        key,
+        zone: row.zone,
+        start: row.start,
+        goal: row.goal,
+        where: row.where,
+        what: rec.ok ? "logged failure, replay ok" : "logged ok, replay failed",
+        logged_ok: t.ok,
+        logged_failed: t.failed,
+        logged_class: row.old.class,
+        replay_class: recordClass(rec),
+        replay_tier: rec.tier,
+        contradicted,
+      });
+    }
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+}
+
 /**
  * Replays every distinct leg of the logs on the packs and aggregates the log's legs with their
  * replayed records (see the module doc). Two passes over the logs: the replay's (distinct legs),
@@ -131,44 +237,14 @@ export async function statsWithReplay(
   inputs: readonly string[],
   opts: ReplayStatsOptions,
 ): Promise<ReplayStatsResult> {
-  const replay = await replayLogs(inputs, {
-    packs: opts.packs,
-    all: true,
-    jobs: opts.jobs,
-    gateCells: opts.gateCells,
-    strict: opts.strict,
-    signal: opts.signal,
-    ...(opts.profile ? { profile: opts.profile } : {}),
-    onProgress: opts.onReplayProgress,
-  });
-  const rows = replay.report.rows;
-  const byKey = new Map<string, { row: ReplayRow; record: PlanRecord | null }>();
-  rows.forEach((row, i) => byKey.set(row.key, { row, record: replay.records?.[i] ?? null }));
+  const cache = await ReplayServe.open(inputs, opts);
   const filter = opts.filter ?? {};
   const acc = new StatsAccumulator(filter, opts.byZone ?? false);
-  const tally = new Map<string, KeyTally>();
-  let logLegs = 0;
-  const unserved = new Map<string, { legs: number; keys: Set<string> }>();
   const onLeg = (leg: Leg) => {
     if (!passes(filter, leg.zone, leg.time)) return;
-    logLegs++;
-    const key = replayKey(leg);
-    const hit = byKey.get(key);
-    if (!hit?.record) {
-      const reason = hit?.row.reason || (hit ? "not replayed" : "not collected");
-      let u = unserved.get(reason);
-      if (!u) unserved.set(reason, u = { legs: 0, keys: new Set() });
-      u.legs++;
-      u.keys.add(key);
-      return;
-    }
+    const rec = cache.serve(leg);
     // The replayed record stands for this log leg: counted at the leg's own log time.
-    acc.add(hit.record, leg.time);
-    let t = tally.get(key);
-    if (!t) tally.set(key, t = new KeyTally());
-    t.served++;
-    if (leg.ok) t.ok++;
-    else t.failed++;
+    if (rec) acc.add(rec, leg.time);
   };
   const { report, parse } = await statsLogs(inputs, {
     filter,
@@ -178,27 +254,14 @@ export async function statsWithReplay(
     onLeg,
   });
   const rep = acc.report();
-  let served = 0;
-  for (const t of tally.values()) served += t.served;
   const replayed: ReplayedStats = {
-    source: replaySource(replay.report),
+    source: cache.source,
     ...bodyOf(rep),
     ...(rep.zones ? { zones: rep.zones } : {}),
-    legs: {
-      log_legs: logLegs,
-      served,
-      distinct: tally.size,
-      cache_hits: served - tally.size,
-      cache_hit_rate: served ? (served - tally.size) / served : null,
-      not_replayed: [...unserved].map(([reason, u]) => ({
-        reason,
-        legs: u.legs,
-        distinct: u.keys.size,
-      })).sort((a, b) => b.legs - a.legs || (a.reason < b.reason ? -1 : 1)),
-    },
-    contradictions: contradictions(tally, byKey),
+    legs: cache.legCounts(),
+    contradictions: cache.contradictions(),
   };
-  return { report, replayed, replay, parse };
+  return { report, replayed, replay: cache.replay, parse };
 }
 
 function bodyOf(r: StatsReport): StatsBody {
@@ -213,35 +276,6 @@ function bodyOf(r: StatsReport): StatsBody {
     ...body
   } = r;
   return body;
-}
-
-/** The legs whose logged outcome the replay contradicts, in key order. */
-function contradictions(
-  tally: Map<string, KeyTally>,
-  byKey: Map<string, { row: ReplayRow; record: PlanRecord | null }>,
-): Contradiction[] {
-  const out: Contradiction[] = [];
-  for (const [key, t] of tally) {
-    const { row, record } = byKey.get(key)!;
-    const rec = record!;
-    const contradicted = rec.ok ? t.failed : t.ok;
-    if (contradicted === 0) continue;
-    out.push({
-      key,
-      zone: row.zone,
-      start: row.start,
-      goal: row.goal,
-      where: row.where,
-      what: rec.ok ? "logged failure, replay ok" : "logged ok, replay failed",
-      logged_ok: t.ok,
-      logged_failed: t.failed,
-      logged_class: row.old.class,
-      replay_class: recordClass(rec),
-      replay_tier: rec.tier,
-      contradicted,
-    });
-  }
-  return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /**
