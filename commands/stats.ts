@@ -113,7 +113,11 @@ export async function run(args: string[]): Promise<number> {
     filter.zones = values.zone.flatMap((z) => z.split(",")).map((z) => z.trim()).filter((z) => z);
   }
   const packs = await packsFlag(values.pack ?? []);
-  if (packs.length === 0 && (values.jobs !== undefined || values.profile !== undefined)) {
+  if (
+    packs.length === 0 &&
+    (values.jobs !== undefined || values.profile !== undefined ||
+      values["profile-file"] !== undefined)
+  ) {
     throw new NavscopeError(
       "usage",
       "stats: --jobs and --profile go with --pack",

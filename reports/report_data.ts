@@ -196,7 +196,7 @@ export interface ReportData {
    * Where the tier, stage and counter sections come from: the log, or a replay of its legs
    * (issue 53, reports/report_replay.ts); absent in data built before the command decides.
    */
-  stats_source?: import("./report_replay.ts").ReportStatsSource;
+  stats_source?: import("../src/analyze/stats_source.ts").ReportStatsSource;
 }
 
 /** A failing leg replayed for its picture. */

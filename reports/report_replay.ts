@@ -10,26 +10,12 @@
  */
 import { parseLogs } from "../src/logs/reader.ts";
 import type { LogEvent } from "../src/logs/types.ts";
-import {
-  type Contradiction,
-  type ReplayLegCounts,
-  ReplayServe,
-  type ReplayServeOptions,
-} from "../src/analyze/replay_stats.ts";
-import { LOG_SOURCE, NOT_IN_LOGS, type StatsSource } from "../src/analyze/stats_source.ts";
+import { ReplayServe, type ReplayServeOptions } from "../src/analyze/replay_stats.ts";
+import { LOG_SOURCE, NOT_IN_LOGS, type ReportStatsSource } from "../src/analyze/stats_source.ts";
+
+export type { ReportStatsSource } from "../src/analyze/stats_source.ts";
 import { pct } from "../src/analyze/tables.ts";
 import { ReportAccumulator, type ReportData } from "./report_data.ts";
-
-/** What the report says about the source of its tier/stage/counter sections. */
-export interface ReportStatsSource {
-  /** Where the figures come from. */
-  source: StatsSource;
-  /** Set when the logs hold no plan record and nothing was replayed: why the sections are empty. */
-  not_in_logs?: string;
-  /** With a replay: how the log legs were served, and the contradicted legs. */
-  legs?: ReplayLegCounts;
-  contradictions?: Contradiction[];
-}
 
 /**
  * True when the logs carry no plan record (only navigator lines): the report's tier, window,

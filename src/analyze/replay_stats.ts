@@ -17,18 +17,20 @@
  * ({@link Contradiction}).
  * @module
  */
-import type { Leg, ParseReport, PlanRecord, Point2 } from "../logs/types.ts";
+import type { Leg, ParseReport, PlanRecord } from "../logs/types.ts";
 import type { PlanProfile } from "../plan/profile.ts";
 import { recordClass, replayKey } from "./replay.ts";
 import { replayLogs, type ReplayResult, type ReplayRow } from "./replay_run.ts";
 import type { PoolPack } from "./replay_pool.ts";
 import { type PipelineOptions, statsLogs } from "./run.ts";
 import {
+  type Contradiction,
   lacksPlanData,
   LOG_SOURCE,
   NOT_IN_LOGS,
   NOT_IN_LOGS_REPLAYED,
   PLAN_DATA_FIELDS,
+  type ReplayLegCounts,
   replaySource,
   type StatsSource,
 } from "./stats_source.ts";
@@ -40,45 +42,7 @@ import {
   type StatsReport,
 } from "./stats.ts";
 
-/** A leg whose logged outcome the replay contradicts. */
-export interface Contradiction {
-  /** Distinct-leg key. */
-  key: string;
-  zone: string;
-  start: Point2 | null;
-  goal: Point2 | null;
-  /** `file:line` of the first occurrence. */
-  where: string;
-  /** `logged failure, replay ok` or `logged ok, replay failed`. */
-  what: "logged failure, replay ok" | "logged ok, replay failed";
-  /** Occurrences logged ok / failed (within the filter). */
-  logged_ok: number;
-  logged_failed: number;
-  /** Logged class (classify's, of the last failure; `ok` when none failed). */
-  logged_class: string;
-  /** Class of the replay (`ok` or classify's). */
-  replay_class: string;
-  /** Final tier of the replay. */
-  replay_tier: number;
-  /** Occurrences the replay contradicts. */
-  contradicted: number;
-}
-
-/** How the log legs were served by the replay. */
-export interface ReplayLegCounts {
-  /** Log legs (occurrences) that pass the filter. */
-  log_legs: number;
-  /** Of those, counted with a replayed record. */
-  served: number;
-  /** Distinct legs replayed that served them. */
-  distinct: number;
-  /** Log legs served by a distinct leg replayed already: served − distinct. */
-  cache_hits: number;
-  /** cache_hits / served (null when none served: a share over zero legs). */
-  cache_hit_rate: number | null;
-  /** Log legs without a replay (no coordinates, zone in no pack), by reason. */
-  not_replayed: Array<{ reason: string; legs: number; distinct: number }>;
-}
+export type { Contradiction, ReplayLegCounts } from "./stats_source.ts";
 
 /** The statistics of the replayed plans (`replayed` in `stats --json`). */
 export interface ReplayedStats extends StatsBody {

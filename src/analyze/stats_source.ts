@@ -6,6 +6,7 @@
  * @module
  */
 import type { ReplayReport } from "./replay_run.ts";
+import type { Point2 } from "../logs/types.ts";
 import type { StatsReport } from "./stats.ts";
 
 /** Where a table's figures come from. */
@@ -62,3 +63,54 @@ export const PLAN_DATA_FIELDS = [
   "window_buckets",
   "stages",
 ] as const;
+
+/** A leg whose logged outcome the replay contradicts. */
+export interface Contradiction {
+  /** Distinct-leg key. */
+  key: string;
+  zone: string;
+  start: Point2 | null;
+  goal: Point2 | null;
+  /** `file:line` of the first occurrence. */
+  where: string;
+  /** `logged failure, replay ok` or `logged ok, replay failed`. */
+  what: "logged failure, replay ok" | "logged ok, replay failed";
+  /** Occurrences logged ok / failed (within the filter). */
+  logged_ok: number;
+  logged_failed: number;
+  /** Logged class (classify's, of the last failure; `ok` when none failed). */
+  logged_class: string;
+  /** Class of the replay (`ok` or classify's). */
+  replay_class: string;
+  /** Final tier of the replay. */
+  replay_tier: number;
+  /** Occurrences the replay contradicts. */
+  contradicted: number;
+}
+
+/** How the log legs were served by the replay. */
+export interface ReplayLegCounts {
+  /** Log legs (occurrences) that pass the filter. */
+  log_legs: number;
+  /** Of those, counted with a replayed record. */
+  served: number;
+  /** Distinct legs replayed that served them. */
+  distinct: number;
+  /** Log legs served by a distinct leg replayed already: served − distinct. */
+  cache_hits: number;
+  /** cache_hits / served (null when none served: a share over zero legs). */
+  cache_hit_rate: number | null;
+  /** Log legs without a replay (no coordinates, zone in no pack), by reason. */
+  not_replayed: Array<{ reason: string; legs: number; distinct: number }>;
+}
+
+/** What a report says about the source of its tier, stage and counter sections. */
+export interface ReportStatsSource {
+  /** Where the figures come from. */
+  source: StatsSource;
+  /** Set when the logs hold no plan record and nothing was replayed: why the sections are empty. */
+  not_in_logs?: string;
+  /** With a replay: how the log legs were served, and the contradicted legs. */
+  legs?: ReplayLegCounts;
+  contradictions?: Contradiction[];
+}
