@@ -37,6 +37,7 @@ function leg(i: number): { s: [number, number]; g: [number, number] } {
 }
 
 const head = "[Px8812][Tx412][navmesh_path_expander.cpp]";
+let drawn = 0;
 
 /** One block of navigator-log lines: position fixes and recognitions, then one planned leg. */
 function block(): string {
@@ -52,7 +53,8 @@ function block(): string {
         r() < 0.5
       }] [cost=${(r() * 40).toFixed(0)}] \r\n`;
   }
-  const { s: a, g: b } = leg(Math.floor(r() * DISTINCT));
+  // The first DISTINCT blocks plan every distinct leg once (all of them appear); then random.
+  const { s: a, g: b } = leg(drawn < DISTINCT ? drawn++ : Math.floor(r() * DISTINCT));
   if (r() < 0.2) {
     s +=
       `[${stamp()}][WRN]${head}[L530][PlanNavmeshRouteImpl] Failed to plan NAVMESH route. [navmesh_zone=map01base] [locator_zone=ValleyIV_Base] [start.x=${
