@@ -22,7 +22,8 @@ import { ReportAccumulator, type ReportData } from "./report_data.ts";
  * stage and counter sections have nothing from the log.
  */
 export function logLacksPlans(d: ReportData): boolean {
-  return d.tiers.total_ms.length === 0 && d.stages.table.every((s) => s.p50_ms === null);
+  // Every plan record (navscope plan line) names its planner version; navigator lines none.
+  return d.overview.versions.length === 0 && d.tiers.total_ms.length === 0;
 }
 
 /**
