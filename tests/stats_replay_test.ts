@@ -286,6 +286,9 @@ Deno.test("report and triage --pack on the product's logs: replayed sections lab
     const bare = await triage(vols, {});
     assert(bare.html.includes(NOT_IN_LOGS), "without a pack: not in these logs");
     assert(bare.html.includes("Source: from the log."));
+    // Not "logs written before counters existed": the product's lines never carry them.
+    assert(bare.html.includes(`id="counter-none">${NOT_IN_LOGS}`), "counters: not in these logs");
+    assert(bare.html.includes(`id="other-none">${NOT_IN_LOGS}`), "other: not in these logs");
     assert(!bare.html.includes('id="contradictions"'));
   });
 });
