@@ -128,7 +128,8 @@ export async function diffPaths(
 }
 
 function val(unit: MetricRow["unit"], v: number | null, signed = false): string {
-  if (v === null) return "-";
+  // A rate over zero plans is null: "n/a", never 0.00 % (issue 53).
+  if (v === null) return unit === "rate" ? "n/a" : "-";
   const sign = signed && v > 0 ? "+" : "";
   if (unit === "rate") return `${sign}${(v * 100).toFixed(2)} %`;
   return sign + fmtNum(v);
@@ -206,7 +207,10 @@ export function diffMarkdown(r: DiffReport): string {
     val(m.unit, m.base),
     val(m.unit, m.current),
     val(m.unit, m.delta, true),
-    m.delta_pct === null ? "-" : `${m.delta_pct > 0 ? "+" : ""}${m.delta_pct.toFixed(1)} %`,
+    // A change relative to a zero base is no percentage at all: n/a, never 0.0 % (issue 53).
+    m.delta_pct === null
+      ? (m.base === 0 ? "n/a" : "-")
+      : `${m.delta_pct > 0 ? "+" : ""}${m.delta_pct.toFixed(1)} %`,
     m.threshold,
     VERDICT[m.verdict],
   ];

@@ -33,7 +33,13 @@ their wording and carry an English gloss.
   --pack PACK        replay failing legs on PACK and draw their pictures in the drill-downs
                      (the plan --svg picture: layers toggle, wheel zooms, drag pans, hovering a
                      cell shows its spans); repeatable: a leg goes to the pack that has its
-                     zone, the one with the logged build hash first
+                     zone, the one with the logged build hash first. On logs without plan
+                     lines (the product's navigator logs carry no tier, window or stage time),
+                     every distinct leg is also replayed once and the tier, stage and counter
+                     sections come from the replayed plans, labelled "replayed on PACK (build
+                     hash, profile, navscope version)", with a section of the legs whose logged
+                     outcome the replay contradicts (docs/report.md)
+  --jobs N           replay workers for those statistics (default 1)
   --battery FILE     a legs.json whose legs' test overrides apply to the plan lines that name
                      them ([leg=…]), as in navscope replay (repeatable); default: the
                      legs.json beside each --pack, when there is one
@@ -102,6 +108,7 @@ export async function run(args: string[]): Promise<number> {
     "max-points": { type: "string" },
     "max-legs": { type: "string" },
     drill: { type: "string" },
+    jobs: { type: "string" },
     json: { type: "string" },
     strict: { type: "boolean" },
   });
@@ -171,6 +178,17 @@ export async function run(args: string[]): Promise<number> {
   warnBundles("report", parse);
   warnFileProblems("report", fileProblems(parse));
   requireSomeInput(parse, positionals);
+  // Where the tier/stage/counter sections come from (issue 53): the log, or a replay of its legs
+  // when the log carries no plan record and packs are given.
+  const statsSrc = await import("../reports/report_replay.ts");
+  if (values.pack?.length && statsSrc.logLacksPlans(data)) {
+    const { jobsFlag } = await import("./replay.ts");
+    data.stats_source = await statsSrc.replayReportStats(data, positionals, {
+      packs: values.pack.map((path) => ({ path })),
+      jobs: jobsFlag(values.jobs, "report"),
+      strict: values.strict,
+    });
+  } else data.stats_source = statsSrc.logStatsSource(data);
   if (values.pack?.length) {
     const { addDrilldowns } = await import("../reports/report_drill.ts");
     const { logLayers } = await import("../reports/log_layers.ts");

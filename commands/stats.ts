@@ -7,8 +7,12 @@ import { NavscopeError } from "../src/errors.ts";
 import { fileProblems, parseTimeArg, requireSomeInput, statsLogs } from "../src/analyze/run.ts";
 import type { StatsFilter } from "../src/analyze/stats.ts";
 import { statsTables } from "../src/analyze/tables.ts";
+import { type ReplayedStats, statsJson, statsWithReplay } from "../src/analyze/replay_stats.ts";
+import { profileFromFlags } from "../src/plan/profile.ts";
+import { jobsFlag } from "./replay.ts";
 import {
   formatFromFlags,
+  io,
   parseFlags,
   printTables,
   Progress,
@@ -21,6 +25,7 @@ export const summary = "Tier / timing statistics from run logs (stats --by-tier)
 
 /** Usage text. */
 export const help = `navscope stats LOGS… [--by-tier] [--by zone] [--since T] [--until T] [--zone Z]
+                [--pack PACK …] [--jobs N] [--profile NAME | --profile-file FILE]
                 [--json|--csv|--md] [--strict]
 
 Tier and timing statistics of the successful plans in navscope plan lines (failures are
@@ -33,18 +38,33 @@ navigator lines included, and pack-load failures):
   sub-stages plus the unattributed remainder (sum/p50/p90/max, remainder's share of the
   total), and the work counters (sum/p50/p90/max, overall and per final tier).
 Percentiles are nearest rank: the value at rank ⌈p/100·n⌉ of the sorted samples.
+Every table names its source: "from the log" or "replayed on PACK (build hash, profile,
+navscope version)". A share over zero plans is "n/a". MaaEnd's navigator lines carry no tier,
+window, reason or stage time: without --pack those tables say "not in these logs — add --pack
+PACK to replay them"; with --pack every distinct leg with coordinates is re-planned once (as
+replay --all does) and every log leg is counted with its replay (docs/classify_and_stats.md).
 
   --by-tier        the per-tier tables (the default and only mode; accepted for clarity)
   --by zone        repeat every table per zone
   --since T        keep plans logged at or after T   (YYYY-MM-DD[ HH:MM[:SS[.mmm]]])
   --until T        keep plans logged before T; a date alone includes that whole day
   --zone Z         keep only zone Z (repeatable, or comma-separated)
+  --pack PACK      replay the logs' legs on PACK (repeatable; a leg goes to the first pack
+                   with its zone) and add the replayed tables, the cache hit rate and the legs
+                   whose logged outcome the replay contradicts
+  --jobs N         replay workers (default: 1)
+  --profile NAME   planner profile of the re-plans (spec, reference); --profile-file F custom
   --json           {plans, failed_excluded, failures, tier0_share, tier0_small_share, tiers: [{tier,
                    count, total_ms: {p50, p90, max}, other_ms_p50}], reason_names, reasons,
                    window_buckets, stages, counter_plans, counters: [{counter, sum,
                    p50, p90, max}], counters_by_tier: [{tier, plans, counters}],
                    other_plans, other_stages: [{stage, sum_ms, p50_ms, p90_ms, max_ms}],
-                   other_unattributed_share, unparsed_lines, zones?}
+                   other_unattributed_share, unparsed_lines, zones?, source: {kind, label},
+                   not_in_logs?: {reason, fields} (those fields null), replayed?: {source:
+                   {kind, label, packs, profile, planner}, …the same body…, legs: {log_legs,
+                   served, distinct, cache_hits, cache_hit_rate, not_replayed},
+                   contradictions: [{key, zone, start, goal, where, what, logged_ok,
+                   logged_failed, logged_class, replay_class, replay_tier, contradicted}]}}
   --csv | --md     the tables as CSV or Markdown
   --strict         stop with exit 1 at the first unreadable file or corrupt .gz
                    (default: skip it with a warning; a corrupt .gz counts what decoded
@@ -66,6 +86,10 @@ export async function run(args: string[]): Promise<number> {
     csv: { type: "boolean" },
     md: { type: "boolean" },
     strict: { type: "boolean" },
+    pack: { type: "string", multiple: true },
+    jobs: { type: "string" },
+    profile: { type: "string" },
+    "profile-file": { type: "string" },
   });
   const format = formatFromFlags(values);
   if (values.by !== undefined && values.by !== "zone" && values.by !== "tier") {
@@ -88,17 +112,67 @@ export async function run(args: string[]): Promise<number> {
   if (values.zone) {
     filter.zones = values.zone.flatMap((z) => z.split(",")).map((z) => z.trim()).filter((z) => z);
   }
+  const packs = await packsFlag(values.pack ?? []);
+  if (
+    packs.length === 0 &&
+    (values.jobs !== undefined || values.profile !== undefined ||
+      values["profile-file"] !== undefined)
+  ) {
+    throw new NavscopeError(
+      "usage",
+      "stats: --jobs and --profile go with --pack",
+      {},
+      "--pack PACK",
+    );
+  }
   const progress = new Progress();
-  const { report, parse } = await statsLogs(positionals, {
+  const common = {
     filter,
     byZone: values.by === "zone",
     strict: values.strict,
-    onProgress: (f, label) => progress.update(f, label),
-  });
+    onProgress: (f: number, label: string) => progress.update(f, label),
+  };
+  let replayed: ReplayedStats | undefined;
+  let res;
+  if (packs.length) {
+    const jobs = jobsFlag(values.jobs, "stats");
+    const profile = await profileFromFlags(values.profile, values["profile-file"]);
+    let announced = false;
+    const r = await statsWithReplay(positionals, {
+      ...common,
+      packs,
+      jobs,
+      ...(profile ? { profile } : {}),
+      onReplayProgress: (done, total) => {
+        if (!announced) {
+          announced = true;
+          io.err.write(`navscope stats: ${total} distinct legs to replay, ${jobs} jobs\n`);
+        }
+        progress.update(total ? done / total : 1, `${done}/${total} legs replayed`);
+      },
+    });
+    replayed = r.replayed;
+    res = r;
+  } else res = await statsLogs(positionals, common);
   progress.done();
+  const { report, parse } = res;
   warnBundles("stats", parse);
   warnFileProblems("stats", fileProblems(parse));
   requireSomeInput(parse, positionals);
-  printTables(format, statsTables(report), report);
+  printTables(format, statsTables(report, replayed), statsJson(report, replayed));
   return 0;
+}
+
+/** `--pack` values: each must exist (refused before the logs are read). */
+export async function packsFlag(paths: readonly string[]): Promise<Array<{ path: string }>> {
+  for (const path of paths) {
+    try {
+      await Deno.stat(path);
+    } catch (e) {
+      throw new NavscopeError("io", `cannot read the pack: ${(e as Error).message}`, {
+        file: path,
+      });
+    }
+  }
+  return paths.map((path) => ({ path }));
 }

@@ -15,7 +15,8 @@ import { io, parseFlags, warnBundles, warnFileProblems } from "./support/termina
 export const summary = "Triage a bug report's log bundle: triage.md comment, report, pictures";
 
 /** Usage text. */
-export const help = `navscope triage BUNDLE… [--pack PACK …] [--out DIR] [--max-legs N] [--strict]
+export const help =
+  `navscope triage BUNDLE… [--pack PACK …] [--jobs N] [--out DIR] [--max-legs N] [--strict]
 
 Reads a MaaEnd bug report's logs — the GUI's -partNN.zip volumes, the older single zip, a
 hand-made zip of debug/, an extracted folder or loose logs — groups them into navigation runs
@@ -36,7 +37,11 @@ and writes, in DIR (default triage/):
 
 and prints the Markdown.
 
-  --pack PACK    replay the failing legs on PACK (repeatable; a leg goes to the pack with its zone)
+  --pack PACK    replay the failing legs on PACK (repeatable; a leg goes to the pack with its zone);
+                 on logs without plan lines, every distinct leg is also replayed once for the
+                 tier and stage statistics (labelled "replayed on PACK …") and the legs whose
+                 logged outcome the replay contradicts are listed (docs/triage.md)
+  --jobs N       replay workers for those statistics (default 1)
   --out DIR      output folder (default triage)
   --max-legs N   legs replayed at most (default 50)
   --strict       exit 1 on a missing volume or an unreadable volume or file
@@ -48,6 +53,7 @@ problems); 2 usage error.`;
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags("triage", args, {
     pack: { type: "string", multiple: true },
+    jobs: { type: "string" },
     out: { type: "string" },
     "max-legs": { type: "string" },
     strict: { type: "boolean" },
@@ -71,7 +77,9 @@ export async function run(args: string[]): Promise<number> {
   // Refuse an unusable pack before the long read (DEVELOPERS: errors before long work).
   for (const p of packs) await requireUsablePack(p);
   const out = (values.out ?? "triage").replace(/\/$/, "");
-  const res = await triage(positionals, { packs, strict: values.strict, maxLegs });
+  const { jobsFlag } = await import("./replay.ts");
+  const jobs = jobsFlag(values.jobs, "triage");
+  const res = await triage(positionals, { packs, strict: values.strict, maxLegs, jobs });
   warnBundles("triage", res.parse);
   requireSomeInput(res.parse, positionals);
   warnFileProblems("triage", fileProblems(res.parse));

@@ -20,7 +20,8 @@
     const digits = d !== undefined ? d : a < 10 ? 2 : a < 1000 ? 1 : 0;
     return String(Number(v.toFixed(digits)));
   };
-  const pct = (v) => (v === null || v === undefined ? "-" : (v * 100).toFixed(1) + " %");
+  // A share over zero plans (null) is "n/a", never 0.0 % (issue 53).
+  const pct = (v) => (v === null || v === undefined ? "n/a" : (v * 100).toFixed(1) + " %");
   const pt = (p) => (p ? num(p[0], 2) + ", " + num(p[1], 2) : "?");
   const G = data.glosses || {};
   // A Chinese text with its English gloss beside it (spec wording kept).
@@ -671,7 +672,11 @@
       cls = "same";
     }
     const fmtVal = (m, v) =>
-      v === null ? "-" : m.unit === "rate" ? (v * 100).toFixed(2) + " %" : num(v);
+      v === null
+        ? (m.unit === "rate" ? "n/a" : "-")
+        : m.unit === "rate"
+        ? (v * 100).toFixed(2) + " %"
+        : num(v);
     const legList = (ls) =>
       ls.map((l) => {
         const id = legOf(l.leg);

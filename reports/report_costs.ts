@@ -34,7 +34,8 @@ function num(v: number | null | undefined): string {
 }
 
 function pct(v: number | null): string {
-  return v === null ? "-" : (v * 100).toFixed(1) + " %";
+  // A share over zero plans or zero time is "n/a", never 0.0 % (issue 53).
+  return v === null ? "n/a" : (v * 100).toFixed(1) + " %";
 }
 
 /** The work-counter table (in a `<details>`), or a note when no plan line carried counters. */
@@ -45,8 +46,12 @@ export function counterTableHtml(d: ReportData): string {
     `chords), identical on every machine and for any --workers/--jobs, where a timing is only ` +
     `comparable on one machine. Hover a counter for what it counts; all names: docs/counters.md.</p>`;
   if (c.plans === 0) {
-    return `${intro}<p class="note" id="counter-none">No successful plan line carried work ` +
-      `counters (logs written before counters existed).</p>`;
+    // The product's navigator lines never carry counters: say so, not "older logs" (issue 53).
+    const why = d.stats_source?.not_in_logs;
+    return `${intro}<p class="note" id="counter-none">${
+      why ? esc(why) : "No successful plan line carried work " +
+        "counters (logs written before counters existed)."
+    }</p>`;
   }
   const groups = [{ name: "all", plans: c.plans, rows: c.all }].concat(
     c.by_tier.map((t) => ({ name: `tier ${t.tier}`, plans: t.plans, rows: t.counters })),
@@ -86,8 +91,11 @@ export function counterTableHtml(d: ReportData): string {
 export function otherTableHtml(d: ReportData): string {
   const o = d.stages.other_breakdown;
   if (o.plans === 0) {
-    return `<p class="note" id="other-none">No successful plan line carried the breakdown of ` +
-      `\u201cother\u201d (logs written before it existed).</p>`;
+    const why = d.stats_source?.not_in_logs;
+    return `<p class="note" id="other-none">${
+      why ? esc(why) : "No successful plan line carried the breakdown of " +
+        "\u201cother\u201d (logs written before it existed)."
+    }</p>`;
   }
   let h = `<p class="muted">Over the ${o.plans} successful plans whose line carried it; share = ` +
     `the sub-stage's summed time / the summed total plan time. Unattributed: ` +

@@ -135,8 +135,9 @@ export interface ReportData {
     /** stats' per-tier table (total p50/p90/max, other p50). */
     total_ms: TierRow[];
     window_buckets: WindowBucketRow[];
-    tier0_share: number;
-    tier0_small_share: number;
+    /** null: no successful plan (a share over zero plans, shown "n/a"). */
+    tier0_share: number | null;
+    tier0_small_share: number | null;
   };
   scatter: {
     /** `[window cells, total ms, tier]` of successful plans with a window (a sample). */
@@ -194,6 +195,11 @@ export interface ReportData {
   glosses: Record<string, string>;
   /** With `--history FILE`: trends and change points (reports/report_history.ts). */
   history?: import("./report_history.ts").ReportHistory;
+  /**
+   * Where the tier, stage and counter sections come from: the log, or a replay of its legs
+   * (issue 53, reports/report_replay.ts); absent in data built before the command decides.
+   */
+  stats_source?: import("../src/analyze/stats_source.ts").ReportStatsSource;
 }
 
 /** A failing leg replayed for its picture. */

@@ -9,6 +9,7 @@ import type { ReportData } from "./report_data.ts";
 import { chartSpecs } from "./report_charts.ts";
 import { counterTableHtml, otherTableHtml } from "./report_costs.ts";
 import { runsSectionHtml } from "./report_runs.ts";
+import { contradictionsHtml, sourceHtml } from "./report_replay.ts";
 
 /** The chart.js build inlined into the page (the UMD bundle of the pinned npm package). */
 export async function chartJsSource(): Promise<string> {
@@ -113,12 +114,14 @@ ${verdict}
 
 </section>
 <section id="tiers"><h2>Tier distribution</h2>
+${sourceHtml(d.stats_source)}
 <p id="tier0"></p>
 <div class="grid2">${canvas("tiers")}</div>
 <div class="grid2"><div><h3>Total time per final tier</h3><div id="tier-table"></div></div>
 <div><h3>Window area by final tier (cells)</h3><div id="bucket-table"></div></div></div>
 </section>
 <section id="stages"><h2>Per-stage timings</h2>
+${sourceHtml(d.stats_source)}
 <p id="other-share"></p>
 <h3>Stage × final tier (successful plans)</h3>
 <p class="muted">p50 ms of each stage and its share of the group's summed total time; hover a cell for the sum and the maximum.</p>
@@ -142,6 +145,7 @@ ${counterTableHtml(d)}
 <table id="failures"><thead><tr></tr></thead><tbody></tbody></table>
 </section>
 ${runsSectionHtml(d.failed_runs)}
+${contradictionsHtml(d.stats_source)}
 ${baseline}
 ${history}
 <section id="notes-section"><h2>How this page was built</h2>

@@ -29,6 +29,12 @@ import {
   type TriageRun,
   unknownKindsMarkdown,
 } from "./triage_runs.ts";
+import {
+  logLacksPlans,
+  logStatsSource,
+  replayReportStats,
+  statsMarkdownLines,
+} from "./report_replay.ts";
 
 /** GitHub's comment limit, characters. */
 export const COMMENT_LIMIT = 65536;
@@ -40,6 +46,8 @@ export interface TriageOptions {
   strict?: boolean;
   /** Legs replayed at most (default 50). */
   maxLegs?: number;
+  /** Replay workers for the replayed statistics (default 1). */
+  jobs?: number;
 }
 
 /** One distinct failing leg as triage reports it. */
@@ -74,6 +82,8 @@ export interface TriageResult {
   failedRunList: TriageRun[];
   /** The failed runs' pictures: `run-NN.svg` → SVG text. */
   svgs: Map<string, string>;
+  /** The replayed statistics' lines of the comment (issue 53), empty without a replay. */
+  statsLines?: string[];
 }
 
 /** Reads, replays and writes the triage of `inputs`. */
@@ -134,6 +144,14 @@ export async function triage(
   // One drawing, two outputs (docs/pictures.md): each run's SVG also as the PNG the comment names.
   const svgs = runPictures(failedRunList);
   for (const t of failedRunList) pngs.set(t.picture, await svgToPng(svgs.get(svgName(t))!));
+  // The tier and stage sections: replayed when the logs carry no plan record (issue 53).
+  data.stats_source = opts.packs?.length && logLacksPlans(data)
+    ? await replayReportStats(data, inputs, {
+      packs: opts.packs.map((path) => ({ path })),
+      jobs: opts.jobs,
+      strict: opts.strict,
+    })
+    : logStatsSource(data);
   const html = await reportHtml(data, "navscope triage");
   const result: TriageResult = {
     markdown: "",
@@ -147,6 +165,7 @@ export async function triage(
     parse,
     failedRunList,
     svgs,
+    statsLines: statsMarkdownLines(data),
   };
   result.markdown = triageMarkdown(result, data.overview.failures_by_class, opts.packs ?? []);
   return result;
@@ -326,6 +345,7 @@ export function triageMarkdown(
       "No pack given: legs were not replayed. Add the replay with " +
       "`navscope triage BUNDLE… --pack base.nav.gz` (MaaEnd-AI's `map/navmesh/base.nav.gz`).",
     ];
+  if (r.statsLines?.length) tail.push("", ...r.statsLines);
   const note = (k: number) =>
     `\n*(cut: ${k} of ${r.legs.length} failing legs shown here; the rest are in triage's report.html)*\n`;
   const kinds = r.parse ? unknownKindsMarkdown(r.parse) : "";

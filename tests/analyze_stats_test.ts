@@ -81,8 +81,8 @@ Deno.test("spec 分档实测 tables are reproduced from the generated corpus", (
   assertEquals(b.reasons[0].key, "(none)");
   assertEquals(b.reasons[0].plans, 2767);
   // 77.6 % at tier 0 (spec), 2559/3567 = 71.7 % small-window tier 0 (formulas.md #88).
-  assertEquals((b.tier0_share * 100).toFixed(1), "77.6");
-  assertEquals((b.tier0_small_share * 100).toFixed(1), "71.7");
+  assertEquals((b.tier0_share! * 100).toFixed(1), "77.6");
+  assertEquals((b.tier0_small_share! * 100).toFixed(1), "71.7");
   // 777 capped windows + 46 segment-capped = 823 (spec).
   assertEquals(b.window_buckets.reduce((s, w) => s + w.from_2_9m_to_3m, 0), 777);
 });

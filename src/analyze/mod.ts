@@ -11,3 +11,13 @@ export * from "./percentile.ts";
 export * from "./stats.ts";
 export * from "./tables.ts";
 export * from "./run.ts";
+export * from "./stats_source.ts";
+export {
+  type ReplayedStats,
+  ReplayServe,
+  type ReplayServeOptions,
+  type ReplayStatsOptions,
+  type ReplayStatsResult,
+  statsJson,
+  statsWithReplay,
+} from "./replay_stats.ts";

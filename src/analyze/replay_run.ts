@@ -150,6 +150,11 @@ export interface ReplayOptions {
 export interface ReplayResult {
   report: ReplayReport;
   lines: string[];
+  /**
+   * The new plan records, aligned with the rows (null: not replayed); absent for merged results.
+   * What `stats --pack` aggregates (src/analyze/replay_stats.ts), so both read the same records.
+   */
+  records?: Array<PlanRecord | null>;
   /** What the log parse saw (absent for merged results). */
   parse?: ParseReport;
 }
@@ -258,6 +263,7 @@ export async function replayLogs(
     });
     const rows: ReplayRow[] = [];
     const lines: string[] = [];
+    const records: Array<PlanRecord | null> = [];
     let pending = 0;
     legs.forEach((l, i) => {
       const p = packOf[i];
@@ -273,6 +279,7 @@ export async function replayLogs(
       if (p < 0) row.reason = l.unreplayable || `zone ${l.zone} is in none of the packs`;
       rows.push(row);
       lines.push(got ? replayLine(got, l.time) : "");
+      records.push(got ?? null);
     });
     const elapsed = performance.now() - t0;
     const replayed = rows.filter((r) => r.new !== null).length;
@@ -301,7 +308,7 @@ export async function replayLogs(
     });
     // replay.json names the bundle it read (issue 35); loose logs leave the field out.
     if (collected.parse.bundles.length > 0) report.bundles = bundleFacts(collected.parse);
-    return { report, lines, parse: collected.parse };
+    return { report, lines, records, parse: collected.parse };
   } finally {
     pool.close();
   }

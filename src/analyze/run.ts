@@ -9,7 +9,7 @@ import { parseLogs } from "../logs/reader.ts";
 import { RUN_EVENT_TYPES, RunCollector } from "./runs.ts";
 import { addRunCauses } from "./classify_runs.ts";
 import { bundleFacts } from "./bundle_facts.ts";
-import type { ParseReport } from "../logs/types.ts";
+import type { Leg, ParseReport } from "../logs/types.ts";
 import { FailureCollector, PlanCollector } from "./adapter.ts";
 import type { ClassifyBy, ClassifyReport } from "./classify_report.ts";
 import { ClassifyAccumulator } from "./classify_report.ts";
@@ -162,7 +162,12 @@ export function addRunFacts(
 /** Aggregates tier/timing statistics of the plan records in the logs. */
 export async function statsLogs(
   inputs: readonly string[],
-  opts: PipelineOptions & { filter?: StatsFilter; byZone?: boolean } = {},
+  opts: PipelineOptions & {
+    filter?: StatsFilter;
+    byZone?: boolean;
+    /** Called with every leg of the logs (`stats --pack` looks up its replay, replay_stats.ts). */
+    onLeg?: (leg: Leg) => void;
+  } = {},
 ): Promise<{ report: StatsReport; parse: ParseReport }> {
   // Failures are counted as classify counts them (same events, same collector), so stats and
   // classify agree on the same logs, navigator lines included.
@@ -179,6 +184,7 @@ export async function statsLogs(
   let n = 0;
   for await (const ev of stream) {
     runs.add(ev);
+    if (opts.onLeg && ev.type === "leg") opts.onLeg(ev.leg);
     const p = collector.add(ev);
     if (p) acc.add(p.record, p.time);
     for (const f of failures.add(ev)) acc.addFailure(f.facts.zone, f.time);

@@ -172,10 +172,10 @@ export interface StatsBody {
    * timing. Equals `failed_excluded` when only plan records were added.
    */
   failures: number;
-  /** Share of counted plans finished at tier 0 (0 when none). */
-  tier0_share: number;
-  /** Share finished at tier 0 with a window ≤ 2.9 M cells. */
-  tier0_small_share: number;
+  /** Share of counted plans finished at tier 0 (null when none: a share over zero plans). */
+  tier0_share: number | null;
+  /** Share finished at tier 0 with a window ≤ 2.9 M cells (null when no plan). */
+  tier0_small_share: number | null;
   /** Per final tier, ascending. */
   tiers: TierRow[];
   /** Reason names in column order (most occurrences first, then name). */
@@ -202,6 +202,12 @@ export interface StatsBody {
 
 /** The stats report (`navscope stats --json`). */
 export interface StatsReport extends StatsBody {
+  /**
+   * Plan records read, before any filter (navscope plan lines). 0: the logs carry no tier,
+   * window, reason or stage time at all (MaaEnd navigator logs), so those tables are "not in
+   * these logs" (src/analyze/stats_source.ts), not empty.
+   */
+  plan_records: number;
   /** Lines the log parser could not read. */
   unparsed_lines: number;
   /** Inputs that could not be read (or whose gzip broke). */
@@ -464,8 +470,9 @@ export class StatsGroup {
       plans: this.plans,
       failed_excluded: this.failed,
       failures: this.failures ?? this.failed,
-      tier0_share: this.plans ? tier0 / this.plans : 0,
-      tier0_small_share: this.plans ? this.tier0Small / this.plans : 0,
+      // A share over zero plans is no figure at all (issue 53): null, printed "n/a".
+      tier0_share: this.plans ? tier0 / this.plans : null,
+      tier0_small_share: this.plans ? this.tier0Small / this.plans : null,
       tiers,
       reason_names: reasonNames,
       reasons,
@@ -539,8 +546,11 @@ export class StatsAccumulator {
     return g;
   }
 
+  private seen = 0;
+
   /** Adds one plan if it passes the filter; returns whether it was kept. */
   add(r: PlanRecord, time: number): boolean {
+    this.seen++;
     if (!passes(this.filter, r.zone, time)) return false;
     this.all.add(r);
     if (this.byZone) this.zoneGroup(r.zone).add(r);
@@ -554,6 +564,7 @@ export class StatsAccumulator {
   ): StatsReport {
     const out: StatsReport = {
       ...this.all.body(),
+      plan_records: this.seen,
       unparsed_lines: unparsedLines,
       file_problems: fileProblems,
     };

@@ -35,14 +35,24 @@ export interface ZipEntry {
   localOffset: number;
   /** A folder entry (name ends with `/`). */
   directory: boolean;
+  /** Position in the central directory, 0-based (duplicate names are told apart by it). */
+  index: number;
+  /** Offset of its central-directory record in the archive. */
+  cdOffset: number;
 }
 
-/** An opened archive: its entries and the file they live in. */
+/** An opened archive: its entries and the file (or the bytes) they live in. */
 export interface ZipArchive {
+  /** The file, or `OUTER.zip!inner.zip` for an archive read from inside another. */
   path: string;
   fileSize: number;
   entries: ZipEntry[];
+  /** The archive's bytes when it lives in memory ({@link openZipBytes}), else undefined. */
+  data?: Uint8Array;
 }
+
+/** Reads `n` bytes at `offset` of an archive's storage (fewer at the end). */
+type ReadAt = (offset: number, n: number) => Promise<Uint8Array>;
 
 const EOCD_SIG = 0x06054b50;
 const ZIP64_LOCATOR_SIG = 0x07064b50;
@@ -88,57 +98,72 @@ export async function openZip(path: string): Promise<ZipArchive> {
   const f = await Deno.open(path, { read: true });
   try {
     const fileSize = (await f.stat()).size;
-    const tailStart = Math.max(0, fileSize - EOCD_SEARCH);
-    const tail = await readAt(f, tailStart, fileSize - tailStart);
-    const dv = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
-    let at = -1;
-    for (let i = tail.length - 22; i >= 0; i--) {
-      if (dv.getUint32(i, true) === EOCD_SIG) {
-        // The comment length must reach exactly the end of the file (else a stray signature).
-        if (i + 22 + dv.getUint16(i + 20, true) === tail.length) {
-          at = i;
-          break;
-        }
-      }
-    }
-    if (at < 0) {
-      throw zipError(
-        path,
-        "no end-of-central-directory record: the archive is truncated (an incomplete " +
-          "download?) or not a zip",
-      );
-    }
-    const eocd = tailStart + at;
-    const disk = dv.getUint16(at + 4, true), cdDisk = dv.getUint16(at + 6, true);
-    const onDisk = dv.getUint16(at + 8, true), total = dv.getUint16(at + 10, true);
-    const cdSize = dv.getUint32(at + 12, true), cdOffset = dv.getUint32(at + 16, true);
-    if (at >= 20 && dv.getUint32(at - 20, true) === ZIP64_LOCATOR_SIG) {
-      throw zipError(path, "ZIP64 archive: MaaEnd's exporter never writes ZIP64", eocd - 20);
-    }
-    if (total === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
-      throw zipError(path, "ZIP64 archive (end record fields are 0xFFFF…)", eocd);
-    }
-    if (disk !== 0 || cdDisk !== 0 || onDisk !== total) {
-      throw zipError(
-        path,
-        `spanned (split) archive: disk ${disk}, central directory on disk ${cdDisk}; MaaEnd's ` +
-          `volumes are independent zips — this is another tool's split archive`,
-        eocd,
-      );
-    }
-    if (cdOffset + cdSize > eocd) {
-      throw zipError(
-        path,
-        `central directory (offset ${cdOffset}, ${cdSize} bytes) runs past the end record ` +
-          `at ${eocd}: truncated or damaged`,
-        eocd,
-      );
-    }
-    const cd = await readAt(f, cdOffset, cdSize);
-    return { path, fileSize, entries: parseCentral(path, cd, cdOffset, total) };
+    const entries = await readDirectory(path, fileSize, (o, n) => readAt(f, o, n));
+    return { path, fileSize, entries };
   } finally {
     f.close();
   }
+}
+
+/**
+ * An archive held in memory: a bundle volume read from inside another zip (users re-zip the
+ * `partNN` volumes into one file to attach it, src/logs/bundle.ts). `path` names it in errors
+ * (`OUTER.zip!inner.zip`). Same checks as {@link openZip}.
+ */
+export async function openZipBytes(path: string, data: Uint8Array): Promise<ZipArchive> {
+  const at: ReadAt = (o, n) => Promise.resolve(data.subarray(o, Math.min(data.length, o + n)));
+  return { path, fileSize: data.length, entries: await readDirectory(path, data.length, at), data };
+}
+
+async function readDirectory(path: string, fileSize: number, read: ReadAt): Promise<ZipEntry[]> {
+  const tailStart = Math.max(0, fileSize - EOCD_SEARCH);
+  const tail = await read(tailStart, fileSize - tailStart);
+  const dv = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
+  let at = -1;
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (dv.getUint32(i, true) === EOCD_SIG) {
+      // The comment length must reach exactly the end of the file (else a stray signature).
+      if (i + 22 + dv.getUint16(i + 20, true) === tail.length) {
+        at = i;
+        break;
+      }
+    }
+  }
+  if (at < 0) {
+    throw zipError(
+      path,
+      "no end-of-central-directory record: the archive is truncated (an incomplete " +
+        "download?) or not a zip",
+    );
+  }
+  const eocd = tailStart + at;
+  const disk = dv.getUint16(at + 4, true), cdDisk = dv.getUint16(at + 6, true);
+  const onDisk = dv.getUint16(at + 8, true), total = dv.getUint16(at + 10, true);
+  const cdSize = dv.getUint32(at + 12, true), cdOffset = dv.getUint32(at + 16, true);
+  if (at >= 20 && dv.getUint32(at - 20, true) === ZIP64_LOCATOR_SIG) {
+    throw zipError(path, "ZIP64 archive: MaaEnd's exporter never writes ZIP64", eocd - 20);
+  }
+  if (total === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
+    throw zipError(path, "ZIP64 archive (end record fields are 0xFFFF…)", eocd);
+  }
+  if (disk !== 0 || cdDisk !== 0 || onDisk !== total) {
+    throw zipError(
+      path,
+      `spanned (split) archive: disk ${disk}, central directory on disk ${cdDisk}; MaaEnd's ` +
+        `volumes are independent zips — this is another tool's split archive`,
+      eocd,
+    );
+  }
+  if (cdOffset + cdSize > eocd) {
+    throw zipError(
+      path,
+      `central directory (offset ${cdOffset}, ${cdSize} bytes) runs past the end record ` +
+        `at ${eocd}: truncated or damaged`,
+      eocd,
+    );
+  }
+  const cd = await read(cdOffset, cdSize);
+  return parseCentral(path, cd, cdOffset, total);
 }
 
 const utf8 = new TextDecoder();
@@ -173,6 +198,8 @@ function parseCentral(path: string, cd: Uint8Array, base: number, total: number)
       size,
       localOffset,
       directory: name.endsWith("/"),
+      index: i,
+      cdOffset: base + p,
     });
     p += 46 + nameLen + extraLen + commentLen;
   }
@@ -196,14 +223,14 @@ export function entryStream(
 async function dataStart(
   zip: ZipArchive,
   entry: ZipEntry,
-  file: Deno.FsFile,
+  read: ReadAt,
   fail: (what: string, offset?: number) => NavscopeError,
 ): Promise<number> {
   if (entry.flags & 1) throw fail("encrypted entry: cannot be read without the password");
   if (entry.method !== 0 && entry.method !== 8) {
     throw fail(`compression method ${entry.method}: only Stored (0) and Deflate (8) are read`);
   }
-  const h = await readAt(file, entry.localOffset, 30);
+  const h = await read(entry.localOffset, 30);
   const dv = new DataView(h.buffer, h.byteOffset, h.byteLength);
   if (h.length < 30 || dv.getUint32(0, true) !== LOC_SIG) {
     throw fail("bad local header signature", entry.localOffset);
@@ -227,17 +254,23 @@ function nativeEntryStream(
     file?.close();
     file = null;
   };
+  const data = zip.data;
+  const read: ReadAt = data
+    ? (o, n) => Promise.resolve(data.subarray(o, Math.min(data.length, o + n)))
+    : (o, n) => readAt(file!, o, n);
   const raw = new ReadableStream<Uint8Array>({
     async pull(c) {
       if (pos < 0) {
-        file = await Deno.open(zip.path, { read: true });
-        pos = await dataStart(zip, entry, file, fail);
+        if (!data) file = await Deno.open(zip.path, { read: true });
+        pos = await dataStart(zip, entry, read, fail);
       }
       if (left === 0) {
         close();
         return c.close();
       }
-      const piece = await readAt(file!, pos, Math.min(CHUNK, left));
+      const got = await read(pos, Math.min(CHUNK, left));
+      // From memory: a copy, as the consumer may keep or transfer the chunk.
+      const piece = data ? got.slice() : got;
       if (piece.length === 0) throw fail("entry data ends early", pos);
       pos += piece.length;
       left -= piece.length;

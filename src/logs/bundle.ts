@@ -13,7 +13,14 @@
  * node boundaries only. Everything else is listed, not parsed.
  * @module
  */
-import { entryStream, openZip, type ZipArchive, type ZipEntry } from "../codec/zip.ts";
+import {
+  entryStream,
+  isZip,
+  openZip,
+  openZipBytes,
+  type ZipArchive,
+  type ZipEntry,
+} from "../codec/zip.ts";
 import { NavscopeError } from "../errors.ts";
 
 /** What a log source is to the reader. */
@@ -337,19 +344,27 @@ export async function resolveSources(
   const sources: LogSourceFile[] = [];
   const bundles: BundleInfo[] = [];
   // Zip volumes grouped by their bundle prefix (§1.2); unnamed zips are bundles of their own.
-  const groups = new Map<string, { parsed: ReturnType<typeof parseBundleName>; path: string }[]>();
+  const groups = new Map<string, Volume[]>();
+  const addVolume = (f: string, zip?: ZipArchive, notes: string[] = [], skipZips = false) => {
+    // The volume's own name: after the folder, or after the outer zip's `!`.
+    const cut = Math.max(f.lastIndexOf("/"), f.lastIndexOf("!")) + 1;
+    const parsed = parseBundleName(f.slice(cut));
+    const key = parsed && parsed.part !== null ? `${f.slice(0, cut)}${parsed.prefix}` : f;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push({ parsed, path: f, zip, notes, skipZips });
+  };
   for (const f of files) {
     if (!zipFiles.has(f)) {
       sources.push({ name: f, role: "log", open: fileOpener(f), bundle: null, rank: 0, path: f });
       continue;
     }
-    const base = f.slice(f.lastIndexOf("/") + 1);
-    const parsed = parseBundleName(base);
-    const key = parsed && parsed.part !== null
-      ? `${f.slice(0, f.lastIndexOf("/") + 1)}${parsed.prefix}`
-      : f;
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key)!.push({ parsed, path: f });
+    const nested = await nestedVolumes(f, opts);
+    if (nested === null) addVolume(f);
+    else {
+      for (const v of nested.volumes) addVolume(v.zip.path, v.zip, v.notes);
+      if (nested.rest) addVolume(f, nested.rest, nested.notes, true);
+      else if (nested.notes.length) addVolume(f, nested.outer, nested.notes, true);
+    }
   }
   for (const [key, vols] of groups) {
     const first = vols[0].parsed;
@@ -358,7 +373,11 @@ export async function resolveSources(
       : first
       ? "single_zip"
       : "debug_zip";
-    const b = emptyBundle(key.slice(key.lastIndexOf("/") + 1), kind);
+    const b = emptyBundle(
+      key.slice(Math.max(key.lastIndexOf("/"), key.lastIndexOf("!")) + 1),
+      kind,
+    );
+    for (const n of vols.flatMap((v) => v.notes)) if (!b.warnings.includes(n)) b.warnings.push(n);
     if (first) {
       b.product = first.product;
       b.version = first.version;
@@ -377,7 +396,7 @@ export async function resolveSources(
     for (const v of vols) {
       let zip: ZipArchive;
       try {
-        zip = await openZip(v.path);
+        zip = v.zip ?? await openZip(v.path);
       } catch (e) {
         const msg = (e as Error).message;
         if (opts.strict) throw e;
@@ -385,9 +404,15 @@ export async function resolveSources(
         continue;
       }
       b.volumes.push(v.path);
+      const copies = duplicateNames(zip, b);
       for (const entry of zip.entries) {
         if (entry.directory) continue;
-        const display = `${v.path}!${entry.name}`;
+        // The volumes of a re-zipped bundle are read as volumes (nestedVolumes), not as entries.
+        if (v.skipZips && isZipName(entry.name)) continue;
+        const copy = copies.get(entry.index) ?? 0;
+        // Both copies of a duplicate name are read, in archive order; the later one is named
+        // apart, so nothing is silently dropped or merged.
+        const display = `${v.path}!${entry.name}${copy > 1 ? ` (copy ${copy})` : ""}`;
         if (roleOf(entry.name) !== "other" && entry.flags & 1) {
           const e = new NavscopeError("bad_value", "encrypted entry: cannot be read", {
             file: v.path,
@@ -428,6 +453,127 @@ export async function resolveSources(
     b.era = eraOf(b, true, rels.some((r) => /(^|\/)maa(\.bak)?\.log$/.test(r)));
   }
   return { sources, bundles };
+}
+
+/** A zip volume to read: its path, name parse, and the archive when opened already. */
+interface Volume {
+  parsed: ReturnType<typeof parseBundleName>;
+  path: string;
+  /** Opened already (a volume read from inside another zip, or a re-zip's own entries). */
+  zip?: ZipArchive;
+  /** Warnings the bundle carries about this volume. */
+  notes: string[];
+  /** Skip the `.zip` entries (read as volumes of their own). */
+  skipZips?: boolean;
+}
+
+const isZipName = (name: string) => /\.zip$/i.test(name);
+
+/** What {@link nestedVolumes} found in a zip of volumes. */
+interface Nested {
+  /** The volumes inside, opened from memory, each with its warnings. */
+  volumes: Array<{ zip: ZipArchive; notes: string[] }>;
+  /** The outer archive when it holds other files too (read as a bundle of its own). */
+  rest: ZipArchive | null;
+  /** The outer archive. */
+  outer: ZipArchive;
+  /** Warnings about the outer archive (inner entries that could not be read as volumes). */
+  notes: string[];
+}
+
+/**
+ * A zip that holds bundle volumes (users re-zip the `partNN` zips into one file to attach it):
+ * its `.zip` entries, each inflated into memory (bounded by the inflate cap) and opened as a
+ * volume named `OUTER.zip!inner.zip`; `rest` is the outer archive when it holds other files
+ * too (read as a bundle of its own, its `.zip` entries skipped). Null when the zip holds no
+ * `.zip` entry (read as usual). One level only: a zip inside such a volume is listed, not read,
+ * with a warning naming it (maaend-bundles.md: the exporter never nests).
+ */
+async function nestedVolumes(
+  path: string,
+  opts: ResolveOptions,
+): Promise<Nested | null> {
+  let outer: ZipArchive;
+  try {
+    outer = await openZip(path);
+  } catch {
+    return null; // the main pass reports it
+  }
+  const inner = outer.entries.filter((e) => !e.directory && isZipName(e.name));
+  if (inner.length === 0) return null;
+  const volumes: Array<{ zip: ZipArchive; notes: string[] }> = [];
+  const notes: string[] = [];
+  for (const e of inner) {
+    const where = `${path}!${e.name}`;
+    let zip: ZipArchive;
+    try {
+      const bytes = await readAll(entryStream(outer, e));
+      if (!isZip(bytes.subarray(0, 4))) {
+        throw new NavscopeError("bad_value", "a .zip entry that is not a zip", {
+          file: path,
+          section: `zip entry ${e.name}`,
+        });
+      }
+      zip = await openZipBytes(where, bytes);
+    } catch (err) {
+      if (opts.strict) throw err;
+      notes.push(`${where}: not read as a volume: ${(err as Error).message}`);
+      continue;
+    }
+    const deeper = zip.entries.filter((x) => !x.directory && isZipName(x.name));
+    const vNotes = [`volumes read from inside ${path} (a re-zipped bundle, one level of nesting)`];
+    for (const d of deeper) {
+      const msg = `${where}!${d.name}: a zip inside a zip inside a zip is not read (one level ` +
+        `of nesting only): unzip ${path} once and pass the volumes`;
+      if (opts.strict) {
+        throw new NavscopeError("bad_value", msg, { file: path, section: `zip entry ${e.name}` });
+      }
+      vNotes.push(msg);
+    }
+    volumes.push({ zip, notes: vNotes });
+  }
+  const others = outer.entries.some((e) => !e.directory && !isZipName(e.name));
+  return { volumes, rest: others ? outer : null, outer, notes };
+}
+
+/** Every byte of a stream (an inner volume: bounded by the inflate cap of its entry). */
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  for await (const c of stream) {
+    chunks.push(c);
+    n += c.length;
+  }
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const c of chunks) out.set(c, (at += c.length) - c.length);
+  return out;
+}
+
+/**
+ * Duplicate entry names of one archive (a hand-made zip appended to, or two folders flattened):
+ * a warning on the bundle naming every copy (central-directory index and offset), and the copy
+ * number of each entry after the first (by index). Every copy is read, in archive order.
+ */
+function duplicateNames(zip: ZipArchive, b: BundleInfo): Map<number, number> {
+  const byName = new Map<string, ZipEntry[]>();
+  for (const e of zip.entries) {
+    if (e.directory) continue;
+    const l = byName.get(e.name);
+    if (l) l.push(e);
+    else byName.set(e.name, [e]);
+  }
+  const copies = new Map<number, number>();
+  for (const [name, l] of byName) {
+    if (l.length < 2) continue;
+    l.forEach((e, i) => copies.set(e.index, i + 1));
+    b.warnings.push(
+      `${zip.path}: entry "${name}" appears ${l.length} times (${
+        l.map((e) => `entry ${e.index + 1} at offset ${e.localOffset}`).join(", ")
+      }); every copy is read, in archive order, the later ones named "${name} (copy N)"`,
+    );
+  }
+  return copies;
 }
 
 function zipOpener(zip: ZipArchive, entry: ZipEntry): () => Promise<ReadableStream<Uint8Array>> {
