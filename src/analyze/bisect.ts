@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../errors.ts";
 import { parsePlanLine } from "../logs/plan_line.ts";
 import type { PlanRecord } from "../logs/types.ts";
-import type { Leg } from "../world/legs.ts";
+import type { Leg } from "../legs/format.ts";
 
 const THIS_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
