@@ -1,7 +1,8 @@
 /**
  * The layer rule of ARCHITECTURE.md, checked on the code itself: a module imports only from
- * the layers above it (codec → pack → mesh → grid → bake → legs → world → plan → logs → analyze
- * → reports → commands), and no import circle exists (type-only and dynamic imports included).
+ * the layers above it (util → codec → pack → mesh → grid → bake → legs → world → plan → logs →
+ * analyze → reports → commands), and no import circle exists (type-only and dynamic imports
+ * included).
  * A small text scan of the import specifiers, so the rule holds without anyone remembering it.
  */
 import { assert, assertEquals } from "./assert.ts";
@@ -11,6 +12,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** Layers top to bottom; a module may import its own layer and those listed before it. */
 export const LAYERS = [
+  "util",
   "codec",
   "pack",
   "mesh",

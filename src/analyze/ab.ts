@@ -26,6 +26,7 @@ import {
 } from "./ab_stats.ts";
 import { type MachineFingerprint, machineFingerprint } from "./machine.ts";
 import { STAGES } from "./stats.ts";
+import { git } from "../util/git.ts";
 
 /** Options of {@link abCompare}. */
 export interface AbOptions extends AbJudgeOptions {
@@ -146,19 +147,6 @@ function shown(p: string): string {
 }
 
 const THIS_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-async function git(root: string, args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", { args: ["-C", root, ...args], stdin: "null" })
-    .output();
-  if (!out.success) {
-    throw new NavscopeError(
-      "bad_value",
-      `git ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr).trim()}`,
-      { file: root },
-    );
-  }
-  return new TextDecoder().decode(out.stdout).trim();
-}
 
 /**
  * The driver each side's process runs (written to the session's temp folder, so it is the same
