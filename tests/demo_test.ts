@@ -1,7 +1,8 @@
 /**
  * `navscope demo` end to end (slow tier, tests/tiers.ts: it plans the five example batteries,
  * replays the failures and writes the report): `--json` carries the batteries, the replay, the
- * classify and stats tables, and a bad flag is a usage error.
+ * classify and stats tables, and a bad flag is a usage error; with `--no-replay` it still writes
+ * the logs and the report and says where the report is.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
@@ -43,4 +44,17 @@ Deno.test("demo: --json prints the batteries, replay, classify and stats; a bad 
     await Deno.remove(dir, { recursive: true });
   }
   assertEquals((await cli(["demo", "--bogus"])).code, 2);
+});
+
+Deno.test("demo: plans the example batteries, writes out/logs and out/report.html", async () => {
+  const dir = await Deno.makeTempDir();
+  const r = await captureOutput(() => main(["demo", "--out", dir, "--no-replay"]));
+  assertEquals(r.value, 0, r.err);
+  assert(r.out.includes("plaza_cross") && r.out.includes("summary"), r.out.slice(-300));
+  assert(r.out.includes("tier") && r.out.includes("stage"), "classify and stats tables");
+  assert((await Deno.readTextFile(`${dir}/logs/city_small.log`)).includes("NAVSCOPE plan."));
+  const html = await Deno.readTextFile(`${dir}/report.html`);
+  assert(html.includes('id="report-data"'), "the report");
+  assert(r.err.includes(`${dir}/report.html`), "says where the report is");
+  await Deno.remove(dir, { recursive: true });
 });
