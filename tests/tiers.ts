@@ -27,7 +27,14 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   "tests/ab_test.ts": "nightly --ab: the example batteries planned in rounds at two commits",
   "tests/bisect_test.ts": "git worktrees at several commits, each planning a battery",
   "tests/demo_test.ts": "navscope demo end to end: five batteries, replay, report",
+  "tests/bake_stitching_dungeon_test.ts": "dungeon.obj baked twice: 3 × 3 tiles and whole-zone",
 };
+
+/**
+ * The quick tier's environment: the random-leg property test (tests/plan_property_test.ts)
+ * samples 40 legs per world (city_small's count) instead of 200; the full suite runs them all.
+ */
+export const QUICK_ENV: Readonly<Record<string, string>> = { NAVSCOPE_PROPERTY_LEGS: "40" };
 
 /** Deno's test-file pattern (`deno test DIR` runs these): `*_test.ts`, `*.test.ts`, `test.ts`. */
 export const TEST_FILE_RE = /(?:^|[/_.])test\.(?:ts|tsx|mts|js|mjs|jsx)$/;
@@ -76,7 +83,7 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   const files = tier === "quick" ? await quickFiles() : await goldenFiles();
-  const env = tier === "golden" ? { UPDATE_GOLDEN: "1" } : undefined;
+  const env = tier === "golden" ? { UPDATE_GOLDEN: "1" } : { ...QUICK_ENV };
   console.error(
     tier === "quick"
       ? `test:quick: ${files.length} test files (${Object.keys(SLOW_TESTS).length} slow ones ` +
