@@ -200,9 +200,9 @@ export {
   LandmarkSet,
   parseLandmarks,
 } from "./src/world/landmarks.ts";
+export { generatedLegs } from "./src/world/legs.ts";
 export {
   encodeLegs,
-  generatedLegs,
   type Leg as WorldLeg,
   LEG_OUTCOMES,
   type LegChecks,
@@ -212,8 +212,8 @@ export {
   loadLegs,
   type NoGoDisc,
   parseLegs,
-} from "./src/world/legs.ts";
-export { countLegs, streamLegs } from "./src/world/legs_stream.ts";
+} from "./src/legs/format.ts";
+export { countLegs, streamLegs } from "./src/legs/stream.ts";
 export {
   geometryLegs,
   REAL_MESHES,

@@ -21,6 +21,7 @@
  */
 import { parseArgs } from "node:util";
 import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
+import { STAGE_NAMES } from "../src/plan/counters.ts";
 
 const { values: args, positionals: specs } = parseArgs({
   args: Deno.args,
@@ -58,7 +59,7 @@ const q = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil(p / 100 * s.length) - 1))] : NaN;
 };
-const STAGES = ["window", "topology", "geometry", "pull", "assemble", "lift", "total"] as const;
+const STAGES = [...STAGE_NAMES, "total"] as const;
 type Stage = typeof STAGES[number];
 type LegTimes = { ok: boolean } & Record<Stage, number>;
 
@@ -121,7 +122,7 @@ for (const spec of specs) {
     ids.map((i) => mine.get(i)![s] / (C.get(i)!.stages_ms[s] * scale)).filter(Number.isFinite);
   const tot = ratio("total");
   const st = Object.fromEntries(
-    (["topology", "geometry", "pull", "lift"] as const).map((s) => [s, q(ratio(s), 50)]),
+    STAGE_NAMES.filter((s) => s !== "window" && s !== "assemble").map((s) => [s, q(ratio(s), 50)]),
   );
   json[spec] = { legs: ids.length, median: q(tot, 50), p90: q(tot, 90), stages: st };
   rows.push(

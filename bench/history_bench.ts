@@ -13,6 +13,7 @@ import { HistoryStore } from "../src/analyze/history.ts";
 import { changePoints } from "../src/analyze/change_points.ts";
 import { syntheticHistory } from "../src/testing/history_gen.ts";
 import { mulberry32 } from "../src/rng.ts";
+import { STAGE_NAMES } from "../src/plan/counters.ts";
 
 const arg = (name: string, d: number) => {
   const i = Deno.args.indexOf(`--${name}`);
@@ -26,9 +27,7 @@ try {
   const runs = syntheticHistory({ nights: 2, legs, counters: 24 });
   for (const r of runs) {
     for (const l of r.legs) {
-      for (
-        const k of ["window", "topology", "geometry", "pull", "assemble", "lift", "other.zone"]
-      ) {
+      for (const k of [...STAGE_NAMES, "other.zone"]) {
         l.timings[k] = l.timings.total / 7;
       }
     }

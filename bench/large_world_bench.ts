@@ -10,7 +10,8 @@
  */
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
+import { STAGES } from "../src/analyze/stats.ts";
 
 const [pack, legsFile] = Deno.args.filter((a, i, all) =>
   !a.startsWith("--") && !all[i - 1]?.startsWith("--")
@@ -31,7 +32,7 @@ const q = (xs: number[], p: number) => {
 };
 const engine = await openEngine(pack, { workers });
 await engine.plan(legRequest(legs[0]));
-const stages = ["window", "topology", "geometry", "pull", "assemble", "lift", "other", "total"];
+const stages = [...STAGES];
 const t: Record<string, number[]> = Object.fromEntries(stages.map((s) => [s, []]));
 const cells: number[] = [];
 for (const leg of legs) {

@@ -18,7 +18,7 @@
  */
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const wi = Deno.args.indexOf("--workers");

@@ -16,6 +16,7 @@
  * @module
  */
 import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
+import { STAGE_NAMES } from "../src/plan/counters.ts";
 const [rootArg, out, runsS, ...specs] = Deno.args;
 const root = checkoutRoot(rootArg);
 const shared = Deno.env.get("NAVSCOPE_SHARED") ??
@@ -23,7 +24,7 @@ const shared = Deno.env.get("NAVSCOPE_SHARED") ??
 const runs = Number(runsS);
 const { openEngine, legRequest, parseLegs } = await checkoutPlanner(root);
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
-const STAGES = ["window", "topology", "geometry", "total"] as const;
+const STAGES = [...STAGE_NAMES.slice(0, 3), "total"] as const;
 const res: Record<string, Record<string, Record<string, number>>> = {};
 for (const spec of specs) {
   const [w, set] = spec.split(":");

@@ -15,7 +15,7 @@
 import { detourWorld, ex } from "./recast_common.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import { ownedRecords } from "../src/testing/owned_records.ts";
 
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];

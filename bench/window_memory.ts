@@ -15,7 +15,7 @@
  */
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import { REFERENCE_PROFILE, SPEC_PROFILE } from "../src/plan/profile.ts";
 import { scratch } from "../src/plan/scratch.ts";
 

@@ -8,7 +8,7 @@ import { NavscopeError } from "../src/errors.ts";
 import { bisectLeg } from "../src/analyze/bisect.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
 import { parsePlanLine } from "../src/logs/plan_line.ts";
-import { type Leg, parseLegs } from "../src/world/legs.ts";
+import { type Leg, parseLegs } from "../src/legs/format.ts";
 import { io, parseFlags } from "./support/terminal.ts";
 
 const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));

@@ -16,7 +16,7 @@ import {
   realMeshWorldFiles,
 } from "../src/world/real_meshes.ts";
 import { examplesReadme } from "../src/world/gen_readme.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import { parseFlags, Progress } from "./support/terminal.ts";
 import { bakeProgress } from "./bake.ts";
 

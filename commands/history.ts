@@ -11,6 +11,7 @@ import { failingSince, historyChanges } from "../src/analyze/history_changes.ts"
 import { writeFileAtomic } from "../src/codec/file.ts";
 import { csvField, io, parseFlags } from "./support/terminal.ts";
 import { fileURLToPath } from "node:url";
+import { gitOrEmpty } from "../src/util/git.ts";
 
 /** One line for the command list. */
 export const summary = "Run history (SQLite): add, list, show a leg, export, change points";
@@ -48,18 +49,9 @@ export function historyPath(flag: string | undefined, baseline = DEFAULT_BASELIN
 
 /** Commit and branch of the git checkout at dir ("" each when not a checkout or no --allow-run). */
 export async function gitFacts(dir = "."): Promise<{ commit: string; branch: string }> {
-  const one = async (args: string[]) => {
-    try {
-      const o = await new Deno.Command("git", { args, cwd: dir, stdout: "piped", stderr: "null" })
-        .output();
-      return o.success ? new TextDecoder().decode(o.stdout).trim() : "";
-    } catch {
-      return "";
-    }
-  };
   return {
-    commit: await one(["rev-parse", "HEAD"]),
-    branch: await one(["rev-parse", "--abbrev-ref", "HEAD"]),
+    commit: await gitOrEmpty(dir, ["rev-parse", "HEAD"]),
+    branch: await gitOrEmpty(dir, ["rev-parse", "--abbrev-ref", "HEAD"]),
   };
 }
 

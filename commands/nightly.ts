@@ -22,8 +22,9 @@ import {
 } from "../src/analyze/machine.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import { abCompare } from "../src/analyze/ab.ts";
+import { NIGHTLY_THRESHOLDS } from "../src/analyze/diff.ts";
 import { abMarkdown } from "./support/ab_text.ts";
 import { diffPaths } from "./diff.ts";
 import { io, parseFlags } from "./support/terminal.ts";
@@ -100,32 +101,6 @@ counts would have shown (A/A spread under the threshold or under the 2-ms floor)
 Exit status: 0 pass; 1 bad input or no baseline (run with --update-baseline once), or an
 unknown --ab REF; 2 usage; 3 regression (an outcome, a counter, a timing on the same machine,
 or with --ab a significantly slower stage).`;
-
-/**
- * Committed nightly thresholds: outcomes strict; work counters (the same on any machine) the
- * default performance gate; timings loose, and judged only on the baseline's machine.
- */
-export const NIGHTLY_THRESHOLDS = {
-  format: "navscope-thresholds",
-  version: 1,
-  comment: "nightly gate: outcomes strict; work counters (machine-independent) the performance " +
-    "gate; timings loose and judged only against a baseline timed on this machine (docs/gate.md)",
-  metrics: {
-    failure_rate: { max_increase_abs: 0 },
-    failures: { max_increase_abs: 0 },
-    "failures.*": { max_increase_abs: 0 },
-    failing_legs: { max_increase_abs: 0 },
-    new_failing_legs: { max_increase_abs: 0 },
-    escalated_share: { max_increase_abs: 0 },
-    "tier_share.*": { max_increase_abs: 0 },
-    "timing.*.p50": { max_increase_pct: 300, noise_floor: 50, min_samples: 5 },
-    "timing.*.p90": { max_increase_pct: 400, noise_floor: 200, min_samples: 10 },
-    "timing.*.max": { max_increase_pct: 600, noise_floor: 1000, min_samples: 10 },
-    "counters.*.*.sum": { max_increase_pct: 5, noise_floor: 2 },
-    "counters.*.*.p50": { max_increase_pct: 10, noise_floor: 2, min_samples: 5 },
-    "counters.*.*.p90": { max_increase_pct: 10, noise_floor: 2, min_samples: 10 },
-  },
-};
 
 async function exists(p: string): Promise<boolean> {
   try {

@@ -16,7 +16,7 @@ import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import { profileFromFlags } from "../src/plan/profile.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import {
   requireBatteryZones,
   requireInputFile,
@@ -27,6 +27,7 @@ import {
 import { bothLeg, meshBattery, meshLeg, type PlannerChoice } from "./support/mesh_legs.ts";
 import { type BatteryFormat, runBattery } from "./support/battery_stream.ts";
 import { kDefaultMeshMode } from "../src/plan/mesh/planner.ts";
+import { STAGES } from "../src/analyze/stats.ts";
 import type { MeshMode } from "../src/plan/mesh/poly_graph.ts";
 import {
   fmtNum,
@@ -366,7 +367,7 @@ function legTables(req: PlanRequest, r: PlanResult): TableModel[] {
   };
   const times: TableModel = {
     title: "stage times (ms)",
-    head: ["window", "topology", "geometry", "pull", "assemble", "lift", "other", "total"],
+    head: [...STAGES],
     rows: [[
       d.timing.window,
       d.timing.topology,

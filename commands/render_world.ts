@@ -11,7 +11,7 @@ import type { MainPack } from "../src/pack/bnav/types.ts";
 import { loadNoGoTable } from "../src/pack/nogo/table.ts";
 import { pairSidecars } from "../src/pack/set/pairing.ts";
 import { parseLandmarks } from "../src/world/landmarks.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import {
   imageSize,
   type Overlay,

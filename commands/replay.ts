@@ -18,7 +18,7 @@ import {
   type ReplayResult,
   writeReplayDir,
 } from "../src/analyze/replay_run.ts";
-import { type Leg as BatteryLeg, parseLegs } from "../src/world/legs.ts";
+import { type Leg as BatteryLeg, parseLegs } from "../src/legs/format.ts";
 import { requireWritable } from "./support/preflight.ts";
 import { join } from "node:path";
 import { writeFilesAtomic } from "../src/codec/file.ts";

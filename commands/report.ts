@@ -264,7 +264,7 @@ export async function nightlyReport(
   diff: import("../src/analyze/diff.ts").DiffReport,
   baseSource: string,
   packs: string[],
-  batteries: readonly import("../src/world/legs.ts").Leg[],
+  batteries: readonly import("../src/legs/format.ts").Leg[],
 ): Promise<string> {
   const { data, acc } = await reportFromLogs(logs);
   if (packs.length) {

@@ -35,9 +35,10 @@ import type { BundleFacts } from "../src/analyze/bundle_facts.ts";
 import type { LogEvent, ParseReport, PlanRecord, Point2 } from "../src/logs/types.ts";
 import { mulberry32 } from "../src/rng.ts";
 import type { DiffReport } from "../src/analyze/diff.ts";
+import { STAGE_NAMES } from "../src/plan/counters.ts";
 
 /** Stages drawn in the stacked per-tier bars (the six timed stages and "other"). */
-export const BAR_STAGES = ["window", "topology", "geometry", "pull", "assemble", "lift", "other"];
+export const BAR_STAGES: readonly string[] = [...STAGE_NAMES, "other"];
 
 /** Reason combinations shown as their own stack in the tier chart; the rest are "other". */
 export const MAX_REASON_STACKS = 8;

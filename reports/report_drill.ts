@@ -26,7 +26,7 @@ import { openEngine } from "../src/plan/engine.ts";
 import type { Engine } from "../src/plan/engine.ts";
 import type { PlanProfile } from "../src/plan/profile.ts";
 import type { LegPicture, PlanRequest, PlanResult } from "../src/plan/types.ts";
-import type { Leg as BatteryLeg } from "../src/world/legs.ts";
+import type { Leg as BatteryLeg } from "../src/legs/format.ts";
 import { NAVSCOPE_VERSION } from "../src/version.ts";
 import { type ExtraRoute, legSvg, type PictureText } from "./leg_svg.ts";
 import { packSpans } from "./span_pack.ts";

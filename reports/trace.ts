@@ -22,9 +22,10 @@
  * @module
  */
 import type { PlanSighting } from "./report_data.ts";
+import { STAGE_NAMES } from "../src/plan/counters.ts";
 
 /** Stage slices in order. */
-export const TRACE_STAGES = ["window", "topology", "geometry", "pull", "assemble", "lift"] as const;
+export const TRACE_STAGES = STAGE_NAMES;
 
 /** One trace event. */
 export interface TraceEvent {

@@ -4,7 +4,7 @@
  * alternating per round): order effects, drift, one descheduled run, a noisy 10 ms stage must
  * not be called slower against itself; a real 20 % slowdown must be found. End to end on five
  * nav_test legs: REF = HEAD is not a regression, and a slowdown injected into the current version
- * with the planner's test hook (NAVSCOPE_TEST_SLOW_WINDOW_MS, src/plan/test_hooks.ts) is caught
+ * with a busy-wait after every window build (tests/ab_slow_window.ts, the A/B driver's preload) is caught
  * in the window stage. An unknown REF is refused before any planning.
  */
 import { join } from "node:path";
@@ -346,13 +346,13 @@ Deno.test("nightly --ab HEAD: the same planner is not a regression", async () =>
 
 Deno.test("ab: a slowdown injected into the current version is caught", async () => {
   const { tmp, battery } = await smallBattery();
-  // Test hook (src/plan/test_hooks.ts): every window build of the CURRENT side busy-waits
-  // 500 ms, several times a nav_test window build on a loaded machine.
+  // Every window build of the CURRENT side busy-waits 500 ms (tests/ab_slow_window.ts, through
+  // the engine's afterWindowBuild), several times a nav_test window build on a loaded machine.
   const r = await abCompare({
     ref: "HEAD",
     batteries: [battery],
     rounds: 3,
-    env: { current: { NAVSCOPE_TEST_SLOW_WINDOW_MS: "500" } },
+    preload: { current: new URL("./ab_slow_window.ts", import.meta.url).href },
   });
   assertEquals(r.verdict, "regression", JSON.stringify(r.stages));
   assert(r.regressions.includes("window"), r.regressions.join());

@@ -1,7 +1,8 @@
 /**
  * The layer rule of ARCHITECTURE.md, checked on the code itself: a module imports only from
- * the layers above it (codec → pack → mesh → grid → bake → world → plan → logs → analyze →
- * reports → commands), and no import circle exists (type-only and dynamic imports included).
+ * the layers above it (util → codec → pack → mesh → grid → bake → legs → world → plan → logs →
+ * analyze → reports → commands), and no import circle exists (type-only and dynamic imports
+ * included).
  * A small text scan of the import specifiers, so the rule holds without anyone remembering it.
  */
 import { assert, assertEquals } from "./assert.ts";
@@ -11,11 +12,13 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** Layers top to bottom; a module may import its own layer and those listed before it. */
 export const LAYERS = [
+  "util",
   "codec",
   "pack",
   "mesh",
   "grid",
   "bake",
+  "legs",
   "world",
   "plan",
   "logs",
@@ -118,10 +121,13 @@ Deno.test("architecture: no module imports a layer below it", async () => {
   assertEquals(bad, []);
 });
 
-Deno.test("architecture: the planner never imports the baker", async () => {
+Deno.test("architecture: the planner never imports the baker or the world generator", async () => {
   const files = await sourceFiles();
   const bad = [...files].flatMap(([p, t]) =>
-    p.startsWith("src/plan/") ? importsOf(p, t).filter((x) => x.startsWith("src/bake/")) : []
+    p.startsWith("src/plan/")
+      ? importsOf(p, t).filter((x) => x.startsWith("src/bake/") || x.startsWith("src/world/"))
+        .map((x) => `${p} imports ${x}`)
+      : []
   );
   assertEquals(bad, []);
 });

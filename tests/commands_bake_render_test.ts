@@ -264,27 +264,3 @@ Deno.test("render-world: the printed size includes the legend; --layer, --height
   assert(tier.records > 0);
   for (const v of tier.top) if (!Number.isNaN(v)) assert(v >= 14 && v <= 18, `height ${v}`);
 });
-
-Deno.test("demo: --json prints the batteries, replay, classify and stats; a bad flag is a usage error", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const j = await cli(["demo", "--json", "--out", dir]);
-    assertEquals(j.code, 0, j.err);
-    const out = JSON.parse(j.out);
-    const city = out.city_small;
-    assertEquals(city.summary.legs, city.legs.length);
-    assert(city.legs.some((l: { id: string }) => l.id === "plaza_cross"));
-    assert(out.classify.total > 0 && out.stats.plans > 0);
-    assert(out.replay, "the replay summary");
-    // The planner did not change between planning and replay (the batteries' overrides apply):
-    // no leg may be reported changed, and every exact replay is identical.
-    const c = out.replay.counts;
-    assertEquals([c.fixed, c.failing_differently, c.newly_failing], [0, 0, 0]);
-    assertEquals(out.replay.not_identical, 0);
-    assertEquals(out.classify.total, out.stats.failures, "stats and classify count alike");
-    assertEquals(out.report, `${dir}/report.html`);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-  assertEquals((await cli(["demo", "--bogus"])).code, 2);
-});

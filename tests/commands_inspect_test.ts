@@ -182,19 +182,6 @@ Deno.test("inspect: a sidecar or occluder pack given directly is summarised", as
   await Deno.remove(s.dir, { recursive: true });
 });
 
-Deno.test("demo: plans the example batteries, writes out/logs and out/report.html", async () => {
-  const dir = await Deno.makeTempDir();
-  const r = await captureOutput(() => main(["demo", "--out", dir, "--no-replay"]));
-  assertEquals(r.value, 0, r.err);
-  assert(r.out.includes("plaza_cross") && r.out.includes("summary"), r.out.slice(-300));
-  assert(r.out.includes("tier") && r.out.includes("stage"), "classify and stats tables");
-  assert((await Deno.readTextFile(`${dir}/logs/city_small.log`)).includes("NAVSCOPE plan."));
-  const html = await Deno.readTextFile(`${dir}/report.html`);
-  assert(html.includes('id="report-data"'), "the report");
-  assert(r.err.includes(`${dir}/report.html`), "says where the report is");
-  await Deno.remove(dir, { recursive: true });
-});
-
 Deno.test("cli: --help, --version and an unknown command", async () => {
   const help = await captureOutput(() => main(["--help"]));
   assertEquals(help.value, 0);

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/diff.ts";
-import { NIGHTLY_THRESHOLDS } from "../commands/nightly.ts";
+import { NIGHTLY_THRESHOLDS } from "../src/analyze/diff.ts";
 import { checkMetricName, diffRuns, parseThresholds, readRun } from "../src/analyze/diff.ts";
 import { statsLogs } from "../src/analyze/run.ts";
 import { makeFingerprint, writeMachineFile } from "../src/analyze/machine.ts";

@@ -7,7 +7,7 @@
 import { gunzipSync } from "node:zlib";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import type { PlanProfile } from "../src/plan/profile.ts";
 import type { PlanResult } from "../src/plan/types.ts";
 

@@ -1,7 +1,7 @@
 /**
  * Test helper (not a test): runs the oracle sets of tests/plan_profiles_test.ts on a pool of
- * workers (tests/oracle_worker.ts), one per core (at most two), in slices of a few legs, the
- * costliest sets first. Per leg: the `reference` plan compared with the C++ output, whether `spec`
+ * workers (tests/oracle_worker.ts), one per core, in slices of a few legs, the costliest sets
+ * first, and counts where the time goes (plans and worker ms per kind, per set). Per leg: the `reference` plan compared with the C++ output, whether `spec`
  * differs from `reference`, the switches the `spec` plan touched (SwitchProbe), and the switches
  * whose turning off alone changes it.
  * @module
@@ -65,6 +65,65 @@ export interface LegOutcome {
   probeChanged: boolean;
 }
 
+/**
+ * The plans a leg may cost: `reference` (every leg, compared with the C++ output), `spec` (the
+ * attributed legs, with the switch probes), `probe` (sample legs: `spec` again without probes),
+ * `flip` (one switch off alone on top of `spec`).
+ */
+export const PLAN_KINDS = ["reference", "spec", "probe", "flip"] as const;
+
+/** One kind of plan. */
+export type PlanKind = typeof PLAN_KINDS[number];
+
+/** Where a slice's (or a set's) time went: plans and worker ms per kind, and set loading. */
+export interface SliceCost {
+  /** Plans run, per kind. */
+  plans: Record<PlanKind, number>;
+  /** Worker milliseconds, per plan kind, and `load` (reading the set, opening its engine). */
+  ms: Record<PlanKind | "load", number>;
+}
+
+/** A cost of nothing. */
+export function emptyCost(): SliceCost {
+  return {
+    plans: { reference: 0, spec: 0, probe: 0, flip: 0 },
+    ms: { reference: 0, spec: 0, probe: 0, flip: 0, load: 0 },
+  };
+}
+
+/** Adds `b` into `a`. */
+export function addCost(a: SliceCost, b: SliceCost): void {
+  for (const k of PLAN_KINDS) a.plans[k] += b.plans[k];
+  for (const k of [...PLAN_KINDS, "load"] as const) a.ms[k] += b.ms[k];
+}
+
+/** One line of where a set's time went: legs, then plans and worker seconds per kind. */
+export function formatCost(name: string, legs: number, c: SliceCost): string {
+  const total = Object.values(c.ms).reduce((x, y) => x + y, 0);
+  const kinds = PLAN_KINDS.filter((k) => c.plans[k] > 0)
+    .map((k) => `${k} ${c.plans[k]} plans ${(c.ms[k] / 1000).toFixed(1)} s`);
+  return `  time ${name}: ${legs} legs, ${(total / 1000).toFixed(1)} s of worker time (` +
+    `${kinds.join(", ")}, load ${(c.ms.load / 1000).toFixed(1)} s; ` +
+    `${(total / Math.max(1, legs)).toFixed(0)} ms per leg)`;
+}
+
+/** Memory a worker may take with every set's engines open (city_small's windows), bytes. */
+const WORKER_BYTES = 2 * 1024 ** 3;
+
+/**
+ * Worker threads: one per core, as many as the memory holds (NAVSCOPE_ORACLE_WORKERS
+ * overrides). Each worker opens its own engines, so the sweep scales with the cores.
+ */
+export function oracleWorkers(): number {
+  const env = Number(Deno.env.get("NAVSCOPE_ORACLE_WORKERS") ?? "");
+  if (Number.isInteger(env) && env > 0) return env;
+  let byMemory = Infinity;
+  try {
+    byMemory = Math.max(1, Math.floor(Deno.systemMemoryInfo().total / WORKER_BYTES));
+  } catch { /* no --allow-sys: cores only */ }
+  return Math.max(1, Math.min(navigator.hardwareConcurrency ?? 1, byMemory));
+}
+
 /** The legs of one set file (count only). */
 async function legCount(dir: string): Promise<number> {
   const j = JSON.parse(await Deno.readTextFile(dir + "legs.json"));
@@ -78,13 +137,20 @@ async function legCount(dir: string): Promise<number> {
 export async function runOracleSets(
   sets: readonly SetSpec[],
   slice = 4,
-): Promise<{ results: Map<string, Promise<LegOutcome[]>>; done: Promise<void> }> {
+): Promise<{
+  results: Map<string, Promise<LegOutcome[]>>;
+  costs: Map<string, SliceCost>;
+  workers: number;
+  done: Promise<void>;
+}> {
   const tasks: (SliceTask & { cost: number })[] = [];
   const parts = new Map<string, LegOutcome[][]>();
   const resolvers = new Map<string, { ok: (v: LegOutcome[]) => void; fail: (e: Error) => void }>();
   const results = new Map<string, Promise<LegOutcome[]>>();
+  const costs = new Map<string, SliceCost>();
   const left = new Map<string, number>();
   for (const s of sets) {
+    costs.set(s.name, emptyCost());
     const n = await legCount(s.dir);
     const k = Math.ceil(n / slice);
     parts.set(s.name, new Array(k));
@@ -108,7 +174,7 @@ export async function runOracleSets(
   }
   // Costliest first (stable: set order, then slice order).
   tasks.sort((a, b) => b.cost - a.cost);
-  const nWorkers = Math.max(1, Math.min(2, navigator.hardwareConcurrency ?? 1));
+  const nWorkers = oracleWorkers();
   let next = 0, failed: Error | null = null;
   const url = new URL("./oracle_worker.ts", import.meta.url).href;
   const one = () =>
@@ -123,13 +189,16 @@ export async function runOracleSets(
         const { cost: _c, ...t } = tasks[next++];
         w.postMessage(t);
       };
-      w.onmessage = (e: MessageEvent<{ key: string; outcomes?: LegOutcome[]; error?: string }>) => {
+      w.onmessage = (
+        e: MessageEvent<{ key: string; outcomes?: LegOutcome[]; cost?: SliceCost; error?: string }>,
+      ) => {
         const [name, idx] = e.data.key.split("#");
         if (e.data.error !== undefined) {
           failed = new Error(`${e.data.key}: ${e.data.error}`);
           for (const r of resolvers.values()) r.fail(failed);
         } else {
           parts.get(name)![Number(idx)] = e.data.outcomes!;
+          addCost(costs.get(name)!, e.data.cost!);
           const l = left.get(name)! - 1;
           left.set(name, l);
           if (l === 0) resolvers.get(name)!.ok(parts.get(name)!.flat());
@@ -146,5 +215,5 @@ export async function runOracleSets(
       give();
     });
   const done = Promise.all(Array.from({ length: nWorkers }, one)).then(() => {});
-  return { results, done };
+  return { results, costs, workers: nWorkers, done };
 }

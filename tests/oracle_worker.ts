@@ -16,7 +16,13 @@ import {
   type SwitchName,
 } from "../src/plan/profile.ts";
 import type { PlanResult } from "../src/plan/types.ts";
-import type { LegOutcome, SliceTask } from "./oracle_runner.ts";
+import {
+  emptyCost,
+  type LegOutcome,
+  type PlanKind,
+  type SliceCost,
+  type SliceTask,
+} from "./oracle_runner.ts";
 
 /** Everything a switch may change: outcome, tier, notes, window, warnings, every stage's points. */
 function signature(r: PlanResult): string {
@@ -41,15 +47,39 @@ function signature(r: PlanResult): string {
   ]);
 }
 
-async function runSlice(t: SliceTask): Promise<LegOutcome[]> {
-  const set = await loadSet(t.dir, t.name);
+/**
+ * Sets loaded by this worker, by directory: a set's legs and reference rows are read and parsed
+ * once per worker, not once per slice (city_small's reference files are 2.7 MB of JSON each).
+ */
+const sets = new Map<string, ReturnType<typeof loadSet>>();
+
+/** Runs `plan` and adds its count and time to `cost[kind]`. */
+async function timed<T>(cost: SliceCost, kind: PlanKind, plan: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await plan();
+  } finally {
+    cost.plans[kind]++;
+    cost.ms[kind] += performance.now() - t0;
+  }
+}
+
+async function runSlice(t: SliceTask, cost: SliceCost): Promise<LegOutcome[]> {
+  const t0 = performance.now();
+  if (!sets.has(t.dir)) sets.set(t.dir, loadSet(t.dir, t.name));
+  const set = await sets.get(t.dir)!;
+  cost.ms.load += performance.now() - t0;
   const out: LegOutcome[] = [];
   for (let i = t.from; i < t.to; i++) {
     const { id, req } = set.legs[i];
     // The C++ build had no test overrides: every plan here runs without them.
     const q = { ...req };
     delete q.overrides;
-    const ref = await set.engine.plan({ ...q, profile: REFERENCE_PROFILE });
+    const ref = await timed(
+      cost,
+      "reference",
+      () => set.engine.plan({ ...q, profile: REFERENCE_PROFILE }),
+    );
     if (i % t.stride !== 0 && i >= t.sample) {
       out.push({
         id,
@@ -63,7 +93,11 @@ async function runSlice(t: SliceTask): Promise<LegOutcome[]> {
       });
       continue;
     }
-    const spec = await set.engine.plan({ ...q, profile: SPEC_PROFILE }, { probeSwitches: true });
+    const spec = await timed(
+      cost,
+      "spec",
+      () => set.engine.plan({ ...q, profile: SPEC_PROFILE }, { probeSwitches: true }),
+    );
     const specSig = signature(spec);
     const touched = new Set(spec.switchesTouched as SwitchName[]);
     const sample = i < t.sample;
@@ -78,8 +112,12 @@ async function runSlice(t: SliceTask): Promise<LegOutcome[]> {
       probeChanged: false,
     };
     if (sample) {
-      o.probeChanged =
-        signature(await set.engine.plan({ ...q, profile: SPEC_PROFILE })) !== specSig;
+      const again = await timed(
+        cost,
+        "probe",
+        () => set.engine.plan({ ...q, profile: SPEC_PROFILE }),
+      );
+      o.probeChanged = signature(again) !== specSig;
     }
     const explain = t.flips === "explain" && !sample;
     if (explain && !o.specDiffers) {
@@ -89,7 +127,8 @@ async function runSlice(t: SliceTask): Promise<LegOutcome[]> {
     for (const k of SWITCH_NAMES) {
       if (!sample && !touched.has(k)) continue;
       const p = customProfile(SPEC_PROFILE, { [k]: false });
-      if (signature(await set.engine.plan({ ...q, profile: p })) === specSig) continue;
+      const flipped = await timed(cost, "flip", () => set.engine.plan({ ...q, profile: p }));
+      if (signature(flipped) === specSig) continue;
       o.changedBy.push(k);
       if (!touched.has(k)) o.unsound.push(k);
       if (explain) break;
@@ -101,7 +140,9 @@ async function runSlice(t: SliceTask): Promise<LegOutcome[]> {
 
 self.onmessage = async (e: MessageEvent<SliceTask>) => {
   try {
-    self.postMessage({ key: e.data.key, outcomes: await runSlice(e.data) });
+    const cost = emptyCost();
+    const outcomes = await runSlice(e.data, cost);
+    self.postMessage({ key: e.data.key, outcomes, cost });
   } catch (err) {
     self.postMessage({ key: e.data.key, error: err instanceof Error ? err.stack : String(err) });
   }

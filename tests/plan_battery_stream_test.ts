@@ -1,13 +1,13 @@
 /**
- * Huge batteries (issue 27 item 17): legs.json streamed leg by leg (src/world/legs_stream.ts)
+ * Huge batteries (issue 27 item 17): legs.json streamed leg by leg (src/legs/stream.ts)
  * and validated whole before planning; `plan --legs` prints rows as legs finish in the text,
  * `--json` (same document as a buffered run) and `--jsonl` modes, and logs every plan.
  */
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertRejects } from "./assert.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { encodeLegs, type Leg, parseLegs } from "../src/world/legs.ts";
-import { countLegs, streamLegs } from "../src/world/legs_stream.ts";
+import { encodeLegs, type Leg, parseLegs } from "../src/legs/format.ts";
+import { countLegs, streamLegs } from "../src/legs/stream.ts";
 import { run } from "../commands/plan.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { BUFFERED_TABLE_LEGS } from "../commands/support/battery_stream.ts";

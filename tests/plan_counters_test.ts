@@ -18,7 +18,7 @@ import {
   type WorkCounters,
 } from "../src/plan/counters.ts";
 import type { PlanRequest } from "../src/plan/types.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import { emptyNoGoTable } from "../src/pack/nogo/table.ts";
 
 const DIR = new URL("./fixtures/oracle/city_small/", import.meta.url).pathname;

@@ -10,7 +10,7 @@ import { kHopWarning, openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { buildWindow } from "../src/plan/window/build_window.ts";
 import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { formatPlanLine, parsePlanLine } from "../src/logs/plan_line.ts";
 import { factsFromPlan } from "../src/analyze/adapter.ts";

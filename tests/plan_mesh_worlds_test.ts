@@ -13,7 +13,7 @@ import { legRequest } from "../src/plan/battery.ts";
 import { distanceToTriangles, meshGraphOf, planMesh } from "../src/plan/mesh/planner.ts";
 import type { MeshMode } from "../src/plan/mesh/poly_graph.ts";
 import type { MeshGraph } from "../src/plan/mesh/graph.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 
 /** World → whether some leg must be routed by both (proto_level's and tower_big's battery legs
  * all cross mesh components that cleaning keeps apart, so there the mesh planner routes none). */

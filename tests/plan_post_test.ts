@@ -11,7 +11,7 @@ import { stringPull } from "../src/plan/route/post/string_pull.ts";
 import { assemble } from "../src/plan/route/post/assemble.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import type { Pt } from "../src/plan/types.ts";
 
 Deno.test("StringPull: the spec's walk-through keeps 0 → 4 → 5 → 9 of 10 points", () => {

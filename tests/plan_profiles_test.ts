@@ -18,11 +18,20 @@
  * - the probes' soundness: on sample legs every switch is flipped, touched or not, and a switch
  *   that changes the leg must have been touched.
  *
- * The sets run on two workers (tests/oracle_runner.ts); the test takes several minutes.
+ * The sets run on one worker per core (tests/oracle_runner.ts); the test takes several minutes
+ * and prints where they go: per set its legs, its plans and worker seconds per kind (reference,
+ * spec with probes, probe re-plans, switch flips) and the set loading.
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { FIELDS, loadSet } from "./oracle_compare.ts";
-import { type LegOutcome, runOracleSets, type SetSpec } from "./oracle_runner.ts";
+import {
+  addCost,
+  emptyCost,
+  formatCost,
+  type LegOutcome,
+  runOracleSets,
+  type SetSpec,
+} from "./oracle_runner.ts";
 import {
   customProfile,
   namedProfile,
@@ -197,6 +206,7 @@ function fieldCounts(out: readonly LegOutcome[]): Record<string, number> {
 Deno.test("profiles: every leg of the four oracle sets equals the C++ output under reference; every spec ≠ reference leg is explained by a switch", async (t) => {
   const t0 = performance.now();
   const run = await runOracleSets(SETS);
+  console.log(`  ${SETS.length} sets on ${run.workers} workers`);
   const all: [string, LegOutcome][] = [];
   try {
     // Agreement: every leg equal to the C++ output in every compared field (docs/profiles.md
@@ -205,6 +215,7 @@ Deno.test("profiles: every leg of the four oracle sets equals the C++ output und
       await t.step(`reference agreement, ${s.name}`, async () => {
         const out = await run.results.get(s.name)!;
         console.log(`  (${s.name} done after ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+        console.log(formatCost(s.name, out.length, run.costs.get(s.name)!));
         const c = fieldCounts(out);
         console.log(
           `${s.name} (reference): every field ${c.exact}/${c.legs}; ` +
@@ -221,6 +232,11 @@ Deno.test("profiles: every leg of the four oracle sets equals the C++ output und
   } finally {
     await run.done;
   }
+  // Where the time went in all (per set above; worker time ÷ wall time = the workers kept busy).
+  const sum = emptyCost();
+  for (const s of SETS) addCost(sum, run.costs.get(s.name)!);
+  console.log(formatCost("all sets", all.length, sum));
+  console.log(`  wall ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   // Attribution: each switch of the reference profile off alone on top of spec. A switch the
   // spec plan's probes did not touch cannot change it (checked on the sample legs below), so
   // only touched switches are flipped.

@@ -11,7 +11,7 @@ import { ALIGN, MIN_CHUNK, scratch, ScratchArena } from "../src/plan/scratch.ts"
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import type { PlanResult } from "../src/plan/types.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 
 const MB = 1 << 20;
 

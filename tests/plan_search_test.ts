@@ -14,7 +14,7 @@ import { layerWalk } from "../src/plan/route/visibility/layer_oracle.ts";
 import { AccessSearch } from "../src/plan/route/search/access.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import type { PlanResult } from "../src/plan/types.ts";
 
 Deno.test("digital line: a half-cell tie rounds to even, so p → q and q → p differ", () => {

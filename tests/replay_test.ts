@@ -10,7 +10,7 @@ import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import type { PlanRecord } from "../src/logs/types.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import {
   batteryMatch,
   collectReplayLegs,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { planLeg } from "../src/analyze/battery.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import { checkReplayInvariant } from "../src/analyze/replay.ts";
 import { replayLogs, summarize } from "../src/analyze/replay_run.ts";
 import { DEMO_WORLDS, demoReplayInputs } from "../commands/demo.ts";

@@ -10,7 +10,7 @@ import { assert, assertEquals } from "./assert.ts";
 import { reportFromLogs } from "../reports/report_data.ts";
 import { addDrilldowns, drillOrder } from "../reports/report_drill.ts";
 import { packSpans, unpackSpans } from "../reports/span_pack.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import type { LegPicture } from "../src/plan/diagnostics/picture.ts";
 import type { FailingLeg } from "../reports/report_data.ts";
 import { captureOutput } from "../commands/support/terminal.ts";

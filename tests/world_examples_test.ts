@@ -8,7 +8,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { generateWorld } from "../src/world/generator.ts";
 import { loadManifest } from "../src/world/manifest.ts";
-import { parseLegs } from "../src/world/legs.ts";
+import { parseLegs } from "../src/legs/format.ts";
 import { REAL_MESHES, realMeshSourceDir, realMeshWorldFiles } from "../src/world/real_meshes.ts";
 import { bakeManifestFile } from "../src/world/bake_world.ts";
 import { gzip } from "../src/codec/mod.ts";

@@ -11,7 +11,7 @@ import { loadManifest, validateManifest } from "../src/world/manifest.ts";
 import { loadZoneGeometry, type ZoneGeometry } from "../src/world/obj.ts";
 import { cleanZone } from "../src/mesh/zone_clean.ts";
 import { closestOnTriangle } from "../src/mesh/geom.ts";
-import { encodeLegs, LEG_OUTCOMES, parseLegs } from "../src/world/legs.ts";
+import { encodeLegs, LEG_OUTCOMES, parseLegs } from "../src/legs/format.ts";
 import { encodeLandmarks, parseLandmarks } from "../src/world/landmarks.ts";
 import { NavscopeError } from "../src/errors.ts";
 

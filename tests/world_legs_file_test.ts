@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { encodeLegs, type Leg, parseLegs } from "../src/world/legs.ts";
+import { encodeLegs, type Leg, parseLegs } from "../src/legs/format.ts";
 
 const leg: Leg = {
   id: "a",

@@ -1,6 +1,6 @@
 /**
  * `plan --legs` for batteries of any size (issue 27 item 17). The file is validated whole
- * first (src/world/legs_stream.ts, and every leg's zone against the pack: one error before any
+ * first (src/legs/stream.ts, and every leg's zone against the pack: one error before any
  * planning), then streamed leg by leg:
  * each result row is printed as its leg finishes, plan lines go to `--log` in batches, a
  * progress line runs on a TTY, and memory holds one leg, one row and the totals (8 bytes a
@@ -18,7 +18,7 @@ import { percentileSorted } from "../../src/analyze/percentile.ts";
 import { machineFingerprint } from "../../src/analyze/machine.ts";
 import { formatPlanLine } from "../../src/logs/plan_line.ts";
 import type { Engine } from "../../src/plan/engine.ts";
-import { streamLegs } from "../../src/world/legs_stream.ts";
+import { streamLegs } from "../../src/legs/stream.ts";
 import { NavscopeError } from "../../src/errors.ts";
 import { escapeControls } from "../../src/codec/json_strict.ts";
 import { requireLegs } from "./preflight.ts";

@@ -12,7 +12,7 @@ import { kDefaultMeshMode, type MeshPlanResult, planMesh } from "../../src/plan/
 import type { MeshMode } from "../../src/plan/mesh/poly_graph.ts";
 import type { PlanRequest, PlanResult } from "../../src/plan/types.ts";
 import { NavscopeError } from "../../src/errors.ts";
-import type { Leg } from "../../src/world/legs.ts";
+import type { Leg } from "../../src/legs/format.ts";
 import type { PlanRecord } from "../../src/logs/types.ts";
 import { writeFileAtomic } from "../../src/codec/file.ts";
 import { fmtNum, type Format, io, printTables, type TableModel } from "./terminal.ts";

@@ -7,7 +7,7 @@
  */
 import { NavscopeError } from "../../src/errors.ts";
 import { assertWritable, fsErrorText, type WritableOptions } from "../../src/codec/file.ts";
-import type { Leg } from "../../src/world/legs.ts";
+import type { Leg } from "../../src/legs/format.ts";
 
 /**
  * An input file that must exist and be a file (`--nogo`, `--pack`): `io` error naming it and

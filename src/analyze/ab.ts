@@ -26,6 +26,7 @@ import {
 } from "./ab_stats.ts";
 import { type MachineFingerprint, machineFingerprint } from "./machine.ts";
 import { STAGES } from "./stats.ts";
+import { git } from "../util/git.ts";
 
 /** Options of {@link abCompare}. */
 export interface AbOptions extends AbJudgeOptions {
@@ -37,8 +38,15 @@ export interface AbOptions extends AbJudgeOptions {
   root?: string;
   /** Measured rounds, a multiple of 3 (default 6), each after a discarded warm-up pass. */
   rounds?: number;
-  /** Extra environment per side (test hooks, e.g. NAVSCOPE_TEST_SLOW_WINDOW_MS). */
+  /** Extra environment per side. */
   env?: { ref?: Record<string, string>; current?: Record<string, string> };
+  /**
+   * A module per side (URL) that the side's driver imports before planning: its default export
+   * takes that version's `mod.ts` namespace and returns the API the driver uses (`openEngine`,
+   * `parseLegs`, `planLeg`), e.g. `openEngine` wrapped to pass instrumentation options. The
+   * tests inject a known slowdown this way (tests/ab_slow_window.ts; docs/gate.md).
+   */
+  preload?: { ref?: string; current?: string };
   /** Progress lines. */
   onProgress?: (line: string) => void;
 }
@@ -147,19 +155,6 @@ function shown(p: string): string {
 
 const THIS_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-async function git(root: string, args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", { args: ["-C", root, ...args], stdin: "null" })
-    .output();
-  if (!out.success) {
-    throw new NavscopeError(
-      "bad_value",
-      `git ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr).trim()}`,
-      { file: root },
-    );
-  }
-  return new TextDecoder().decode(out.stdout).trim();
-}
-
 /**
  * The driver each side's process runs (written to the session's temp folder, so it is the same
  * code for both versions): it imports that version's `mod.ts` (`openEngine`, `parseLegs`,
@@ -168,14 +163,15 @@ async function git(root: string, args: string[]): Promise<string> {
  * `{"b":battery,"i":leg}` and answers with its class and stage times, until `quit`.
  */
 const DRIVER = `
-const [modUrl, spec] = Deno.args;
+const [modUrl, spec, preload] = Deno.args;
 const enc = new TextEncoder();
 const out = (o) => {
   const bytes = enc.encode(JSON.stringify(o) + "\\n");
   for (let k = 0; k < bytes.length;) k += Deno.stdout.writeSync(bytes.subarray(k));
 };
 try {
-  const m = await import(modUrl);
+  let m = await import(modUrl);
+  if (preload) m = await (await import(preload)).default(m);
   const missing = ["openEngine", "parseLegs", "planLeg"].filter((k) => typeof m[k] !== "function");
   if (missing.length) {
     throw new Error(
@@ -230,6 +226,7 @@ class SideProcess {
     driver: string,
     spec: string,
     env: Record<string, string>,
+    preload = "",
   ) {
     this.child = new Deno.Command(Deno.execPath(), {
       args: [
@@ -240,6 +237,7 @@ class SideProcess {
         driver,
         pathToFileURL(join(root, "mod.ts")).href,
         spec,
+        ...(preload ? [preload] : []),
       ],
       cwd: root,
       env,
@@ -415,9 +413,10 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
       // decisions, memory placement: ±10 % between two processes of the same code, measured),
       // so one process per side would make that a systematic A/A difference. New ones each
       // round turn it into round-to-round noise, which the rounds' resampling sees.
-      sides.ref = new SideProcess(refRoot, driver, spec, envRef);
-      sides.current = new SideProcess(root, driver, spec, envCur);
-      sides.ref2 = new SideProcess(refRoot, driver, spec, envRef);
+      const pre = opts.preload ?? {};
+      sides.ref = new SideProcess(refRoot, driver, spec, envRef, pre.ref);
+      sides.current = new SideProcess(root, driver, spec, envCur, pre.current);
+      sides.ref2 = new SideProcess(refRoot, driver, spec, envRef, pre.ref);
       for (const p of Object.values(sides)) await p.ready();
       if (k === 0) {
         batteries.forEach((b, bi) => {

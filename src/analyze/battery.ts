@@ -8,7 +8,7 @@
 import type { Engine } from "../plan/engine.ts";
 import { legRequest } from "../plan/battery.ts";
 import type { PlanResult, Pt } from "../plan/types.ts";
-import type { Leg } from "../world/legs.ts";
+import type { Leg } from "../legs/format.ts";
 import { planRecordFromResult } from "../logs/from_plan.ts";
 import type { PlanRecord } from "../logs/types.ts";
 import { percentileSorted } from "./percentile.ts";

@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../errors.ts";
 import { parsePlanLine } from "../logs/plan_line.ts";
 import type { PlanRecord } from "../logs/types.ts";
-import type { Leg } from "../world/legs.ts";
+import type { Leg } from "../legs/format.ts";
+import { git } from "../util/git.ts";
 
 const THIS_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -60,19 +61,6 @@ export interface BisectOptions {
   pack: string;
   /** Progress lines. */
   onProgress?: (s: string) => void;
-}
-
-async function git(root: string, args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", { args: ["-C", root, ...args], stdin: "null" })
-    .output();
-  if (!out.success) {
-    throw new NavscopeError(
-      "bad_value",
-      `git ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr).trim()}`,
-      { file: root },
-    );
-  }
-  return new TextDecoder().decode(out.stdout).trim();
 }
 
 /** The compared form of a plan record. */

@@ -6,34 +6,20 @@
  * lines and the real planner's navigator lines (maaend-runlogs.md §1.3, §2, §3).
  * @module
  */
+import { FAULT_CODES, LEG_FAILURE_CODES } from "../plan/types.ts";
 
 /**
- * The built-in failure classes. The first fifteen are required by the issue; the rest split out
- * planner strings (maaend-runlogs.md §2) that fit none of them. User rules may add more.
+ * The built-in failure classes: the planner's codes (src/plan/types.ts) and the expander's and
+ * navigator's classes no plan code names (maaend-runlogs.md §2, §3). The first fifteen (the leg
+ * failures, `empty_route` and three data failures) are required by the issue. User rules may add
+ * more.
  */
 export const FAILURE_CLASSES = [
-  "no_go",
-  "target_deck_unreachable",
-  "route_disconnected",
-  "goal_outside_reach",
-  "seed_outside_window",
-  "no_same_region_span",
-  "endpoint_far_from_core",
-  "snap_far_from_mesh",
-  "sidecar_unreadable",
-  "rules_mismatch",
-  "region_too_large",
-  "cancelled",
+  ...LEG_FAILURE_CODES,
   "empty_route",
-  "zone_not_found",
-  "grid_decode_failed",
-  "pack_load_failed",
-  "no_walkable_voxel",
-  "region_empty",
-  "walk_mask_empty",
+  ...FAULT_CODES,
   "blind_fallback_failed",
   "unknown_target_tier",
-  "route_failed",
   "unclassified",
 ] as const;
 

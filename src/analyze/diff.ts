@@ -328,6 +328,27 @@ export type TimingGate = "same_machine" | "always" | "never";
 /** The values of {@link TimingGate}. */
 export const TIMING_GATES: readonly TimingGate[] = ["same_machine", "always", "never"];
 
+/** The outcome gates of both threshold sets: any new failure, class count or failing leg fails. */
+const OUTCOME_GATES = {
+  failure_rate: { max_increase_abs: 0 },
+  failures: { max_increase_abs: 0 },
+  "failures.*": { max_increase_abs: 0 },
+  failing_legs: { max_increase_abs: 0 },
+  new_failing_legs: { max_increase_abs: 0 },
+  escalated_share: { max_increase_abs: 0 },
+};
+
+/**
+ * The work-counter gates of both threshold sets. Work counters are exact (same input, same count
+ * on any machine): no noise to absorb, but a planner change may trade a little work for a better
+ * route, hence a few per cent.
+ */
+const COUNTER_GATES = {
+  "counters.*.*.sum": { max_increase_pct: 5, noise_floor: 2 },
+  "counters.*.*.p50": { max_increase_pct: 10, noise_floor: 2, min_samples: 5 },
+  "counters.*.*.p90": { max_increase_pct: 10, noise_floor: 2, min_samples: 10 },
+};
+
 /**
  * Built-in thresholds: outcomes strict (any new failure, class count, failing leg, escalation
  * fails), timings relative with a noise floor in ms and a minimum sample count.
@@ -336,20 +357,31 @@ export const DEFAULT_THRESHOLDS: ThresholdsDoc = {
   format: "navscope-thresholds",
   version: 1,
   metrics: {
-    failure_rate: { max_increase_abs: 0 },
-    failures: { max_increase_abs: 0 },
-    "failures.*": { max_increase_abs: 0 },
-    failing_legs: { max_increase_abs: 0 },
-    new_failing_legs: { max_increase_abs: 0 },
-    escalated_share: { max_increase_abs: 0 },
+    ...OUTCOME_GATES,
     "timing.*.p50": { max_increase_pct: 25, noise_floor: 2, min_samples: 5 },
     "timing.*.p90": { max_increase_pct: 50, noise_floor: 5, min_samples: 10 },
     "timing.*.max": { max_increase_pct: 100, noise_floor: 20, min_samples: 10 },
-    // Work counters are exact (same input, same count on any machine): no noise to absorb, but
-    // a planner change may trade a little work for a better route, hence a few per cent.
-    "counters.*.*.sum": { max_increase_pct: 5, noise_floor: 2 },
-    "counters.*.*.p50": { max_increase_pct: 10, noise_floor: 2, min_samples: 5 },
-    "counters.*.*.p90": { max_increase_pct: 10, noise_floor: 2, min_samples: 10 },
+    ...COUNTER_GATES,
+  },
+};
+
+/**
+ * The nightly gate's committed thresholds (`examples/baseline/thresholds.json`, written by
+ * `nightly --update-baseline`): outcomes strict, tier shares too; work counters (the same on any
+ * machine) the default performance gate; timings loose, and judged only on the baseline's machine.
+ */
+export const NIGHTLY_THRESHOLDS: ThresholdsDoc & { comment: string } = {
+  format: "navscope-thresholds",
+  version: 1,
+  comment: "nightly gate: outcomes strict; work counters (machine-independent) the performance " +
+    "gate; timings loose and judged only against a baseline timed on this machine (docs/gate.md)",
+  metrics: {
+    ...OUTCOME_GATES,
+    "tier_share.*": { max_increase_abs: 0 },
+    "timing.*.p50": { max_increase_pct: 300, noise_floor: 50, min_samples: 5 },
+    "timing.*.p90": { max_increase_pct: 400, noise_floor: 200, min_samples: 10 },
+    "timing.*.max": { max_increase_pct: 600, noise_floor: 1000, min_samples: 10 },
+    ...COUNTER_GATES,
   },
 };
 

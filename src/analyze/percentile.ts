@@ -9,6 +9,7 @@
  * An empty sample set has no percentile: the functions return `NaN` and the printers show "-".
  * @module
  */
+import { TypedList } from "../util/typed_list.ts";
 
 /** Rank (1-based) of the p-th percentile among n sorted samples, nearest-rank definition. */
 export function nearestRank(p: number, n: number): number {
@@ -79,28 +80,19 @@ export function summarize(values: ArrayLike<number>): Summary {
  * A growable column of float64 samples: the stats pass appends one number per plan without
  * allocating a per-record object (ARCHITECTURE: flat data on hot paths).
  */
-export class SampleColumn {
-  private buf = new Float64Array(64);
-  private n = 0;
+export class SampleColumn extends TypedList<Float64Array> {
+  constructor() {
+    super((k) => new Float64Array(k), 64);
+  }
 
   /** Number of samples pushed. */
   get length(): number {
     return this.n;
   }
 
-  /** Appends one sample. */
-  push(v: number): void {
-    if (this.n === this.buf.length) {
-      const next = new Float64Array(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
-    }
-    this.buf[this.n++] = v;
-  }
-
   /** The samples pushed so far (a view; copy before mutating). */
   values(): Float64Array {
-    return this.buf.subarray(0, this.n);
+    return this.view();
   }
 
   /** Summary of the samples pushed so far. */

@@ -21,7 +21,8 @@ import { parseLogs } from "../logs/reader.ts";
 import type { ParseReport } from "../logs/types.ts";
 import { planOverrides } from "../plan/battery.ts";
 import type { PlanRequest } from "../plan/types.ts";
-import type { Leg as BatteryLeg } from "../world/legs.ts";
+import { STAGE_NAMES } from "../plan/counters.ts";
+import type { Leg as BatteryLeg } from "../legs/format.ts";
 import { factsFromLeg, factsFromPlan, legKey } from "./adapter.ts";
 import { classifyFailure } from "./rules.ts";
 
@@ -45,15 +46,7 @@ export const REPLAY_OUTCOMES: readonly ReplayOutcome[] = [
 ];
 
 /** Plan-record fields that are timings (never compared). */
-export const TIMING_FIELDS = [
-  "window",
-  "topology",
-  "geometry",
-  "pull",
-  "assemble",
-  "lift",
-  "total",
-] as const;
+export const TIMING_FIELDS = [...STAGE_NAMES, "total"] as const;
 
 /** What the logs said about a leg (its last failure, or its last plan when it never failed). */
 export interface OldOutcome {

@@ -20,7 +20,7 @@ import { readTextStrict } from "../codec/json_strict.ts";
 import { formatPlanLine } from "../logs/plan_line.ts";
 import type { ParseReport, PlanRecord, Point2 } from "../logs/types.ts";
 import { NAVSCOPE_VERSION } from "../version.ts";
-import type { Leg as BatteryLeg } from "../world/legs.ts";
+import type { Leg as BatteryLeg } from "../legs/format.ts";
 import {
   checkReplayInvariant,
   collectReplayLegs,

@@ -21,7 +21,7 @@ import { NavscopeError } from "../errors.ts";
 import { parseJson } from "../codec/json.ts";
 import { readTextStrict } from "../codec/json_strict.ts";
 import type { FailureFacts } from "./classes.ts";
-import { UNCLASSIFIED } from "./classes.ts";
+import { FAILURE_CLASSES, UNCLASSIFIED } from "./classes.ts";
 import {
   compileRunCauseRules,
   DEFAULT_RUN_CAUSE_RULES,
@@ -70,6 +70,16 @@ export interface RuleSet {
    */
   runCauses?: readonly RunCauseRule[];
 }
+
+/**
+ * Classes whose code alone says too little: the planner's catch-all `route_failed` and the
+ * blind fallback are refined by their message (rules 5–6), and no code names `unclassified`.
+ */
+const GENERIC_CLASSES: ReadonlySet<string> = new Set([
+  "route_failed",
+  "blind_fallback_failed",
+  UNCLASSIFIED,
+]);
 
 function re(s: string): RegExp {
   return new RegExp(s);
@@ -162,21 +172,8 @@ export const DEFAULT_RULES: readonly Rule[] = [
     id: "codes.direct",
     class: "$code",
     match: {
-      code: [
-        "target_deck_unreachable",
-        "route_disconnected",
-        "goal_outside_reach",
-        "seed_outside_window",
-        "no_same_region_span",
-        "endpoint_far_from_core",
-        "snap_far_from_mesh",
-        "region_too_large",
-        "empty_route",
-        "no_walkable_voxel",
-        "region_empty",
-        "walk_mask_empty",
-        "unknown_target_tier",
-      ],
+      // Codes of the earlier rules (no-go, cancelled, data) never reach this one.
+      code: FAILURE_CLASSES.filter((c) => !GENERIC_CLASSES.has(c)),
     },
     note: "a planner code equal to a class name names that class",
   },

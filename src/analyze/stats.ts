@@ -33,6 +33,7 @@ import {
   OTHER_STAGE_NAMES,
   otherAttributed,
   type OtherTimings,
+  STAGE_NAMES,
 } from "../plan/counters.ts";
 
 /** Upper bound of the small-window bucket, cells (spec: 290 万格). */
@@ -41,16 +42,7 @@ export const SMALL_WINDOW_MAX = 2_900_000;
 export const CAPPED_WINDOW_MAX = 3_000_000;
 
 /** Stage names of the per-stage table, in print order. */
-export const STAGES = [
-  "window",
-  "topology",
-  "geometry",
-  "pull",
-  "assemble",
-  "lift",
-  "other",
-  "total",
-] as const;
+export const STAGES = [...STAGE_NAMES, "other", "total"] as const;
 
 /**
  * One plan's timings in {@link STAGES} order; "other" is the total less the six timed stages

@@ -9,6 +9,7 @@ import { NavscopeError } from "../errors.ts";
 import { BGRD_APRON_CELLS, BGRD_TILE_CELLS } from "../pack/bgrd/section.ts";
 import { borderIndex, type TileBake, type TileRegions } from "./bake_tile.ts";
 import { ownerOf, type ZoneTiles } from "./tiles.ts";
+import { ufFind, ufInit, ufUnion } from "../util/union_find.ts";
 
 const T = BGRD_TILE_CELLS;
 
@@ -74,14 +75,6 @@ export interface ZoneRegions {
   count: number;
 }
 
-function find(p: Int32Array, x: number): number {
-  while (p[x] !== x) {
-    p[x] = p[p[x]];
-    x = p[x];
-  }
-  return x;
-}
-
 /**
  * Unites window-local regions that share a span across tile seams (each tile's ring spans are
  * matched with the owner's spans), then numbers the zone regions from 1 in (tile, local id)
@@ -91,33 +84,27 @@ function find(p: Int32Array, x: number): number {
 export function zoneRegions(zt: ZoneTiles, tiles: readonly TileRegions[]): ZoneRegions {
   const base = new Int32Array(tiles.length + 1);
   tiles.forEach((t, i) => (base[i + 1] = base[i] + t.regionCount + 1));
-  const parent = new Int32Array(base[tiles.length]);
-  for (let i = 0; i < parent.length; i++) parent[i] = i;
-  const union = (a: number, b: number) => {
-    const ra = find(parent, a), rb = find(parent, b);
-    if (ra < rb) parent[rb] = ra;
-    else if (rb < ra) parent[ra] = rb;
-  };
+  const parent = ufInit(base[tiles.length]);
   tiles.forEach((tb, t) => {
     for (let i = 0; i < tb.ringGx.length; i++) {
       const gx = tb.ringGx[i], gy = tb.ringGy[i];
       const o = ownerOf(zt, gx, gy);
       if (o < 0) continue;
       const r = borderSpan(zt, tiles[o], o, gx, gy, tb.ringH[i]);
-      if (r >= 0) union(base[t] + tb.ringRid[i], base[o] + tiles[o].borderRid[r]);
+      if (r >= 0) ufUnion(parent, base[t] + tb.ringRid[i], base[o] + tiles[o].borderRid[r]);
     }
   });
   const idOfRoot = new Uint32Array(parent.length);
   let count = 0;
   tiles.forEach((tb, t) => {
     for (let r = 1; r <= tb.regionCount; r++) {
-      const root = find(parent, base[t] + r);
+      const root = ufFind(parent, base[t] + r);
       if (tb.owns[r] && idOfRoot[root] === 0) idOfRoot[root] = ++count;
     }
   });
   const gid = tiles.map((tb, t) => {
     const m = new Uint32Array(tb.regionCount + 1);
-    for (let r = 1; r <= tb.regionCount; r++) m[r] = idOfRoot[find(parent, base[t] + r)];
+    for (let r = 1; r <= tb.regionCount; r++) m[r] = idOfRoot[ufFind(parent, base[t] + r)];
     return m;
   });
   return { gid, count };

@@ -38,6 +38,8 @@ import { seamBridgeSorted } from "./seam_bridge.ts";
 import { stepBans } from "./step_bans.ts";
 import { wallKeepTable } from "./wall_keep.ts";
 import { collectWallEdges, forEachWallSample, stampWalls, type WallEdges } from "./walls.ts";
+import { ufFind, ufInit, ufUnion } from "../util/union_find.ts";
+import { int32List } from "../util/typed_list.ts";
 
 /** The zone mesh as the tile stage needs it (zone-local triangle numbering). */
 export interface ZoneMesh {
@@ -899,46 +901,8 @@ function regionSpans(
   };
 }
 
-/** Growable i32 list. */
-class I32List {
-  a = new Int32Array(1024);
-  n = 0;
-  push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = new Int32Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
-  done(): Int32Array {
-    return this.a.slice(0, this.n);
-  }
-  /** Empties the list, keeping its storage. */
-  reset(): this {
-    this.n = 0;
-    return this;
-  }
-}
-
-const GRAPH_ADJ = new I32List(), GRAPH_DST = new I32List();
-const GRAPH_XS = new I32List(), GRAPH_XD = new I32List();
-
-/** Union-find root with path halving. */
-function findRoot(parent: Int32Array, a: number): number {
-  while (parent[a] !== a) {
-    parent[a] = parent[parent[a]];
-    a = parent[a];
-  }
-  return a;
-}
-
-/** Unites the classes of a and b; the root is the lower index (the class's lowest record). */
-function unite(parent: Int32Array, a: number, b: number): void {
-  const ra = findRoot(parent, a), rb = findRoot(parent, b);
-  if (ra < rb) parent[rb] = ra;
-  else if (rb < ra) parent[ra] = rb;
-}
+const GRAPH_ADJ = int32List(1024), GRAPH_DST = int32List(1024);
+const GRAPH_XS = int32List(1024), GRAPH_XD = int32List(1024);
 
 /**
  * Distinct (a, b) pairs from keys `a·2^26 + b` (non-negative integers < 2^26), sorted by
@@ -961,8 +925,8 @@ const PAIR = 2 ** 26;
 
 /** External span table with de-duplication by (window span index). */
 class ExtTable {
-  gx = new I32List();
-  gy = new I32List();
+  gx = int32List(1024);
+  gy = int32List(1024);
   h: number[] = [];
   bySpan = new Map<number, number>();
   ref(span: number, grid: SpanGrid, g: BgrdTileGeometry): number {
@@ -1003,8 +967,8 @@ function graphRefs(
   // window after window they would otherwise grow from 1 k entries and be thrown away).
   const oneSrc = GRAPH_ADJ.reset(), oneDst = GRAPH_DST.reset();
   const xs = GRAPH_XS.reset(), xd = GRAPH_XD.reset();
-  const parent = new Int32Array(out.n);
-  for (let v = 0; v < out.n; v++) parent[v] = v;
+  // Union-find over records: the root is the lower index (the class's lowest record).
+  const parent = ufInit(out.n);
   const nocc = grid.cs.length - 1;
   // Neighbour columns of the current column, in (dy, dx) order: column ranges of the rows above
   // and below (forward pointers) and adjacency in the same row — no per-span lookups.
@@ -1062,7 +1026,7 @@ function graphRefs(
           const fwd = flatStep(up) || riseOk(grid, x, y, hs, dx, dy, ht);
           const bwd = flatStep(down) ||
             riseOk(grid, x + dx, y + dy, ht, -dx, -dy, hs);
-          if (fwd && bwd) unite(parent, k, kt);
+          if (fwd && bwd) ufUnion(parent, k, kt);
           else if (fwd) oneSrc.push(k), oneDst.push(kt);
           else if (bwd) oneSrc.push(kt), oneDst.push(k);
         }
@@ -1076,7 +1040,7 @@ function graphRefs(
   // Tarjan over the full graph does.
   const qid = new Int32Array(out.n);
   let nq = 0;
-  for (let v = 0; v < out.n; v++) qid[v] = findRoot(parent, v) === v ? nq++ : qid[parent[v]];
+  for (let v = 0; v < out.n; v++) qid[v] = ufFind(parent, v) === v ? nq++ : qid[parent[v]];
   const qs = new Int32Array(oneSrc.n), qd = new Int32Array(oneSrc.n);
   for (let i = 0; i < oneSrc.n; i++) (qs[i] = qid[oneSrc.a[i]]), (qd[i] = qid[oneDst.a[i]]);
   const qc = tarjanScc(csrFromEdges(nq, qs, qd));
@@ -1105,7 +1069,7 @@ function graphRefs(
   for (let i = 0; i < xs.n; i++) xk[i] = comp[xs.a[i]] * PAIR + (-1 - xd.a[i]);
   [out.xSrc, out.xDst] = distinctPairs(xk);
   for (let i = 0; i < out.xDst.length; i++) out.xDst[i] = -1 - out.xDst[i];
-  const ps = new I32List(), pd = new I32List();
+  const ps = int32List(1024), pd = int32List(1024);
   // Window cells holding a Ghost record, by (region, cell).
   const ncell = nx * ny, ghostAt = new Set<number>();
   for (let i = 0; i < ex.cell.length; i++) {
@@ -1194,7 +1158,7 @@ function ringRefs(
   out: TileRegions,
   g: BgrdTileGeometry,
 ): void {
-  const gx = new I32List(), gy = new I32List(), hh: number[] = [], rr: number[] = [];
+  const gx = int32List(1024), gy = int32List(1024), hh: number[] = [], rr: number[] = [];
   const nx = grid.nx;
   const visit = (x: number, y: number) => {
     if (x < 0 || y < 0 || x >= grid.nx || y >= grid.ny) return;

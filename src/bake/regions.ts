@@ -7,6 +7,7 @@
 
 import { kClimb } from "../grid/constants.ts";
 import type { SpanGrid } from "../grid/span_grid.ts";
+import { ufFind, ufInit, ufUnion } from "../util/union_find.ts";
 
 /** Region labels: `rid[s]` from 1 (numbered by each region's lowest span index) and the count. */
 export interface RegionLabels {
@@ -16,28 +17,13 @@ export interface RegionLabels {
   count: number;
 }
 
-function find(parent: Int32Array, a: number): number {
-  while (parent[a] !== a) {
-    parent[a] = parent[parent[a]];
-    a = parent[a];
-  }
-  return a;
-}
-
-function union(parent: Int32Array, a: number, b: number): void {
-  const ra = find(parent, a), rb = find(parent, b);
-  // The root is the smaller span index, so labels do not depend on union order.
-  if (ra < rb) parent[rb] = ra;
-  else if (rb < ra) parent[ra] = rb;
-}
-
 const F32_CLIMB = Math.fround(kClimb);
 
 /** Labels every span of `grid`; ids run 1..count in order of each region's first span. */
 export function labelRegions(grid: SpanGrid): RegionLabels {
   const n = grid.h.length;
-  const parent = new Int32Array(n);
-  for (let i = 0; i < n; i++) parent[i] = i;
+  // The root is the smaller span index, so labels do not depend on union order.
+  const parent = ufInit(n);
   const { nx, ny, h } = grid;
   const nocc = grid.cs.length - 1;
   const cs = grid.cs, cellOf = grid.cell;
@@ -56,7 +42,7 @@ export function labelRegions(grid: SpanGrid): RegionLabels {
       if (jb < 0) continue;
       for (let u = a0; u < a1; u++) {
         for (let v = grid.cs[jb]; v < grid.cs[jb + 1]; v++) {
-          if (Math.abs(Math.fround(h[u] - h[v])) <= F32_CLIMB) union(parent, u, v);
+          if (Math.abs(Math.fround(h[u] - h[v])) <= F32_CLIMB) ufUnion(parent, u, v);
         }
       }
     }
@@ -64,7 +50,7 @@ export function labelRegions(grid: SpanGrid): RegionLabels {
   const rid = new Uint32Array(n);
   let count = 0;
   for (let i = 0; i < n; i++) {
-    const r = find(parent, i);
+    const r = ufFind(parent, i);
     rid[i] = r === i ? ++count : rid[r];
   }
   return { rid, count };

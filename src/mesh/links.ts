@@ -7,7 +7,7 @@
  */
 import { K_LINK_GAP_PX, K_SMALL_COMPONENT_TRIS } from "./constants.ts";
 import { triangleEdgeGap } from "./geom.ts";
-import { UnionFind } from "./union_find.ts";
+import { UnionFind } from "../util/union_find.ts";
 
 /** Links of a pack (BNAV link records), global triangle indices, sorted by source non-decreasing. */
 export interface LinkTable {

@@ -6,7 +6,7 @@
  */
 export * from "./constants.ts";
 export * from "./geom.ts";
-export * from "./union_find.ts";
+export { countRoots, setSizes, UnionFind } from "../util/union_find.ts";
 export * from "./adjacency.ts";
 export * from "./links.ts";
 export * from "./vertices.ts";

@@ -21,7 +21,7 @@ import {
   type LinkZoneView,
   rawComponents,
 } from "./links.ts";
-import { countRoots, setSizes, UnionFind } from "./union_find.ts";
+import { countRoots, setSizes, UnionFind } from "../util/union_find.ts";
 import { orientCcw, validateZoneGeometry, walkableMarks, weldOldPack } from "./vertices.ts";
 
 /** One zone's slice of a pack (or of an imported mesh), as zone cleaning reads it. */

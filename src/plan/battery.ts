@@ -1,10 +1,10 @@
 /**
- * Leg batteries (`legs.json`, src/world/legs.ts) as planner requests: a leg's `overrides` become
+ * Leg batteries (`legs.json`, src/legs/format.ts) as planner requests: a leg's `overrides` become
  * the request's test knobs. Judging the outcome is analytics (src/analyze/battery.ts).
  * @module
  */
 
-import type { Leg, LegOverrides } from "../world/legs.ts";
+import type { Leg, LegOverrides } from "../legs/format.ts";
 import type { PlanOverrides, PlanRequest } from "./types.ts";
 
 /** A leg's `overrides` as the request's test knobs. */

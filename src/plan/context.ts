@@ -31,6 +31,8 @@ export class PlanContext {
    * start from them); null before the first anchors are set.
    */
   anchors: { startSpan: number; goalSpans: number[]; gate: FallGate | null } | null = null;
+  /** The engine's `afterWindowBuild` instrumentation (EngineOptions); null: none. */
+  afterWindowBuild: (() => void) | null = null;
   /** Switch probes of this plan (`PlanCallOptions.probeSwitches`); null: not probing. */
   readonly probe: SwitchProbe | null;
 

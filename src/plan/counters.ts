@@ -70,6 +70,17 @@ export function addCounters(into: WorkCounters, from: WorkCounters): void {
 }
 
 /**
+ * The spec's six timed stages (实测 › 分段耗时), in writing order: buildWindow of the final tier,
+ * the topology pass, the geometry pass, StringPull, assemble, LiftCorners. Every list of stages
+ * elsewhere (tables, bars, trace slices, the non-compared timing fields) is built from this one;
+ * "other" is the total less these six and is broken down by {@link OTHER_STAGES}.
+ */
+export const STAGE_NAMES = ["window", "topology", "geometry", "pull", "assemble", "lift"] as const;
+
+/** One of the six timed stages. */
+export type StageName = typeof STAGE_NAMES[number];
+
+/**
  * The sub-stages of "other", in writing order, with what each times (ms). Names do not collide
  * with the six stages, "other" or "total" (metrics `timing.<name>.<stat>`).
  */

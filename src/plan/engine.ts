@@ -67,6 +67,12 @@ export interface EngineOptions {
    * windows wait for it and the plan holding it gives it back when it ends. Default: none.
    */
   windowGate?: WindowGate;
+  /**
+   * Called after every window build, inside its timed stage (instrumentation; routes never
+   * depend on it). `tests/ab_test.ts` injects a known slowdown into one side of an A/B run with
+   * it (a busy-wait), through the A/B driver's preload (docs/gate.md "Injecting a slowdown").
+   */
+  afterWindowBuild?: () => void;
 }
 
 /** Options of one plan. */
@@ -539,6 +545,7 @@ export class Engine {
       let tr;
       try {
         const pool = ctx.sub("decode_pool", () => this.decodePool());
+        ctx.afterWindowBuild = this.opts.afterWindowBuild ?? null;
         tr = await runTiers(ctx, zs, setup, req, noGo, pool, occ, tiles, this.opts.windowGate);
       } catch (e) {
         // #6227: the region hop (off in the reference profile).

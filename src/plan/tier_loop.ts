@@ -31,7 +31,6 @@ import type { NoGoTable } from "../pack/nogo/table.ts";
 import { kCS } from "../grid/constants.ts";
 import { cFixed } from "./diagnostics/format.ts";
 import type { ZoneState } from "./window/zone_state.ts";
-import { testSlowWindow } from "./test_hooks.ts";
 import type { WindowGate } from "./window/window_gate.ts";
 import { SPEC_PROFILE, type SwitchProbe } from "./profile.ts";
 import type { FallGate } from "../grid/rise_ok.ts";
@@ -196,7 +195,7 @@ async function tierLoop(
       reject(e.message, tw.kind === "tentative" ? "level" : "full");
       continue;
     } finally {
-      testSlowWindow(); // off unless NAVSCOPE_TEST_SLOW_WINDOW_MS is set (test_hooks.ts)
+      ctx.afterWindowBuild?.(); // instrumentation only (EngineOptions.afterWindowBuild)
       trace.windowMs = performance.now() - t0;
     }
     cnt["window.records"] += win.records;

@@ -12,6 +12,7 @@ import {
   type WorkCounters,
 } from "./counters.ts";
 import type { PlanProfile } from "./profile.ts";
+import type { PlanErrorCode } from "../legs/codes.ts";
 
 /** A point in px. */
 export type Pt = [number, number];
@@ -74,29 +75,15 @@ export interface PlanRequest {
 }
 
 /**
- * Stable machine codes of plan failures: the failure class names of `classify` and `legs.json`
- * (src/analyze/classes.ts), so a plan's code is its class.
+ * Failure codes: listed once, in src/legs/codes.ts (the leg format below the planner names its
+ * expected outcomes with them); re-exported here as the planner's own.
  */
-export type PlanErrorCode =
-  | "grid_decode_failed"
-  | "sidecar_unreadable"
-  | "rules_mismatch"
-  | "pack_load_failed"
-  | "zone_not_found"
-  | "snap_far_from_mesh"
-  | "no_go"
-  | "endpoint_far_from_core"
-  | "no_walkable_voxel"
-  | "target_deck_unreachable"
-  | "region_empty"
-  | "region_too_large"
-  | "cancelled"
-  | "seed_outside_window"
-  | "no_same_region_span"
-  | "walk_mask_empty"
-  | "route_disconnected"
-  | "goal_outside_reach"
-  | "route_failed";
+export {
+  FAULT_CODES,
+  LEG_FAILURE_CODES,
+  PLAN_ERROR_CODES,
+  type PlanErrorCode,
+} from "../legs/codes.ts";
 
 /** Per-stage timings, ms (spec 实测 stage names). */
 export interface StageTimings {

@@ -27,6 +27,7 @@ import type { ZoneClean } from "../../mesh/zone_clean.ts";
 import type { OffMeshLink } from "../../pack/bnav/types.ts";
 import { cleanedAdjacency, linkEdges, type MeshLinkEdge } from "./graph.ts";
 import { buildSnapIndex, type SnapIndex } from "./snap_index.ts";
+import { ufFind } from "../../util/union_find.ts";
 
 /** The planner's mesh mode: search the cleaned triangles, or the merged convex polygons. */
 export type MeshMode = "triangles" | "polygons";
@@ -95,14 +96,6 @@ export interface ConvexMerge {
   triPoly: Int32Array;
 }
 
-function find(uf: Int32Array, x: number): number {
-  while (uf[x] !== x) {
-    uf[x] = uf[uf[x]];
-    x = uf[x];
-  }
-  return x;
-}
-
 /**
  * Hertel–Mehlhorn over the cleaned triangles: removes internal diagonals while the union stays
  * strictly convex. Works on triangle half-edges (slot `3t + k` runs from corner k to corner
@@ -141,7 +134,7 @@ export function mergeConvex(zc: ZoneClean, nb: Int32Array = cleanedAdjacency(zc)
         if (nb[h] === t && T[h] === b && dest(h) === a) s2 = h;
       }
       if (s2 < 0) continue;
-      const rp = find(uf, t), rq = find(uf, j);
+      const rp = ufFind(uf, t), rq = ufFind(uf, j);
       if (rp === rq) continue;
       // After removal, corner a joins P's edge into a with Q's edge out of a; b the reverse.
       if (!convex(T[prev[s]], a, dest(next[s2]))) continue;
@@ -158,7 +151,7 @@ export function mergeConvex(zc: ZoneClean, nb: Int32Array = cleanedAdjacency(zc)
   const first = new Int32Array(n);
   let corners = 0, P = 0;
   for (let t = 0; t < n; t++) {
-    const r = find(uf, t);
+    const r = ufFind(uf, t);
     for (let s = 3 * t; s < 3 * t + 3; s++) {
       if (removed[s]) continue;
       corners++;
@@ -183,7 +176,7 @@ export function mergeConvex(zc: ZoneClean, nb: Int32Array = cleanedAdjacency(zc)
   }
   polyStart[P] = o;
   const triPoly = new Int32Array(n);
-  for (let t = 0; t < n; t++) triPoly[t] = idOfRoot[find(uf, t)];
+  for (let t = 0; t < n; t++) triPoly[t] = idOfRoot[ufFind(uf, t)];
   return { polyCount: P, polyStart, polyVerts, polySlot, triPoly };
 }
 

@@ -21,7 +21,7 @@ import { assertOccluderPackMatches } from "../../pack/set/occluder_binding.ts";
 import { parseManifest } from "../../world/manifest.ts";
 import { parseThresholds } from "../../analyze/diff.ts";
 import { importObj, parseObj } from "../../world/obj.ts";
-import { LEG_OUTCOMES, LEGS_FORMAT, parseLegs } from "../../world/legs.ts";
+import { LEG_OUTCOMES, LEGS_FORMAT, parseLegs } from "../../legs/format.ts";
 import { parseLogText } from "../../logs/parser.ts";
 import { collectLogs } from "../../logs/reader.ts";
 import type { ParseReport } from "../../logs/types.ts";

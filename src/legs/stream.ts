@@ -9,7 +9,7 @@
  */
 import { NavscopeError } from "../errors.ts";
 import { escapeControls, firstInvalidUtf8, parseJsonStrict } from "../codec/json_strict.ts";
-import { checkLegsHeader, type Leg, validateLeg } from "./legs.ts";
+import { checkLegsHeader, type Leg, validateLeg } from "./format.ts";
 
 /** Bytes read per chunk. */
 const CHUNK = 1 << 20;
