@@ -22,6 +22,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const SLOW_TESTS: Readonly<Record<string, string>> = {
   "tests/plan_profiles_test.ts": "the oracle sweep: every golden leg under two profiles + flips",
   "tests/report_browser_test.ts": "Chromium: the demo's report rendered and clicked",
+  "tests/triage_browser_test.ts": "Chromium: a triage's report.html rendered, its pictures read",
   "tests/nightly_fresh_clone_test.ts": "a fresh clone, install and deno task nightly",
   "tests/nightly_test.ts": "nightly end to end on the example batteries",
   "tests/ab_test.ts": "nightly --ab: the example batteries planned in rounds at two commits",
