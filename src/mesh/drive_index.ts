@@ -95,13 +95,18 @@ export function refContains(zc: ZoneClean, t: number, x: number, y: number): boo
 export function buildRefDriveIndex(zc: ZoneClean): RefDriveIndex {
   const { vertices: v, tris: tr, triCount: n } = zc;
   const bins = new Int32Array(4 * n), mean = new Float64Array(n), box = new Float64Array(4 * n);
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity, area = 0;
+  // Per triangle the strip `|nx·x + ny·y − c| ≤ w` holding its tolerance region (w < 0: none).
+  const strip = new Float64Array(4 * n).fill(-1);
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let mx0 = Infinity, my0 = Infinity, mx1 = -Infinity, my1 = -Infinity;
   for (let t = 0; t < n; t++) {
     const i0 = 3 * tr[3 * t], i1 = 3 * tr[3 * t + 1], i2 = 3 * tr[3 * t + 2];
     const ax = v[i0], ay = v[i0 + 1], bx = v[i1], by = v[i1 + 1], cx = v[i2], cy = v[i2 + 1];
     mean[t] = (v[i0 + 2] + v[i1 + 2] + v[i2 + 2]) / 3;
     const lx = Math.min(ax, bx, cx), hx = Math.max(ax, bx, cx);
     const ly = Math.min(ay, by, cy), hy = Math.max(ay, by, cy);
+    (mx0 = Math.min(mx0, lx)), (my0 = Math.min(my0, ly));
+    (mx1 = Math.max(mx1, hx)), (my1 = Math.max(my1, hy));
     const o = 4 * t;
     (bins[o] = refBin(lx)), (bins[o + 1] = refBin(ly));
     (bins[o + 2] = refBin(hx)), (bins[o + 3] = refBin(hy));
@@ -109,33 +114,64 @@ export function buildRefDriveIndex(zc: ZoneClean): RefDriveIndex {
     const r = kSegmentWalkSnapRadius;
     let x0 = kIndexBinSize * bins[o] - r, x1 = kIndexBinSize * (bins[o + 2] + 1) + r;
     let y0 = kIndexBinSize * bins[o + 1] - r, y1 = kIndexBinSize * (bins[o + 3] + 1) + r;
-    // Where t can contain a point: with twice-area S > 0 the tolerance keeps every barycentric
-    // coordinate ≥ −e (e = ε/S, doubled for rounding), so the point stays within the box
-    // widened by 2e per side of its extent (3e kept for margin).
     const s = Math.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
     if (s > kBoundedArea2) {
+      // Where t can contain a point: with twice-area S the tolerance keeps every barycentric
+      // coordinate ≥ −e (e = ε/S, doubled for rounding), so the point stays within the box
+      // widened by 2e per side of its extent (3e kept for margin).
       const e = (3 * 2 * kContainEps) / s;
-      x0 = Math.max(x0, lx - e * (hx - lx)), x1 = Math.min(x1, hx + e * (hx - lx));
-      y0 = Math.max(y0, ly - e * (hy - ly)), y1 = Math.min(y1, hy + e * (hy - ly));
+      (x0 = Math.max(x0, lx - e * (hx - lx))), (x1 = Math.min(x1, hx + e * (hx - lx)));
+      (y0 = Math.max(y0, ly - e * (hy - ly))), (y1 = Math.min(y1, hy + e * (hy - ly)));
+    } else {
+      // Near-degenerate in plan (a wall face): the three d_k sum to ±S, and all are ≥ −ε (or
+      // all ≤ ε), so the longest edge's d lies in [−ε, S + 2ε]: the point is within
+      // (S + 2ε)/L of that edge's line (3ε kept for rounding). Its buckets follow the line.
+      const [px, py, qx, qy] = longestEdge(ax, ay, bx, by, cx, cy);
+      const L = Math.hypot(qx - px, qy - py);
+      if (L > 0) {
+        const nx = -(qy - py) / L, ny = (qx - px) / L;
+        strip[o] = nx, strip[o + 1] = ny, strip[o + 2] = nx * px + ny * py;
+        strip[o + 3] = (s + 3 * kContainEps) / L + kPad;
+      }
     }
     (box[o] = x0 - kPad), (box[o + 1] = y0 - kPad), (box[o + 2] = x1 + kPad);
     box[o + 3] = y1 + kPad;
-    minX = Math.min(minX, box[o]), minY = Math.min(minY, box[o + 1]);
-    maxX = Math.max(maxX, box[o + 2]), maxY = Math.max(maxY, box[o + 3]);
-    area += (hx - lx + 1) * (hy - ly + 1);
+    (minX = Math.min(minX, box[o])), (minY = Math.min(minY, box[o + 1]));
+    (maxX = Math.max(maxX, box[o + 2])), (maxY = Math.max(maxY, box[o + 3]));
   }
-  if (!(minX <= maxX)) [minX, maxX, minY, maxY] = [0, 0, 0, 0];
+  if (!(minX <= maxX)) [minX, maxX, minY, maxY, mx0, mx1, my0, my1] = [0, 0, 0, 0, 0, 0, 0, 0];
+  // The cell as snap.ts buildDriveBuckets picks it (about kBucketsPerTri buckets per triangle).
+  const area = (mx1 - mx0 + 1) * (my1 - my0 + 1);
   const side = Math.sqrt(area / Math.max(1, kBucketsPerTri * n));
   const cell = Math.min(kMaxCell, Math.max(kMinCell, side));
   const x0 = Math.floor(minX / cell) * cell, y0 = Math.floor(minY / cell) * cell;
   const nx = Math.floor((maxX - x0) / cell) + 1, ny = Math.floor((maxY - y0) / cell) + 1;
-  const { start, items } = bucketBoxes(box, n, x0, y0, cell, nx, ny);
+  const { start, items } = bucketBoxes(box, strip, n, x0, y0, cell, nx, ny);
   return { bins, mean, cell, x0, y0, nx, ny, start, items };
 }
 
-/** CSR buckets of the boxes (counting sort, so each bucket lists its boxes ascending). */
+/** The longest edge of a triangle as `px, py, qx, qy`. */
+function longestEdge(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+): [number, number, number, number] {
+  const ab = (bx - ax) ** 2 + (by - ay) ** 2, bc = (cx - bx) ** 2 + (cy - by) ** 2;
+  const ca = (ax - cx) ** 2 + (ay - cy) ** 2;
+  if (ab >= bc && ab >= ca) return [ax, ay, bx, by];
+  return bc >= ca ? [bx, by, cx, cy] : [cx, cy, ax, ay];
+}
+
+/**
+ * CSR buckets of the boxes, each cut to its strip where it has one (counting sort, so each
+ * bucket lists its triangles ascending).
+ */
 function bucketBoxes(
   box: Float64Array,
+  strip: Float64Array,
   n: number,
   x0: number,
   y0: number,
@@ -144,24 +180,45 @@ function bucketBoxes(
   ny: number,
 ): { start: Uint32Array; items: Uint32Array } {
   const start = new Uint32Array(nx * ny + 1), fill = new Uint32Array(nx * ny);
-  const r = new Int32Array(4 * n);
-  for (let t = 0; t < n; t++) {
-    const o = 4 * t;
-    r[o] = clamp(Math.floor((box[o] - x0) / cell), nx);
-    r[o + 1] = clamp(Math.floor((box[o + 1] - y0) / cell), ny);
-    r[o + 2] = clamp(Math.floor((box[o + 2] - x0) / cell), nx);
-    r[o + 3] = clamp(Math.floor((box[o + 3] - y0) / cell), ny);
-    for (let by = r[o + 1]; by <= r[o + 3]; by++) {
-      for (let bx = r[o]; bx <= r[o + 2]; bx++) start[by * nx + bx + 1]++;
+  let items = new Uint32Array(0);
+  for (let pass = 0; pass < 2; pass++) {
+    if (pass === 1) {
+      for (let i = 1; i < start.length; i++) start[i] += start[i - 1];
+      fill.set(start.subarray(0, nx * ny));
+      items = new Uint32Array(start[nx * ny]);
     }
-  }
-  for (let i = 1; i < start.length; i++) start[i] += start[i - 1];
-  fill.set(start.subarray(0, nx * ny));
-  const items = new Uint32Array(start[nx * ny]);
-  for (let t = 0; t < n; t++) {
-    const o = 4 * t;
-    for (let by = r[o + 1]; by <= r[o + 3]; by++) {
-      for (let bx = r[o]; bx <= r[o + 2]; bx++) items[fill[by * nx + bx]++] = t;
+    for (let t = 0; t < n; t++) {
+      const o = 4 * t;
+      const r0 = clamp(Math.floor((box[o + 1] - y0) / cell), ny);
+      const r1 = clamp(Math.floor((box[o + 3] - y0) / cell), ny);
+      for (let by = r0; by <= r1; by++) {
+        let lo = box[o], hi = box[o + 2];
+        const w = strip[o + 3];
+        if (w >= 0) {
+          // The strip's x-range over this row's y-range.
+          const sx = strip[o], sy = strip[o + 1], c = strip[o + 2];
+          const ya = Math.max(box[o + 1], y0 + by * cell);
+          const yb = Math.min(box[o + 3], y0 + (by + 1) * cell);
+          const pad = kPad + cell * 1e-9;
+          if (Math.abs(sx) > 1e-9) {
+            const xa = (c - w - sy * ya) / sx, xb = (c + w - sy * ya) / sx;
+            const xc = (c - w - sy * yb) / sx, xd = (c + w - sy * yb) / sx;
+            lo = Math.max(lo, Math.min(xa, xb, xc, xd) - pad);
+            hi = Math.min(hi, Math.max(xa, xb, xc, xd) + pad);
+            if (lo > hi) continue;
+          } else {
+            // A horizontal line: |sy| ≈ 1, the strip is y ∈ [(c − w)/sy, (c + w)/sy].
+            const ua = (c - w) / sy, ub = (c + w) / sy;
+            if (Math.max(ua, ub) + pad < ya || Math.min(ua, ub) - pad > yb) continue;
+          }
+        }
+        const c0 = clamp(Math.floor((lo - x0) / cell), nx),
+          c1 = clamp(Math.floor((hi - x0) / cell), nx);
+        for (let bx = c0; bx <= c1; bx++) {
+          if (pass === 0) start[by * nx + bx + 1]++;
+          else items[fill[by * nx + bx]++] = t;
+        }
+      }
     }
   }
   return { start, items };
