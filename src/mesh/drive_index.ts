@@ -20,8 +20,10 @@
  * triangle), and a candidate found there is ranked by the key the reference's list gives it:
  * its first offering bin — `(max(sx0, tx0), max(sy0, ty0))`, the lexicographically first bin of
  * the intersection of the sample's bin range and the triangle's — then its index. Repeats never
- * change the answer (a later copy only ties its first one). tests/plan_waypoints_index_test.ts
- * checks it sample by sample against a brute force over the 4-px bins.
+ * change the answer (a later copy only ties its first one). A triangle near-degenerate in plan (a
+ * wall face) is bucketed only along the strip around its line that holds its tolerance region.
+ * tests/plan_waypoints_index_property_test.ts checks it sample by sample against a brute force
+ * over the 4-px bins.
  * @module
  */
 import type { ZoneClean } from "./zone_clean.ts";
