@@ -98,7 +98,7 @@ export async function loadSet(
     JSON.parse(l)
   );
   if (refs.length !== legs.length) throw new Error(`${name}: ${refs.length} rows ≠ legs`);
-  const pack = dir.replace(/random2?\/$/, "") + "base.nav.gz";
+  const pack = dir.replace(/(random2?|released)\/$/, "") + "base.nav.gz";
   if (!engines.has(pack)) engines.set(pack, openEngine(pack));
   return {
     name,

@@ -4,19 +4,20 @@
  * directory given on the command line (default: the checkout's `../shared`), so it also covers the worlds not
  * vendored into tests/fixtures.
  *
- *   deno run -A tests/oracle_diffs.ts [--root DIR] [--profile reference|spec]
- *     [--set v1|v2] [--world NAME] [--kind examples|random|random2] [--legs]
+ *   deno run -A tests/oracle_diffs.ts [--root DIR] [--profile reference|spec | --profile-file F]
+ *     [--set v1|v2] [--world NAME] [--kind examples|random|random2|released] [--legs]
  *
  * The sets: v1 and v2 × the five example worlds × examples / random, v2 × the five example
- * worlds × random2 (added 2026-12-03), and v2 × the three real-mesh worlds (bridges,
- * tower_small, tower_middle) × random; a set missing from the root is skipped.
+ * worlds × random2 (added 2026-12-03), v2 nav_test × released (added 2026-12-07), and v2 × the
+ * three real-mesh worlds (bridges, tower_small, tower_middle) × random; a set missing from the
+ * root is skipped.
  *
  * One line per set: `set: every field e/n; field counts…`; with `--legs` also one line per
  * differing leg with its fields.
  * @module
  */
 import { agreement, formatAgreement, loadSet } from "./oracle_compare.ts";
-import { namedProfile } from "../src/plan/profile.ts";
+import { namedProfile, parseProfileFile } from "../src/plan/profile.ts";
 
 const args = Deno.args;
 const opt = (k: string) => {
@@ -34,12 +35,15 @@ function sharedRoot(): string {
   throw new Error("../shared/oracle not found: give --root DIR");
 }
 const root = opt("--root") ?? sharedRoot();
-const profile = namedProfile(opt("--profile") ?? "reference");
+const pf = opt("--profile-file");
+const profile = pf
+  ? parseProfileFile(await Deno.readTextFile(pf), pf)
+  : namedProfile(opt("--profile") ?? "reference");
 const sets = opt("--set") ? [opt("--set")!] : ["v1", "v2"];
 const EXAMPLE_WORLDS = ["nav_test", "dungeon", "proto_level", "tower_big", "city_small"];
 const MESH_WORLDS = ["bridges", "tower_small", "tower_middle"];
 const worlds = opt("--world") ? [opt("--world")!] : [...EXAMPLE_WORLDS, ...MESH_WORLDS];
-const kinds = opt("--kind") ? [opt("--kind")!] : ["examples", "random", "random2"];
+const kinds = opt("--kind") ? [opt("--kind")!] : ["examples", "random", "random2", "released"];
 const showLegs = args.includes("--legs");
 
 for (const s of sets) {

@@ -6,7 +6,8 @@
  * - agreement with the C++ reference build under `reference`: every leg of the four oracle sets
  *   (tests/fixtures/oracle: v1, the older packs; tests/fixtures/oracle-v2: the current packs; the
  *   example batteries and the random legs of all five worlds), plus the 2026-12-03 sets vendored
- *   (the random legs of bridges, tower_small, tower_middle; and the random2 sets of all five example worlds), planned under the `reference`
+ *   (the random legs of bridges, tower_small, tower_middle; and the random2 sets of all five example worlds), and the
+ *   2026-12-07 held-out leg of nav_test (`released`), planned under the `reference`
  *   profile and compared field by field with the C++ output (outcome and class, tier, snap distances, tier notes,
  *   window, warnings, topology cells, taut / pulled / assembled / final points ≤ 1e-6 px,
  *   clearance, waypoints, length). Every leg agrees in every field and the counts are asserted,
@@ -185,9 +186,35 @@ SETS.push({
   cost: 1,
 });
 
+// nav_test's held-out leg (added 2026-12-07, seed `cppref-heldout-v3-nav_test`): exact since the
+// reference walks unanchored without line heights and samples as its 4-px index offers (switches
+// waypointStartHeight, waypointSampleGeometry; docs/profiles.md "Causes found").
+SETS.push({
+  name: "v2/nav_test/released",
+  dir: fx("oracle-v2/nav_test/released/"),
+  sample: 1,
+  flips: "all",
+  stride: 1,
+  cost: 1,
+});
+
+/**
+ * `NAVSCOPE_ORACLE_SETS=a,b`: only the sets whose name contains one of the comma-separated parts
+ * (e.g. `v2/nav_test` while iterating); CI runs them all.
+ */
+const ONLY = Deno.env.get("NAVSCOPE_ORACLE_SETS")?.split(",").filter((p) => p !== "");
+if (ONLY?.length) {
+  SETS.splice(
+    0,
+    SETS.length,
+    ...SETS.filter((s) => ONLY.some((p) => s.name.includes(p))),
+  );
+}
+
 /** Legs per set (v2 city_small's example battery has 72 legs, v1's 66). */
 function legsOf(name: string): number {
   const [set, w, kind] = name.split("/");
+  if (kind === "released") return 1;
   if (kind === "random" || kind === "random2") return 120;
   return set === "v2" && w === "city_small" ? 72 : EXAMPLES[w];
 }

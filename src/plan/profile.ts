@@ -59,8 +59,10 @@ export interface ProfileSwitches {
   cellPullBlockersOnly: boolean;
   /**
    * 9839304 (叠层处重规划起点层与下落判定; spec 路点 step 1–2): without line heights (逐点高度 ›
-   * 沿线推算的高度 failed) PullWaypoints gives no waypoints. Off: the reference build walks
-   * unanchored then (no start height, the first sample takes the lowest triangle). With line
+   * 沿线推算的高度 failed) PullWaypoints anchors at the search heights when they are complete,
+   * else gives no waypoints. Off: the reference build walks unanchored then, search heights or
+   * not (no start height, the first sample takes the lowest triangle; formulas.md #138: a seed
+   * "when the route has line heights"; nav_test released rnd_035). With line
    * heights both builds anchor each walk at the current waypoint's line height: the reference
    * lacks the heights only in its output (formulas.md "Missing from the reference entirely: …
    * drops/heights output"; nav_test random2 rnd_070 keeps waypoint 5 only so).
@@ -79,6 +81,16 @@ export interface ProfileSwitches {
    * rnd_001/050/106): such a path joins limw but not tm.
    */
   limwAccessInRouteMask: boolean;
+  /**
+   * Spec 路点 step 2 ("每个采样点都要落在区网格的三角形上"; formulas.md #138): a drivability sample
+   * stands on the zone triangles that contain it geometrically — within the triangle's planar
+   * box (1e-3 px) and the point test's 1e-5 tolerance — ties to the lowest triangle. Off: the
+   * reference build's rule (formulas.md #138 "Ref differs"): the candidates its 4-px index
+   * offers within 1 px, in its bin order, the point test without a box (a wall face, degenerate
+   * in plan, contains points along its line), the first candidate wins ties, and a sample inside
+   * the previous sample's triangle keeps its height (nav_test released rnd_035).
+   */
+  waypointSampleGeometry: boolean;
 }
 
 /** Switch names in table order. */
@@ -97,6 +109,7 @@ export const SWITCH_NAMES: readonly (keyof ProfileSwitches)[] = [
   "waypointStartHeight",
   "startByGoalRegion",
   "limwAccessInRouteMask",
+  "waypointSampleGeometry",
 ];
 
 /** Per switch: the change it stands for (spec PR / commit and section). */
@@ -113,10 +126,13 @@ export const SWITCH_SOURCES: Readonly<Record<keyof ProfileSwitches, string>> = {
   snapKeys: "formulas.md #64 (吸附 comparison keys)",
   cellPullBlockersOnly:
     "spec 拉直的输入, third kind (cell-level pull: blockers only; from the data)",
-  waypointStartHeight: "9839304, spec 路点 step 1 (no line heights, no waypoints)",
+  waypointStartHeight:
+    "9839304, spec 路点 step 1 (no line heights: search heights, else no waypoints)",
   startByGoalRegion: "9839304, spec 起点所在的面 step 2 (start filtered by the goal's region)",
   limwAccessInRouteMask:
     "spec 拉直的输入 › 路线掩膜 tm step 2 (limw-recomputed access paths in tm; from the data)",
+  waypointSampleGeometry:
+    "spec 路点 step 2, formulas.md #138 (samples on triangles by geometry, not the 4-px index)",
 };
 
 /** A resolved profile: its name (as recorded in plan lines) and switches. */

@@ -222,7 +222,12 @@ async function tierLoop(
         startDeckY: req.startDeckY ?? null,
         goalDeckY: req.goalDeckY ?? null,
         gate: probe && sw.ledgeDrops ? probedGate(gate, probe) : gate,
-        mesh: { mesh: zs.mesh, buckets: zs.driveBuckets() },
+        mesh: {
+          mesh: zs.mesh,
+          buckets: zs.driveBuckets(),
+          ref: sw.waypointSampleGeometry ? null : zs.refDriveIndex(),
+          probeRef: probe && sw.waypointSampleGeometry ? zs.refDriveIndex() : null,
+        },
         scaleX: zs.record.affine.sx,
         relaxClosed,
         earlyAbandon: sw.earlyAbandon,

@@ -14,6 +14,7 @@ import {
   type TriangleBuckets,
 } from "../../mesh/snap.ts";
 import { cleanZone, type ZoneClean } from "../../mesh/zone_clean.ts";
+import { buildRefDriveIndex, type RefDriveIndex } from "../../mesh/drive_index.ts";
 import type { BgrdSection } from "../../pack/bgrd/section.ts";
 import type { MainPack, ZoneRecord } from "../../pack/bnav/types.ts";
 import { readComponentGraphs, readWallTable, type SidecarPack } from "../../pack/bnvf/sidecar.ts";
@@ -55,6 +56,7 @@ export class ZoneState {
   private wallEdges: WallEdgeIndex | null = null;
   private boxes: Map<number, RegionBox> | null = null;
   private drive: DriveBuckets | null = null;
+  private refDrive: RefDriveIndex | null = null;
 
   constructor(
     readonly file: string,
@@ -108,6 +110,16 @@ export class ZoneState {
   driveBuckets(): DriveBuckets {
     if (!this.drive) this.drive = buildDriveBuckets(this.mesh);
     return this.drive;
+  }
+
+  /**
+   * The reference build's waypoint sampling index over every triangle of the cleaned zone mesh
+   * (formulas.md #138 "Ref differs"; mesh/drive_index.ts), built once, on first use by a plan
+   * under the switch `waypointSampleGeometry` off (or probing it).
+   */
+  refDriveIndex(): RefDriveIndex {
+    if (!this.refDrive) this.refDrive = buildRefDriveIndex(this.mesh);
+    return this.refDrive;
   }
 
   /** The zone's component DAGs (FSCC), decoded once. */

@@ -290,35 +290,32 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
   if (pulledH && inp.mesh) {
     // The drivability test starts from the line heights; across a drop the walk breaks (it
     // follows one layer), and the drop-checked heights (the landing written back) stand in.
-    const line = drops.length && dh.length === points.length
+    const own = drops.length && dh.length === points.length
       ? dh
-      : lineHeights(lineView, points, pulledH[0]) ?? (dh.length === points.length ? dh : null);
+      : lineHeights(lineView, points, pulledH[0]);
+    // Without line heights (a segment changed layer) 9839304 anchors at the search heights when
+    // they are complete, else gives no waypoints; the reference has only the line heights and
+    // walks unanchored (formulas.md #138: a seed "when the route has line heights"; nav_test
+    // released rnd_035: its line heights fail at segment 4 → 5, and anchored at the search
+    // height 4.625 the left side line of chord 0 → 2 finds only floors below 0.1 m and fails).
+    const anchored = inp.waypointStartHeight !== false;
+    const line = own ?? (anchored && dh.length === points.length ? dh : null);
     const wpView = new Visibility(w, blockers, tm, { steps: false, layer: false });
     // Both builds anchor each walk at the line height of its waypoint (spec 路点 step 2: 起点高度
     // 取沿线推算的高度里当前路点那一个; the reference computes the column in-process too, it only
-    // lacks it in the output — nav_test random2 rnd_070). The switch decides only what happens
-    // without line heights: 9839304 gives no waypoints, the reference walks unanchored.
-    waypoints = pullWaypoints(
-      inp.mesh,
-      points,
-      clearance,
-      line,
-      wpView,
-      drops.map((d) => d.index),
-      inp.waypointStartHeight !== false,
-    );
-    if (inp.probe && inp.waypointStartHeight !== false && line === null) {
+    // lacks it in the output — nav_test random2 rnd_070).
+    const dropIdx = drops.map((d) => d.index);
+    waypoints = pullWaypoints(inp.mesh, points, clearance, line, wpView, dropIdx, anchored);
+    if (inp.probe && anchored && own === null) {
       // The reference's waypoints (no line heights), computed after ours: touched when they differ.
-      const ref = pullWaypoints(
-        inp.mesh,
-        points,
-        clearance,
-        null,
-        wpView,
-        drops.map((d) => d.index),
-        false,
-      );
+      const ref = pullWaypoints(inp.mesh, points, clearance, null, wpView, dropIdx, false);
       if (ref.join() !== waypoints.join()) inp.probe.touch("waypointStartHeight");
+    }
+    if (inp.probe && inp.mesh.probeRef && !inp.probe.has("waypointSampleGeometry")) {
+      // The reference's sampling rule (formulas.md #138 "Ref differs"): touched when it differs.
+      const m = { ...inp.mesh, ref: inp.mesh.probeRef };
+      const ref = pullWaypoints(m, points, clearance, line, wpView, dropIdx, anchored);
+      if (ref.join() !== waypoints.join()) inp.probe.touch("waypointSampleGeometry");
     }
   } else if (!pulledH) waypoints = [];
   const t7 = performance.now();

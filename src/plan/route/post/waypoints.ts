@@ -16,6 +16,7 @@
 import { kClimb } from "../../../grid/constants.ts";
 import type { ZoneClean } from "../../../mesh/zone_clean.ts";
 import { type DriveBuckets, pointBucket } from "../../../mesh/snap.ts";
+import { refContains, type RefDriveIndex, refSampleTriangle } from "../../../mesh/drive_index.ts";
 import type { Pt } from "../../types.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 
@@ -48,6 +49,14 @@ export interface DriveMesh {
   mesh: ZoneClean;
   /** Every zone triangle, walkable or not (spec 路点 step 2: "区网格的三角形"): snap.ts buildDriveBuckets. */
   buckets: DriveBuckets;
+  /**
+   * The reference build's sampling index (formulas.md #138 "Ref differs"; profile switch
+   * `waypointSampleGeometry` off): when set, a sample stands on the triangles that index offers
+   * and whose point test passes without a box (mesh/drive_index.ts), not on `buckets`.
+   */
+  ref?: RefDriveIndex | null;
+  /** When probing `waypointSampleGeometry` under `spec`: the reference index to compare with. */
+  probeRef?: RefDriveIndex | null;
 }
 
 /**
@@ -87,6 +96,7 @@ function sampleHeight(m: DriveMesh, x: number, y: number, prev: number | null): 
 
 /** One sampled line: every sample on a triangle, height steps ≤ kClimb. */
 function lineDrivable(m: DriveMesh, a: Pt, b: Pt, h0: number | null): boolean {
+  if (m.ref) return refLineDrivable(m, m.ref, a, b, h0);
   const L = Math.sqrt((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2);
   const n = Math.max(1, Math.trunc(L / 0.5));
   let prev = h0;
@@ -94,6 +104,28 @@ function lineDrivable(m: DriveMesh, a: Pt, b: Pt, h0: number | null): boolean {
     const t = i / n;
     const h = sampleHeight(m, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, prev);
     if (h !== h) return false;
+    if (prev !== null && Math.abs(h - prev) > kClimb) return false;
+    prev = h;
+  }
+  return true;
+}
+
+/**
+ * lineDrivable under the reference's rule (formulas.md #138 "Ref differs"): candidates from its
+ * 4-px index (mesh/drive_index.ts), and a sample inside the triangle the previous sample chose
+ * keeps the previous height without a search.
+ */
+function refLineDrivable(m: DriveMesh, idx: RefDriveIndex, a: Pt, b: Pt, h0: number | null) {
+  const L = Math.sqrt((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2);
+  const n = Math.max(1, Math.trunc(L / 0.5));
+  let prev = h0, tri = -1;
+  for (let i = 0; i <= n; i++) {
+    const t = i / n;
+    const x = a[0] + (b[0] - a[0]) * t, y = a[1] + (b[1] - a[1]) * t;
+    if (tri >= 0 && refContains(m.mesh, tri, x, y)) continue;
+    tri = refSampleTriangle(m.mesh, idx, x, y, prev);
+    if (tri < 0) return false;
+    const h = idx.mean[tri];
     if (prev !== null && Math.abs(h - prev) > kClimb) return false;
     prev = h;
   }
