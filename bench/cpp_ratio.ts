@@ -15,27 +15,44 @@
  *
  *     deno run -A bench/cpp_ratio.ts [--root CHECKOUT] [--runs 5] [--json OUT] nav_test:ex dungeon:rnd …
  *
+ * With `--base BASE` (another checkout, e.g. a worktree of c174b6d) it compares instead ROOT with
+ * BASE in one sitting, ABBA, and translates to the C++ build through BASE's recorded ratio
+ * (`bench/abba.ts`): the calibration drifts between sittings, the base does not.
+ *
+ *     deno run -A bench/cpp_ratio.ts --base ../base [--runs 5] [--json OUT] nav_test:rnd …
+ *
  * Sets: WORLD:ex (the example battery, WORLD/legs.json) or WORLD:rnd (WORLD/random/legs.json).
  * Env NAVSCOPE_SHARED: the shared root (default ../shared beside the checkout).
  * @module
  */
 import { parseArgs } from "node:util";
 import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
+import { type LegTimes, measureSet, q, type Stage } from "./leg_stages.ts";
+import { abba } from "./abba.ts";
 import { STAGE_NAMES } from "../src/plan/counters.ts";
 
 const { values: args, positionals: specs } = parseArgs({
   args: Deno.args,
   allowPositionals: true,
-  options: { root: { type: "string" }, runs: { type: "string" }, json: { type: "string" } },
+  options: {
+    root: { type: "string" },
+    base: { type: "string" },
+    runs: { type: "string" },
+    json: { type: "string" },
+  },
 });
 const root = checkoutRoot(args.root ?? new URL("..", import.meta.url).pathname);
 const runs = Number(args.runs ?? 5);
 const shared = Deno.env.get("NAVSCOPE_SHARED") ??
   new URL("../../shared/", import.meta.url).pathname;
-const { openEngine, legRequest, parseLegs } = await checkoutPlanner(root);
+const planner = await checkoutPlanner(root);
 const { REFERENCE_PROFILE } = await import(
   `${root}/src/plan/profile.ts`
 ) as typeof import("../src/plan/profile.ts");
+if (args.base !== undefined) {
+  await abba({ root, base: checkoutRoot(args.base), runs, shared, specs, json: args.json });
+  Deno.exit(0);
+}
 
 /** The calibration workload, built once per box (the C file is the recordings' own). */
 const calibBin = "/tmp/navscope_calib";
@@ -55,47 +72,12 @@ async function calib(): Promise<number> {
 }
 const loadavg = () => Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
 
-const q = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil(p / 100 * s.length) - 1))] : NaN;
-};
-const STAGES = [...STAGE_NAMES, "total"] as const;
-type Stage = typeof STAGES[number];
-type LegTimes = { ok: boolean } & Record<Stage, number>;
-
 const load0 = loadavg();
 const calib0 = await calib();
 const t0 = new Date().toISOString();
 const measured: Record<string, Map<string, LegTimes>> = {};
 for (const spec of specs) {
-  const [w, set] = spec.split(":");
-  const dir = `${shared}/oracle-v2/${w}/`;
-  const ldir = set === "rnd" ? dir + "random/" : dir;
-  const legs = parseLegs(await Deno.readTextFile(ldir + "legs.json"), ldir + "legs.json");
-  const engine = await openEngine(dir + "base.nav.gz", { workers: 1, profile: REFERENCE_PROFILE });
-  for (const l of legs) await engine.plan(legRequest(l));
-  const per = new Map<string, Record<Stage, number[]>>();
-  const oks = new Map<string, boolean>();
-  // Passes over the whole battery rather than RUNS back-to-back per leg: a burst of load then
-  // spreads over many legs instead of spoiling every run of one.
-  for (let k = 0; k < runs; k++) {
-    for (const l of legs) {
-      const p = await engine.plan(legRequest(l));
-      oks.set(l.id, p.ok);
-      const timing = p.debug.timing as unknown as Record<Stage, number>;
-      let t = per.get(l.id);
-      if (!t) per.set(l.id, t = Object.fromEntries(STAGES.map((s) => [s, []])) as never);
-      for (const s of STAGES) t[s].push(timing[s]);
-    }
-  }
-  engine.close();
-  const m = new Map<string, LegTimes>();
-  for (const [id, t] of per) {
-    const r = { ok: oks.get(id)! } as LegTimes;
-    for (const s of STAGES) r[s] = q(t[s], 50);
-    m.set(id, r);
-  }
-  measured[spec] = m;
+  measured[spec] = await measureSet(planner, REFERENCE_PROFILE, shared, spec, runs);
 }
 const calib1 = await calib();
 const load1 = loadavg();

@@ -186,6 +186,11 @@ class Disconnected {
     readonly goals: number[],
     /** The target-deck message when the goal names a deck (target_deck_unreachable). */
     readonly deckMessage: string | null,
+    /**
+     * What the baseline's last search (on the core cells with a usable span) reached from the
+     * start, or null (the gap location's forward flood starts from it; gap.ts).
+     */
+    readonly reached: Uint8Array | null,
   ) {}
 }
 
@@ -228,6 +233,7 @@ export function routeWindow(w: WindowGrid, inp: RouteInput): RouteOutcome {
         e.goals,
         inp.gate ?? null,
         inp.sink?.counters,
+        e.reached,
       );
       if (inp.sink) inp.sink.gapMs += performance.now() - tg;
       if (e.deckMessage !== null) {
@@ -270,6 +276,8 @@ class Router {
    * itself for it), so it costs no byte per cell (issue 36; it was an all-ones window mask).
    */
   readonly all: Uint8Array = new Uint8Array(0);
+  /** The mask of the last span search run (solve), or null before the first. */
+  private lastRunMask: Uint8Array | null = null;
   /** core cells with a usable span (lazily: only the core retry needs it). */
   private coreU: Uint8Array | null = null;
   /** The plan's counters (a throw-away set without a sink). */
@@ -349,7 +357,12 @@ class Router {
       // (routeWindow): the floods reuse the search state's bytes instead of stacking on them.
       const goals = this.goalSpans();
       const deck = inp.goalDeckY !== null ? this.deckMessage(inp.goalDeckY) : null;
-      throw new Disconnected(this.usable.slice(), this.startSpan, goals, deck);
+      // The last span search the baseline ran is the one on the core cells with a usable span
+      // (solve: walk, then core, then the cell-level fallback, which has its own buffers).
+      const reached = this.lastRunMask !== null && this.lastRunMask === this.coreU
+        ? this.search.reached()
+        : null;
+      throw new Disconnected(this.usable.slice(), this.startSpan, goals, deck, reached);
     }
     const baseReach = base.spanLevel ? this.cellsWithUsable(base.mask) : base.mask;
     // The topology pass runs after a cell-level baseline too (on the re-picked anchors); when it
@@ -512,7 +525,7 @@ class Router {
       ? this.limit2 - snapSum
       : Infinity;
     const run = (mask: Uint8Array, abandon: number) =>
-      this.startSpan < 0 ? null : this.search.run({
+      this.startSpan < 0 ? null : (this.lastRunMask = mask) && this.search.run({
         mask,
         usable: this.usable,
         price,

@@ -290,6 +290,16 @@ export class SpanSearch {
     return null;
   }
 
+  /**
+   * The spans the last run reached (pushed at least once), one byte each (1 = reached): after a
+   * run that failed, every span it can reach from its start (the gap location reuses it).
+   */
+  reached(): Uint8Array {
+    const mark = this.mark, E = this.epoch, out = new Uint8Array(mark.length);
+    for (let s = 0; s < mark.length; s++) if (mark[s] >= E) out[s] = 1;
+    return out;
+  }
+
   private addWork(pops: number, expanded: number, sights: number): void {
     this.pops += pops;
     this.expanded += expanded;
