@@ -13,6 +13,7 @@
  */
 import { checkoutPlanner } from "./checkout_planner.ts";
 import { type LegTimes, measureSet, q, type Stage } from "./leg_stages.ts";
+import { STAGE_NAMES } from "../src/plan/counters.ts";
 
 /**
  * navscope c174b6d `--profile reference` / the C++ build, per set: per-leg ratio median, p90,
@@ -101,7 +102,9 @@ export const CPP_TABLE: Record<string, Partial<Record<"median" | "p90" | Stage, 
 /** The base commit CPP_TABLE was measured on. */
 export const CPP_TABLE_BASE = "c174b6d";
 
-const SHOWN = ["topology", "geometry", "pull", "lift", "total"] as const;
+/** The stages of the issue's table: the six but the window build and assembly (both small). */
+const TABLE_STAGES = STAGE_NAMES.filter((s) => s !== "window" && s !== "assemble");
+const SHOWN: Stage[] = [...TABLE_STAGES, "total"];
 
 /** Options of one ABBA sitting. */
 export interface AbbaOptions {
@@ -144,7 +147,7 @@ export async function abba(o: AbbaOptions): Promise<void> {
       `| ${spec} | ${r.legs} | ${f(r.median)} | ${f(r.p90)} | ` +
         SHOWN.map((s) => f(r.stages[s])).join(" | ") +
         ` | ${r.routeDiffs} | ${cpp(r.median, "median")} | ${cpp(r.p90, "p90")} | ` +
-        (["topology", "geometry", "pull", "lift"] as const).map((s) => cpp(r.stages[s], s))
+        TABLE_STAGES.map((s) => cpp(r.stages[s], s))
           .join(" | ") +
         " |",
     );
