@@ -29,6 +29,9 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   "tests/bisect_test.ts": "git worktrees at several commits, each planning a battery",
   "tests/demo_test.ts": "navscope demo end to end: five batteries, replay, report",
   "tests/bake_stitching_dungeon_test.ts": "dungeon.obj baked twice: 3 × 3 tiles and whole-zone",
+  "tests/logs_bundle_test.ts": "triage end to end on the example bundle, with and without replay",
+  "tests/stats_replay_test.ts": "stats / report / triage --pack: the example bundle replayed",
+  "tests/library_use_test.ts": "examples/library_use.ts run as a user would, planning batteries",
 };
 
 /**
