@@ -27,6 +27,7 @@
  * @module
  */
 import type { ZoneClean } from "./zone_clean.ts";
+import type { TriangleBuckets } from "./snap.ts";
 
 /** kIndexBinSize: the reference index's bin side, px (formulas.md #138). */
 export const kIndexBinSize = 4;
@@ -50,26 +51,15 @@ const kMaxCell = kIndexBinSize;
 /** Padding of every bucketed box, px: the exact tests decide, the box only has to cover. */
 const kPad = 1e-6;
 
-/** The reference index (see the module doc): per-triangle bins and means, and a fine grid. */
-export interface RefDriveIndex {
+/**
+ * The reference index (see the module doc): per-triangle bins and means, and a fine grid laid out
+ * as the snap's triangle buckets (cell, origin, CSR `start`/`items`, ascending within a bucket).
+ */
+export interface RefDriveIndex extends Omit<TriangleBuckets, "seen" | "stamp"> {
   /** Per triangle the reference's bin range `bx0, by0, bx1, by1` (4-px bins, absolute). */
   bins: Int32Array;
   /** Per triangle its mean vertex height (the sample's height, formulas.md #138). */
   mean: Float64Array;
-  /** Fine grid side, px. */
-  cell: number;
-  /** Fine grid origin, px. */
-  x0: number;
-  /** Fine grid origin y, px. */
-  y0: number;
-  /** Fine buckets across. */
-  nx: number;
-  /** Fine buckets down. */
-  ny: number;
-  /** CSR offsets into `items`, length `nx·ny + 1`. */
-  start: Uint32Array;
-  /** Triangle indices, ascending within a bucket. */
-  items: Uint32Array;
 }
 
 /** The 4-px bin holding coordinate `v` (division by 4 is exact, so this is the reference's). */
