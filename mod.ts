@@ -368,7 +368,7 @@ export {
   type AbSide,
   judgeStages,
   roundOrder,
-} from "./src/analyze/ab.ts";
+} from "./src/jobs/ab.ts";
 export {
   type AbStageRow,
   type AbVerdict,
@@ -427,10 +427,8 @@ export { type ReportRuns, reportRuns, type RunRow } from "./reports/report_runs.
 export { type BundleFacts, bundleFacts } from "./src/analyze/bundle_facts.ts";
 export {
   COMMENT_LIMIT,
-  triage,
   type TriageLeg,
   triageMarkdown,
-  type TriageOptions,
   type TriageResult,
   verdictLine,
 } from "./reports/triage.ts";
@@ -469,4 +467,4 @@ export {
   type LegResult,
   legResultOf,
   sameResult,
-} from "./src/analyze/bisect.ts";
+} from "./src/jobs/bisect.ts";

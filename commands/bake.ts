@@ -5,7 +5,8 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import { type BakeProgress, type BakeReport, bakeToDirectory } from "../src/world/bake_world.ts";
+import { type BakeReport, bakeToDirectory } from "../src/world/bake_world.ts";
+import { bakeProgress } from "./support/flags.ts";
 import {
   formatFromFlags,
   io,
@@ -109,19 +110,6 @@ export async function run(args: string[]): Promise<number> {
   }
   printTables(format, reportTables(r), r);
   return 0;
-}
-
-/** Progress bar fraction and label of a bake: zones in order, three tile stages per zone. */
-export function bakeProgress(p: BakeProgress): [number, string] {
-  const stage = p.stage === "pass1" ? 0 : p.stage === "pass2" ? 1 : 2;
-  const f = (p.zoneIndex + (stage * p.total + p.done) / (3 * Math.max(1, p.total))) /
-    Math.max(1, p.zones);
-  const name = p.stage === "pass1" ? "spans" : p.stage === "pass2" ? "fields" : "encode";
-  return [
-    f,
-    `zone ${p.zone} ${p.zoneIndex + 1}/${p.zones}: ${name} ${p.done}/${p.total} tiles, ` +
-    `${p.records} records`,
-  ];
 }
 
 /** The report as tables: zones, output files, bytes per record, stage times. */

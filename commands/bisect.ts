@@ -1,11 +1,11 @@
 /**
- * `navscope bisect`: the first commit where one leg's result changes (src/analyze/bisect.ts).
+ * `navscope bisect`: the first commit where one leg's result changes (src/jobs/bisect.ts).
  * @module
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../src/errors.ts";
-import { bisectLeg } from "../src/analyze/bisect.ts";
+import { bisectLeg } from "../src/jobs/bisect.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
 import { parsePlanLine } from "../src/logs/plan_line.ts";
 import { type Leg, parseLegs } from "../src/legs/format.ts";

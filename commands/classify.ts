@@ -6,7 +6,7 @@
 import { NavscopeError } from "../src/errors.ts";
 import type { ClassifyBy } from "../src/analyze/classify_report.ts";
 import { loadRulesFile } from "../src/analyze/rules.ts";
-import { classifyLogs, fileProblems, requireSomeInput } from "../src/analyze/run.ts";
+import { classifyLogs, fileProblems, requireSomeInput } from "../src/analyze/log_pipeline.ts";
 import { classifyTables } from "../src/analyze/tables.ts";
 import {
   formatFromFlags,

@@ -6,31 +6,28 @@
  * on every world's pack with its battery's overrides).
  * @module
  */
-import { fileURLToPath } from "node:url";
-import { formatFromFlags, io, parseFlags } from "./support/terminal.ts";
-import { cwdRelative } from "./support/paths.ts";
+import {
+  formatFromFlags,
+  io,
+  jobPrinter,
+  parseFlags,
+  printTables,
+  renderJson,
+  renderTables,
+} from "./support/terminal.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { openEngine } from "../src/plan/engine.ts";
+import { classifyTables, statsTables } from "../src/analyze/tables.ts";
+import { statsJson } from "../src/analyze/replay_stats.ts";
+import { DEMO_WORLDS, demoInputs, type DemoStep, runDemo } from "../src/jobs/demo.ts";
+import type { JobEvent } from "../src/jobs/progress.ts";
+import { batteryTables } from "./support/battery_stream.ts";
+import { replaySummaryTables } from "./support/replay_text.ts";
 
-/** The command modules the demo runs after planning, in order. */
-const DEMO_STEPS = {
-  replay: () => import("./replay.ts"),
-  classify: () => import("./classify.ts"),
-  stats: () => import("./stats.ts"),
-  report: () => import("./report.ts"),
-  triage: () => import("./triage.ts"),
-};
+export { DEMO_WORLDS };
 
 /** One line for the command list. */
 export const summary =
   "Run the main job on the embedded example worlds (plan → logs → replay → classify, stats → report)";
-
-/**
- * The batteries the demo plans (examples/NAME/legs.json on examples/NAME/base.nav.gz): the five
- * the nightly gate plans, so the report's verdict against the committed baseline
- * (examples/baseline/) compares like with like.
- */
-export const DEMO_WORLDS = ["city_small", "dungeon", "nav_test", "proto_level", "tower_big"];
 
 /** Usage text. */
 export const help = `navscope demo [--out DIR] [--no-replay] [--json|--md|--csv]
@@ -47,18 +44,13 @@ world's pack with its battery's overrides). Takes a few minutes.
   --json | --md | --csv   the tables in that format (JSON: the batteries, classify and stats)`;
 
 /**
- * The packs and batteries the demo's replay gets: each world's pack (`--pack`) and its
- * legs.json (`--battery`), so the legs' test overrides (window, max_cells, cancel_before_tier)
- * apply on replay as they did when planned; without them an unchanged planner would report
- * spurious changes.
+ * The packs and batteries the demo's replay gets, as replay flags: each world's pack (`--pack`)
+ * and its legs.json (`--battery`), so the legs' test overrides (window, max_cells,
+ * cancel_before_tier) apply on replay as they did when planned (src/jobs/demo.ts).
  */
 export function demoReplayInputs(): string[] {
-  return DEMO_WORLDS.flatMap((w) => [
-    "--pack",
-    cwdRelative(fileURLToPath(new URL(`../examples/${w}/base.nav.gz`, import.meta.url))),
-    "--battery",
-    cwdRelative(fileURLToPath(new URL(`../examples/${w}/legs.json`, import.meta.url))),
-  ]);
+  const { packs, batteries } = demoInputs();
+  return packs.flatMap((p, i) => ["--pack", p, "--battery", batteries[i]]);
 }
 
 /** Runs the demo. */
@@ -78,121 +70,35 @@ export async function run(args: string[]): Promise<number> {
   }
   const format = formatFromFlags(values);
   const out = values.out ?? "out";
-  const logs = `${out}/logs`;
-  await Deno.mkdir(logs, { recursive: true });
-  const { battery } = await import("./plan.ts");
-  const say = (s: string) => io.err.write(s + "\n");
   const json: Record<string, unknown> = {};
-  for (const w of DEMO_WORLDS) {
-    const dir = cwdRelative(fileURLToPath(new URL(`../examples/${w}/`, import.meta.url))) + "/";
-    const log = `${logs}/${w}.log`;
-    await Deno.writeTextFile(log, "");
-    const engine = await openEngine(dir + "base.nav.gz");
-    if (engine.info.error) {
-      throw new NavscopeError("bad_value", `engine unusable: ${engine.info.error}`, {
-        file: dir + "base.nav.gz",
-      });
-    }
-    say(`demo: planning examples/${w}/legs.json → ${log}`);
-    try {
-      if (format === "json") {
-        const { captureOutput } = await import("./support/terminal.ts");
-        const r = await captureOutput(() =>
-          battery(engine, dir + "legs.json", { format: "json", log })
-        );
-        json[w] = JSON.parse(r.out);
-      } else await battery(engine, dir + "legs.json", { format, log });
-    } finally {
-      engine.close();
-    }
-  }
-  const { captureOutput } = await import("./support/terminal.ts");
-  // The demo runs its steps' command modules directly (not through the dispatcher in main.ts,
-  // which lists the demo itself: that would be an import circle).
-  const sub = async (argv: string[], keep: boolean) => {
-    const mod = await DEMO_STEPS[argv[0] as keyof typeof DEMO_STEPS]();
-    const step = async () => {
-      try {
-        return await mod.run(argv.slice(1));
-      } catch (e) {
-        if (e instanceof NavscopeError) {
-          // The step is named once: "replay failed: …", never "replay failed: replay: …".
-          const why = e.message.startsWith(`${argv[0]}: `)
-            ? e.message.slice(argv[0].length + 2)
-            : e.message;
-          throw new NavscopeError("io", `demo: ${argv[0]} failed: ${why}`);
-        }
-        throw e;
+  const printEvent = jobPrinter("demo", undefined, "");
+  // Each step's tables as the step finishes (JSON: collected, printed once at the end).
+  const onStep = (e: JobEvent | DemoStep) => {
+    if (e.kind === "step" || e.kind === "warning" || e.kind === "fraction") return printEvent(e);
+    if (e.kind === "battery") {
+      const { battery: b } = e;
+      if (format !== "json") {
+        return printTables(format, batteryTables(b.path, b.legs, b.summary), null);
       }
-    };
-    if (!keep) {
-      const r = await captureOutput(step);
-      if (r.value !== 0) throw new NavscopeError("io", `demo: ${argv[0]} failed: ${r.err.trim()}`);
-      return r.out;
-    }
-    const code = await step();
-    if (code !== 0) throw new NavscopeError("io", `demo: ${argv[0]} failed (exit ${code})`);
-    return "";
+      json[b.world] = { profile: b.profile, legs: b.legs, summary: b.summary, machine: b.machine };
+    } else if (e.kind === "replay") {
+      if (format === "json") json.replay = JSON.parse(renderJson(e.report));
+      // Without colour, as the replay's own output always was here.
+      else io.out.write(renderTables(format, replaySummaryTables(e.report, e.out), e.report));
+    } else if (e.kind === "classify") {
+      if (format === "json") json.classify = JSON.parse(renderJson(e.report));
+      else printTables(format, classifyTables(e.report), e.report);
+    } else if (format === "json") json.stats = JSON.parse(renderJson(statsJson(e.report)));
+    else printTables(format, statsTables(e.report), statsJson(e.report));
   };
-  const fmt = format === "text" ? [] : [`--${format}`];
-  if (!values["no-replay"]) {
-    say(`demo: replaying the failed legs → ${out}/replay/`);
-    const r = await sub(
-      ["replay", logs, ...demoReplayInputs(), "--out", `${out}/replay`, ...fmt],
-      false,
-    );
-    if (format === "json") json.replay = JSON.parse(r);
-    else io.out.write(r);
-  }
-  const c = await sub(["classify", logs, ...fmt], format !== "json");
-  const s = await sub(["stats", logs, "--by-tier", ...fmt], format !== "json");
+  const r = await runDemo({ out, replay: !values["no-replay"], onProgress: onStep });
   if (format === "json") {
-    json.classify = JSON.parse(c);
-    json.stats = JSON.parse(s);
-  }
-  const html = `${out}/report.html`;
-  // Relative to the working directory: the report names its inputs, never a checkout path.
-  const example = (p: string) =>
-    cwdRelative(fileURLToPath(new URL(`../examples/${p}`, import.meta.url)));
-  await sub([
-    "report",
-    logs,
-    "--out",
-    html,
-    // Drill-downs on every world's pack, with the batteries' test overrides; the verdict
-    // against the committed nightly baseline, with its thresholds (as nightly judges).
-    ...DEMO_WORLDS.flatMap((w) => [
-      "--pack",
-      example(`${w}/base.nav.gz`),
-      "--battery",
-      example(`${w}/legs.json`),
-    ]),
-    "--baseline",
-    example("baseline/plans.log"),
-    "--thresholds",
-    example("baseline/thresholds.json"),
-    "--drill",
-    "30",
-  ], false);
-  // A bug report as it arrives: the example bundle's zip volumes triaged on city_small's pack.
-  const bundleDir = example("bundle");
-  const vols = [...Deno.readDirSync(bundleDir)].map((e) => e.name).filter((n) => n.endsWith(".zip"))
-    .sort().map((n) => `${bundleDir}/${n}`);
-  say(`demo: triaging the example bug-report bundle → ${out}/triage/`);
-  await sub([
-    "triage",
-    ...vols,
-    "--pack",
-    example("city_small/base.nav.gz"),
-    "--out",
-    `${out}/triage`,
-  ], false);
-  if (format === "json") {
-    json.report = html;
-    json.triage = `${out}/triage/triage.md`;
+    json.report = r.report;
+    json.triage = r.triage;
     io.out.write(JSON.stringify(json, null, 2) + "\n");
   }
+  const html = r.report;
   const abs = html.startsWith("/") ? html : `${Deno.cwd()}/${html}`;
-  say(`demo: report written to ${html} — open file://${abs} in a browser`);
+  io.err.write(`demo: report written to ${html} — open file://${abs} in a browser\n`);
   return 0;
 }

@@ -18,7 +18,7 @@ import {
 import { examplesReadme } from "../src/world/gen_readme.ts";
 import { parseLegs } from "../src/legs/format.ts";
 import { parseFlags, Progress } from "./support/terminal.ts";
-import { bakeProgress } from "./bake.ts";
+import { bakeProgress } from "./support/flags.ts";
 
 /** One line for the command list. */
 export const summary =

@@ -5,13 +5,16 @@
  */
 import { join } from "node:path";
 import { NavscopeError } from "../src/errors.ts";
-import { HISTORY_FILE, HistoryStore, newRunOf } from "../src/analyze/history.ts";
-import { readRunInput } from "../src/analyze/history_read.ts";
-import { failingSince, historyChanges } from "../src/analyze/history_changes.ts";
+import { HISTORY_FILE, HistoryStore } from "../src/analyze/history.ts";
+import {
+  failingSince,
+  type HistoryChange,
+  historyChanges,
+} from "../src/analyze/history_changes.ts";
 import { writeFileAtomic } from "../src/codec/file.ts";
-import { csvField, io, parseFlags } from "./support/terminal.ts";
-import { fileURLToPath } from "node:url";
-import { gitOrEmpty } from "../src/util/git.ts";
+import { addRunToHistory, exportHistory, requireHistoryStore } from "../src/jobs/history.ts";
+import { io, parseFlags } from "./support/terminal.ts";
+import { DEFAULT_BASELINE } from "../src/jobs/examples.ts";
 
 /** One line for the command list. */
 export const summary = "Run history (SQLite): add, list, show a leg, export, change points";
@@ -39,44 +42,9 @@ examples/baseline/${HISTORY_FILE}), one row per run and per leg (docs/history.md
 
 Exit: 0 done, 1 bad input (unreadable run or store, a store of a newer schema), 2 usage.`;
 
-/** The committed baseline folder (as nightly's; not imported: nightly imports this module). */
-const DEFAULT_BASELINE = fileURLToPath(new URL("../examples/baseline/", import.meta.url));
-
 /** The store path of --history, or the default beside a baseline folder. */
 export function historyPath(flag: string | undefined, baseline = DEFAULT_BASELINE): string {
   return flag ?? join(baseline, HISTORY_FILE);
-}
-
-/** Commit and branch of the git checkout at dir ("" each when not a checkout or no --allow-run). */
-export async function gitFacts(dir = "."): Promise<{ commit: string; branch: string }> {
-  return {
-    commit: await gitOrEmpty(dir, ["rev-parse", "HEAD"]),
-    branch: await gitOrEmpty(dir, ["rev-parse", "--abbrev-ref", "HEAD"]),
-  };
-}
-
-/** Adds a run (folder or plan-line files) to a store; returns the run id. */
-export async function addRunToHistory(
-  store: string,
-  inputs: readonly string[],
-  facts: { commit?: string; branch?: string; time?: string; gitDir?: string } = {},
-): Promise<number> {
-  const input = await readRunInput(inputs);
-  const git = facts.commit === undefined || facts.branch === undefined
-    ? await gitFacts(facts.gitDir ?? ".")
-    : { commit: "", branch: "" };
-  const h = HistoryStore.open(store);
-  try {
-    return h.addRun(newRunOf(input.records, {
-      time: facts.time ?? new Date().toISOString(),
-      commit: facts.commit ?? git.commit,
-      branch: facts.branch ?? git.branch,
-      machine: input.machine,
-      source: inputs.join(" "),
-    }));
-  } finally {
-    h.close();
-  }
 }
 
 function usage(msg: string): never {
@@ -109,134 +77,20 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (sub === "list" || sub === "show" || sub === "export" || sub === "changes") {
-    try {
-      await Deno.stat(path);
-    } catch {
-      throw new NavscopeError(
-        "io",
-        "no history store",
-        { file: path },
-        "navscope history add RUN first",
-      );
-    }
+    await requireHistoryStore(path);
   }
   if (sub === "list") {
-    const h = HistoryStore.open(path);
-    try {
-      const lines = [
-        "run  time                      commit        branch        machine           legs",
-      ];
-      for (const r of h.runs()) {
-        lines.push(
-          `${String(r.id).padEnd(4)} ${r.time.padEnd(25)} ${r.commit.slice(0, 12).padEnd(13)} ${
-            r.branch.padEnd(13)
-          } ${r.machineId.padEnd(17)} ${r.legs}`,
-        );
-      }
-      io.out.write(lines.join("\n") + "\n");
-    } finally {
-      h.close();
-    }
+    withStore(path, (h) => io.out.write(listText(h)));
     return 0;
   }
   if (sub === "show") {
     if (rest.length !== 1) usage("show needs one LEG (battery/id or id)");
-    const h = HistoryStore.open(path);
-    try {
-      const runs = h.runs();
-      const legs = h.legs(rest[0]);
-      if (legs.length === 0) {
-        throw new NavscopeError("bad_value", `no leg ${JSON.stringify(rest[0])} in the history`, {
-          file: path,
-        }, "battery/id or id of a stored leg (navscope history export --csv)");
-      }
-      const byRun = new Map(runs.map((r) => [r.id, r]));
-      const lines = [
-        "run  commit        leg                         outcome  tier window_cells route            total_ms",
-      ];
-      for (const l of legs) {
-        lines.push(
-          `${String(l.runId).padEnd(4)} ${
-            (byRun.get(l.runId)?.commit ?? "").slice(0, 12).padEnd(13)
-          } ${`${l.battery}/${l.leg}`.padEnd(27)} ${(l.ok ? "ok" : l.code).padEnd(8)} ${
-            String(l.tier).padEnd(4)
-          } ${String(l.windowCells).padEnd(12)} ${l.route.padEnd(16)} ${
-            (l.timings.total ?? NaN).toFixed(1)
-          }`,
-        );
-      }
-      const names = [...new Set(legs.map((l) => `${l.battery}/${l.leg}`))];
-      for (const n of names) {
-        const since = failingSince(runs, legs.filter((l) => `${l.battery}/${l.leg}` === n));
-        if (since) {
-          lines.push(`${n}: failing since run ${since.id} (commit ${since.commit || "?"})`);
-        }
-      }
-      io.out.write(lines.join("\n") + "\n");
-    } finally {
-      h.close();
-    }
+    withStore(path, (h) => io.out.write(showText(h, rest[0], path)));
     return 0;
   }
   if (sub === "export") {
     if (values.csv === values.json) usage("export needs exactly one of --csv or --json");
-    const h = HistoryStore.open(path);
-    let text: string;
-    try {
-      const runs = new Map(h.runs().map((r) => [r.id, r]));
-      const legs = h.legs();
-      if (values.json) {
-        text =
-          JSON.stringify({ format: "navscope-history", runs: [...runs.values()], legs }, null, 1) +
-          "\n";
-      } else {
-        const counters = [...new Set(legs.flatMap((l) => Object.keys(l.counters)))].sort();
-        const timings = [...new Set(legs.flatMap((l) => Object.keys(l.timings)))].sort();
-        const head = [
-          "run",
-          "time",
-          "commit",
-          "branch",
-          "machine",
-          "battery",
-          "leg",
-          "ok",
-          "code",
-          "tier",
-          "kind",
-          "window_cells",
-          "route",
-          ...counters.map((c) => `counter:${c}`),
-          ...timings.map((t) => `ms:${t}`),
-        ];
-        const rows = [head.join(",")];
-        for (const l of legs) {
-          const r = runs.get(l.runId)!;
-          rows.push(
-            [
-              String(l.runId),
-              r.time,
-              r.commit,
-              r.branch,
-              r.machineId,
-              l.battery,
-              l.leg,
-              l.ok ? "1" : "0",
-              l.code,
-              String(l.tier),
-              l.kind,
-              String(l.windowCells),
-              l.route,
-              ...counters.map((c) => l.counters[c] === undefined ? "" : String(l.counters[c])),
-              ...timings.map((t) => l.timings[t] === undefined ? "" : String(l.timings[t])),
-            ].map(csvField).join(","),
-          );
-        }
-        text = rows.join("\n") + "\n";
-      }
-    } finally {
-      h.close();
-    }
+    const text = exportHistory(path, values.json ? "json" : "csv");
     if (values.out) await writeFileAtomic(values.out, text);
     else io.out.write(text);
     return 0;
@@ -246,38 +100,17 @@ export async function run(args: string[]): Promise<number> {
     if (!(alpha > 0 && alpha < 1)) usage(`--alpha ${values.alpha} is not in (0, 1)`);
     const min = values["min-change"] === undefined ? 5 : Number(values["min-change"]);
     if (!(min >= 0)) usage(`--min-change ${values["min-change"]} is not a percentage ≥ 0`);
-    const h = HistoryStore.open(path);
-    try {
+    const timings = values.timings === undefined
+      ? ["total"]
+      : values.timings.split(",").filter((s) => s);
+    withStore(path, (h) => {
       const changes = historyChanges(h.runs(), h.legs(), {
         alpha,
         minRelative: min / 100,
-        timings: values.timings === undefined
-          ? ["total"]
-          : values.timings.split(",").filter((s) => s),
+        timings,
       });
-      if (values.json) {
-        io.out.write(
-          JSON.stringify(
-            changes.map((c) => ({ ...c, run: c.run.id, previous: c.previous.id })),
-            null,
-            1,
-          ) + "\n",
-        );
-      } else {
-        const lines = changes.map((c) =>
-          `${c.leg} ${c.metric}${c.machine ? ` @${c.machine}` : ""}: ${fmt(c.before)} → ${
-            fmt(c.after)
-          } (${
-            Number.isFinite(c.relative)
-              ? `${c.relative >= 0 ? "+" : ""}${(c.relative * 100).toFixed(1)} %`
-              : "new"
-          }) from run ${c.run.id}, commits ${c.commits}`
-        );
-        io.out.write((lines.length ? lines.join("\n") : "no change points") + "\n");
-      }
-    } finally {
-      h.close();
-    }
+      io.out.write(changesText(changes, values.json === true));
+    });
     return 0;
   }
   usage(
@@ -285,6 +118,84 @@ export async function run(args: string[]): Promise<number> {
       ? "a subcommand is needed: add, list, show, export, changes"
       : `unknown subcommand ${JSON.stringify(sub)}`,
   );
+}
+
+/** Runs `f` on the open store, closing it after. */
+function withStore(path: string, f: (h: HistoryStore) => void): void {
+  const h = HistoryStore.open(path);
+  try {
+    f(h);
+  } finally {
+    h.close();
+  }
+}
+
+/** `history list`: one line per run, oldest first. */
+function listText(h: HistoryStore): string {
+  const lines = [
+    "run  time                      commit        branch        machine           legs",
+  ];
+  for (const r of h.runs()) {
+    lines.push(
+      `${String(r.id).padEnd(4)} ${r.time.padEnd(25)} ${r.commit.slice(0, 12).padEnd(13)} ${
+        r.branch.padEnd(13)
+      } ${r.machineId.padEnd(17)} ${r.legs}`,
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** `history show LEG`: the leg over the runs, and since when it fails. */
+function showText(h: HistoryStore, leg: string, path: string): string {
+  const runs = h.runs();
+  const legs = h.legs(leg);
+  if (legs.length === 0) {
+    throw new NavscopeError("bad_value", `no leg ${JSON.stringify(leg)} in the history`, {
+      file: path,
+    }, "battery/id or id of a stored leg (navscope history export --csv)");
+  }
+  const byRun = new Map(runs.map((r) => [r.id, r]));
+  const lines = [
+    "run  commit        leg                         outcome  tier window_cells route            total_ms",
+  ];
+  for (const l of legs) {
+    lines.push(
+      `${String(l.runId).padEnd(4)} ${(byRun.get(l.runId)?.commit ?? "").slice(0, 12).padEnd(13)} ${
+        `${l.battery}/${l.leg}`.padEnd(27)
+      } ${(l.ok ? "ok" : l.code).padEnd(8)} ${String(l.tier).padEnd(4)} ${
+        String(l.windowCells).padEnd(12)
+      } ${l.route.padEnd(16)} ${(l.timings.total ?? NaN).toFixed(1)}`,
+    );
+  }
+  const names = [...new Set(legs.map((l) => `${l.battery}/${l.leg}`))];
+  for (const n of names) {
+    const since = failingSince(runs, legs.filter((l) => `${l.battery}/${l.leg}` === n));
+    if (since) {
+      lines.push(`${n}: failing since run ${since.id} (commit ${since.commit || "?"})`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** `history changes`: the change points as JSON or one line each. */
+function changesText(changes: HistoryChange[], json: boolean): string {
+  if (json) {
+    return JSON.stringify(
+      changes.map((c) => ({ ...c, run: c.run.id, previous: c.previous.id })),
+      null,
+      1,
+    ) + "\n";
+  }
+  const lines = changes.map((c) =>
+    `${c.leg} ${c.metric}${c.machine ? ` @${c.machine}` : ""}: ${fmt(c.before)} → ${
+      fmt(c.after)
+    } (${
+      Number.isFinite(c.relative)
+        ? `${c.relative >= 0 ? "+" : ""}${(c.relative * 100).toFixed(1)} %`
+        : "new"
+    }) from run ${c.run.id}, commits ${c.commits}`
+  );
+  return (lines.length ? lines.join("\n") : "no change points") + "\n";
 }
 
 function fmt(v: number): string {

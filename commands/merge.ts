@@ -6,7 +6,7 @@
 import { mergeReplayDirs, writeReplayDir } from "../src/analyze/replay_run.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { formatFromFlags, parseFlags } from "./support/terminal.ts";
-import { printReplay } from "./replay.ts";
+import { printReplay } from "./support/replay_text.ts";
 
 /** One line for the command list. */
 export const summary = "Join replay shard outputs into one replay log and summary";

@@ -7,7 +7,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cwdRelative } from "./support/paths.ts";
+import { cwdRelative } from "../src/util/shown_paths.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
 import { writeFileAtomic } from "../src/codec/file.ts";

@@ -4,11 +4,12 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
-import { writeFileAtomic, writeFilesAtomic } from "../src/codec/file.ts";
+import { loadThresholds } from "../src/analyze/diff.ts";
+import { readBatteries } from "../src/legs/read.ts";
+import { batteriesBesidePacks, runReport } from "../src/jobs/report.ts";
 import { requireUsablePack, requireWritable } from "./support/preflight.ts";
-import { reportFromLogs, type ReportFromLogsOptions } from "../reports/report_data.ts";
-import { io, parseFlags, Progress, warnBundles, warnFileProblems } from "./support/terminal.ts";
+import { jobsFlag } from "./support/flags.ts";
+import { io, jobPrinter, parseFlags, Progress } from "./support/terminal.ts";
 
 /** One line for the command list. */
 export const summary = "Self-contained HTML report of run logs (charts, failures, drill-downs)";
@@ -68,20 +69,6 @@ they are written together (temp files, then renamed) or not at all.
 
 Exit status: 0 written; 1 no input could be read, bad PACK/BASE/thresholds/battery or an
 output that cannot be written; 2 usage error.`;
-
-/** The legs.json files beside the packs (when they exist). */
-async function besidePacks(packs: readonly string[] | undefined): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of packs ?? []) {
-    const f = p.replace(/[^/]*$/, "") + "legs.json";
-    try {
-      if ((await Deno.stat(f)).isFile && !out.includes(f)) out.push(f);
-    } catch {
-      // No battery beside this pack.
-    }
-  }
-  return out;
-}
 
 function int(flag: string, v: string | undefined, dflt: number): number {
   if (v === undefined) return dflt;
@@ -145,102 +132,43 @@ export async function run(args: string[]): Promise<number> {
   }
   // Wrong input is refused before the logs are read: thresholds, batteries, packs.
   if (values.thresholds !== undefined) {
-    const { loadThresholds } = await import("../src/analyze/diff.ts");
     await loadThresholds(values.thresholds);
   }
   // Without --battery, a legs.json beside a --pack is the battery of its plan lines (the
   // examples' layout): their [leg=…] then replay with that leg's test overrides.
-  const batteryFiles = values.battery?.length ? values.battery : await besidePacks(values.pack);
-  const batteries = batteryFiles.length
-    ? await (await import("./replay.ts")).readBatteries(batteryFiles)
-    : [];
+  const besides = !values.battery?.length;
+  const batteryFiles = besides ? await batteriesBesidePacks(values.pack) : values.battery!;
+  const batteries = await readBatteries(batteryFiles);
   for (const p of values.pack ?? []) await requireUsablePack(p);
-  const opts: ReportFromLogsOptions = {
-    strict: values.strict,
-    maxPoints: int("--max-points", values["max-points"], 2000),
-    maxLegs: int("--max-legs", values["max-legs"], 2000),
-    // The drill-down draws the log's planned path and observed track of each failing leg's run.
-    runDetail: values.pack?.length ? "failed" : undefined,
-  };
+  const maxPoints = int("--max-points", values["max-points"], 2000);
+  const maxLegs = int("--max-legs", values["max-legs"], 2000);
   const drill = int("--drill", values.drill, 25);
   const t0 = performance.now();
-  let trace: import("../reports/trace.ts").TraceBuilder | null = null;
-  if (values.trace) {
-    const { TraceBuilder } = await import("../reports/trace.ts");
-    const tb = new TraceBuilder();
-    trace = tb;
-    opts.onPlan = (p) => tb.add(p);
-  }
   const progress = new Progress();
-  opts.onProgress = (f, label) => progress.update(f, label);
-  const { data, parse, acc, runs } = await reportFromLogs(positionals, opts);
+  const { data, html } = await runReport({
+    logs: positionals,
+    out: values.out,
+    title: values.title,
+    baseline: values.baseline,
+    thresholds: values.thresholds,
+    acrossProfiles: values["across-profiles"] === true,
+    packs: values.pack ?? [],
+    batteries,
+    notes: batteryFiles.length && besides
+      ? [`Battery overrides from the legs.json beside the packs: ${batteryFiles.join(", ")}.`]
+      : [],
+    drill,
+    jobs: values.pack?.length ? jobsFlag(values.jobs, "report") : 1,
+    history: values.history,
+    historyMetrics: values["history-metric"],
+    json: values.json,
+    trace: values.trace,
+    maxPoints,
+    maxLegs,
+    strict: values.strict,
+    onProgress: jobPrinter("report", progress),
+  });
   progress.done();
-  warnBundles("report", parse);
-  warnFileProblems("report", fileProblems(parse));
-  requireSomeInput(parse, positionals);
-  // Where the tier/stage/counter sections come from (issue 53): the log, or a replay of its legs
-  // when the log carries no plan record and packs are given.
-  const statsSrc = await import("../reports/report_replay.ts");
-  if (values.pack?.length && statsSrc.logLacksPlans(data)) {
-    const { jobsFlag } = await import("./replay.ts");
-    data.stats_source = await statsSrc.replayReportStats(data, positionals, {
-      packs: values.pack.map((path) => ({ path })),
-      jobs: jobsFlag(values.jobs, "report"),
-      strict: values.strict,
-    });
-  } else data.stats_source = statsSrc.logStatsSource(data);
-  if (values.pack?.length) {
-    const { addDrilldowns } = await import("../reports/report_drill.ts");
-    const { logLayers } = await import("../reports/log_layers.ts");
-    await addDrilldowns(data, acc, values.pack, {
-      maxLegs: drill,
-      batteries,
-      extraRoutes: logLayers(runs).routes,
-    });
-    if (batteryFiles.length && !values.battery?.length) {
-      data.notes.push(
-        `Battery overrides from the legs.json beside the packs: ${batteryFiles.join(", ")}.`,
-      );
-    }
-  }
-  if (values.baseline !== undefined) {
-    // The same comparison as navscope diff and nightly (commands/diff.ts diffPaths →
-    // src/analyze/diff.ts diffRuns), so the report's verdict is theirs.
-    const { diffPaths } = await import("./diff.ts");
-    const { report } = await diffPaths(
-      values.baseline,
-      positionals[0],
-      values.thresholds,
-      undefined,
-      { acrossProfiles: values["across-profiles"] === true },
-    );
-    const { setBaseline } = await import("../reports/report_data.ts");
-    await setBaseline(data, acc, report, values.baseline);
-  }
-  if (values.history !== undefined) {
-    try {
-      await Deno.stat(values.history);
-    } catch {
-      throw new NavscopeError(
-        "io",
-        "no history store",
-        { file: values.history },
-        "a store navscope history add wrote",
-      );
-    }
-    const { reportHistory } = await import("../reports/report_history.ts");
-    data.history = reportHistory(values.history, { metrics: values["history-metric"] });
-  }
-  const { reportHtml } = await import("../reports/report_page.ts");
-  const html = await reportHtml(data, values.title ?? "navscope report");
-  // The report, its data and its trace are written together or not at all.
-  const files = [{ path: values.out, data: html }];
-  if (values.json) files.push({ path: values.json, data: JSON.stringify(data, null, 2) + "\n" });
-  if (trace) {
-    const { traceJson } = await import("../reports/trace.ts");
-    files.push({ path: values.trace!, data: traceJson(trace.trace()) });
-  }
-  await writeFilesAtomic(files);
   const ms = performance.now() - t0;
   io.err.write(
     `report: ${values.out} (${
@@ -251,32 +179,4 @@ export async function run(args: string[]): Promise<number> {
       (values.trace ? `; trace ${values.trace}` : "") + "\n",
   );
   return 0;
-}
-
-/**
- * The nightly's report: `logs` with the gate's own diff result on the page (so its verdict is
- * the gate's), drill-downs replayed on `packs` with the batteries' overrides; written to `out`.
- * Resolves to a one-line summary.
- */
-export async function nightlyReport(
-  logs: string[],
-  out: string,
-  diff: import("../src/analyze/diff.ts").DiffReport,
-  baseSource: string,
-  packs: string[],
-  batteries: readonly import("../src/legs/format.ts").Leg[],
-): Promise<string> {
-  const { data, acc } = await reportFromLogs(logs);
-  if (packs.length) {
-    const { addDrilldowns } = await import("../reports/report_drill.ts");
-    await addDrilldowns(data, acc, packs, { maxLegs: 12, batteries });
-  }
-  const { setBaseline } = await import("../reports/report_data.ts");
-  await setBaseline(data, acc, diff, baseSource);
-  const { reportHtml } = await import("../reports/report_page.ts");
-  const html = await reportHtml(data, "navscope nightly");
-  await writeFileAtomic(out, html);
-  return `${out} (${(html.length / 1e6).toFixed(2)} MB, ${
-    Object.values(data.drilldowns).filter((d) => d.svg).length
-  } pictures)`;
 }

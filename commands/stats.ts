@@ -4,12 +4,18 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import { fileProblems, parseTimeArg, requireSomeInput, statsLogs } from "../src/analyze/run.ts";
+import {
+  fileProblems,
+  parseTimeArg,
+  requireSomeInput,
+  statsLogs,
+} from "../src/analyze/log_pipeline.ts";
 import type { StatsFilter } from "../src/analyze/stats.ts";
 import { statsTables } from "../src/analyze/tables.ts";
 import { type ReplayedStats, statsJson, statsWithReplay } from "../src/analyze/replay_stats.ts";
 import { profileFromFlags } from "../src/plan/profile.ts";
-import { jobsFlag } from "./replay.ts";
+import { jobsFlag } from "./support/flags.ts";
+import { requirePacksReadable } from "./support/preflight.ts";
 import {
   formatFromFlags,
   io,
@@ -112,7 +118,7 @@ export async function run(args: string[]): Promise<number> {
   if (values.zone) {
     filter.zones = values.zone.flatMap((z) => z.split(",")).map((z) => z.trim()).filter((z) => z);
   }
-  const packs = await packsFlag(values.pack ?? []);
+  const packs = (await requirePacksReadable(values.pack ?? [])).map((path) => ({ path }));
   if (
     packs.length === 0 &&
     (values.jobs !== undefined || values.profile !== undefined ||
@@ -161,18 +167,4 @@ export async function run(args: string[]): Promise<number> {
   requireSomeInput(parse, positionals);
   printTables(format, statsTables(report, replayed), statsJson(report, replayed));
   return 0;
-}
-
-/** `--pack` values: each must exist (refused before the logs are read). */
-export async function packsFlag(paths: readonly string[]): Promise<Array<{ path: string }>> {
-  for (const path of paths) {
-    try {
-      await Deno.stat(path);
-    } catch (e) {
-      throw new NavscopeError("io", `cannot read the pack: ${(e as Error).message}`, {
-        file: path,
-      });
-    }
-  }
-  return paths.map((path) => ({ path }));
 }

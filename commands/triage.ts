@@ -1,15 +1,14 @@
 /**
  * `navscope triage BUNDLE… [--pack PACK …] [--out DIR]`: a bug report's log bundle in one
  * command — triage.md (a GitHub issue comment), report.html and one PNG per distinct failing
- * leg (reports/triage.ts; docs/triage.md).
+ * leg (src/jobs/triage.ts; docs/triage.md).
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import { fileProblems, requireSomeInput } from "../src/analyze/run.ts";
-import { writeFilesAtomic } from "../src/codec/file.ts";
-import { triage } from "../reports/triage.ts";
+import { runTriage } from "../src/jobs/triage.ts";
 import { requireUsablePack } from "./support/preflight.ts";
-import { io, parseFlags, warnBundles, warnFileProblems } from "./support/terminal.ts";
+import { jobsFlag } from "./support/flags.ts";
+import { io, jobPrinter, parseFlags } from "./support/terminal.ts";
 
 /** One line for the command list. */
 export const summary = "Triage a bug report's log bundle: triage.md comment, report, pictures";
@@ -77,19 +76,16 @@ export async function run(args: string[]): Promise<number> {
   // Refuse an unusable pack before the long read (DEVELOPERS: errors before long work).
   for (const p of packs) await requireUsablePack(p);
   const out = (values.out ?? "triage").replace(/\/$/, "");
-  const { jobsFlag } = await import("./replay.ts");
   const jobs = jobsFlag(values.jobs, "triage");
-  const res = await triage(positionals, { packs, strict: values.strict, maxLegs, jobs });
-  warnBundles("triage", res.parse);
-  requireSomeInput(res.parse, positionals);
-  warnFileProblems("triage", fileProblems(res.parse));
-  await Deno.mkdir(out, { recursive: true });
-  await writeFilesAtomic([
-    { path: `${out}/triage.md`, data: res.markdown },
-    { path: `${out}/report.html`, data: res.html },
-    ...[...res.pngs].map(([name, data]) => ({ path: `${out}/${name}`, data })),
-    ...[...res.svgs].map(([name, data]) => ({ path: `${out}/${name}`, data })),
-  ]);
+  const res = await runTriage({
+    inputs: positionals,
+    out,
+    packs,
+    strict: values.strict,
+    maxLegs,
+    jobs,
+    onProgress: jobPrinter("triage"),
+  });
   io.out.write(res.markdown);
   return 0;
 }

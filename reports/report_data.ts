@@ -15,7 +15,12 @@
 import { factsFromPlan, FailureCollector, legKey, PlanCollector } from "../src/analyze/adapter.ts";
 import type { ClassifyReport } from "../src/analyze/classify_report.ts";
 import { ClassifyAccumulator } from "../src/analyze/classify_report.ts";
-import { addRunFacts, fileProblems, type ProgressFn, unparsedLines } from "../src/analyze/run.ts";
+import {
+  addRunFacts,
+  fileProblems,
+  type ProgressFn,
+  unparsedLines,
+} from "../src/analyze/log_pipeline.ts";
 import type {
   CounterRow,
   OtherStageRow,

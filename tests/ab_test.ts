@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/nightly.ts";
 import { main } from "../commands/main.ts";
-import { abCompare, type AbSide, judgeStages, roundOrder } from "../src/analyze/ab.ts";
+import { abCompare, type AbSide, judgeStages, roundOrder } from "../src/jobs/ab.ts";
 import { compareStage, crossedBootstrapCI, judgeStage, median } from "../src/analyze/ab_stats.ts";
 import { STAGES } from "../src/analyze/stats.ts";
 import { mulberry32 } from "../src/rng.ts";

@@ -1,8 +1,12 @@
 /**
  * The layer rule of ARCHITECTURE.md, checked on the code itself: a module imports only from
  * the layers above it (util → codec → pack → mesh → grid → bake → legs → world → plan → logs →
- * analyze → reports → commands), and no import circle exists (type-only and dynamic imports
- * included).
+ * analyze → reports → jobs → commands), and no import circle exists (type-only and dynamic
+ * imports included). The workflows (src/jobs/) sit between the renderers and the commands: a
+ * job uses the renderers, no renderer runs a job, and only commands call jobs.
+ * Commands are leaves (issue 54): none imports another (commands/support/ holds what they
+ * share; the dispatcher commands/main.ts, which lazy-loads every command by table, is the one
+ * exception), and no command's `run()` is longer than {@link MAX_RUN_LINES} lines.
  * A small text scan of the import specifiers, so the rule holds without anyone remembering it.
  */
 import { assert, assertEquals } from "./assert.ts";
@@ -24,6 +28,7 @@ export const LAYERS = [
   "logs",
   "analyze",
   "reports",
+  "jobs",
   "commands",
 ] as const;
 
@@ -149,4 +154,70 @@ Deno.test("architecture: the scan sees what it checks (a planted circle and a la
   ]);
   assert(layerOf("src/plan/x.ts")! > layerOf("src/bake/walls.ts")!);
   assert(layerOf("src/grid/x.ts")! < layerOf("src/bake/walls.ts")!);
+  // The workflow floor: below the renderers, above the commands.
+  assert(layerOf("src/jobs/nightly.ts")! > layerOf("reports/report_page.ts")!);
+  assert(layerOf("src/jobs/nightly.ts")! < layerOf("commands/nightly.ts")!);
+});
+
+/** Longest `run()` a command may have, lines from its signature to its closing brace. */
+export const MAX_RUN_LINES = 110;
+
+/** The command modules: commands/*.ts (not commands/support/). */
+async function commandFiles(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for await (const e of Deno.readDir(ROOT + "commands")) {
+    if (e.isFile && e.name.endsWith(".ts")) {
+      out.set(`commands/${e.name}`, await Deno.readTextFile(ROOT + "commands/" + e.name));
+    }
+  }
+  return out;
+}
+
+/** Imports of other command modules (commands/*.ts outside commands/support/). */
+export function commandImports(path: string, text: string): string[] {
+  return importsOf(path, text).filter((t) => /^commands\/[a-z_]+\.ts$/.test(t) && t !== path);
+}
+
+/**
+ * Length in lines of the top-level `function run(` of a module (signature line through the
+ * line of its closing brace at column 0), or null when there is none.
+ */
+export function runLength(text: string): number | null {
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => /^export (async )?function run\(/.test(l));
+  if (start < 0) return null;
+  for (let i = start + 1; i < lines.length; i++) if (lines[i] === "}") return i - start + 1;
+  return null;
+}
+
+Deno.test("commands: no command imports another (main.ts's dispatch table excepted)", async () => {
+  const bad: string[] = [];
+  for (const [path, text] of await commandFiles()) {
+    if (path === "commands/main.ts") continue;
+    for (const t of commandImports(path, text)) bad.push(`${path} imports ${t}`);
+  }
+  assertEquals(bad, []);
+});
+
+Deno.test(`commands: every run() is at most ${MAX_RUN_LINES} lines`, async () => {
+  const long: string[] = [];
+  for (const [path, text] of await commandFiles()) {
+    const n = runLength(text);
+    if (n !== null && n > MAX_RUN_LINES) long.push(`${path}: run() is ${n} lines`);
+  }
+  assertEquals(long, []);
+});
+
+Deno.test("commands: the checks see what they check (a planted import and a long run)", () => {
+  assertEquals(
+    commandImports(
+      "commands/demo.ts",
+      'const m = await import("./replay.ts");\n' +
+        'import { io } from "./support/terminal.ts";',
+    ),
+    ["commands/replay.ts"],
+  );
+  const body = Array.from({ length: 120 }, (_, i) => `  const x${i} = ${i};`).join("\n");
+  assertEquals(runLength(`export async function run(args: string[]) {\n${body}\n}\n`), 122);
+  assertEquals(runLength("export function other() {\n}\n"), null);
 });

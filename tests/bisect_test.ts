@@ -1,5 +1,5 @@
 /**
- * `navscope bisect` (src/analyze/bisect.ts) on a small repository made here: a local clone of
+ * `navscope bisect` (src/jobs/bisect.ts) on a small repository made here: a local clone of
  * this checkout with three commits on top, the middle one a planted one-line planner change
  * (legRequest moves every goal 30 px, off the mesh: the leg's outcome changes). Bisect must name that commit,
  * and refuse refs where the leg's result is the same.

@@ -9,7 +9,7 @@ import { captureOutput } from "../commands/support/terminal.ts";
 import { run } from "../commands/diff.ts";
 import { NIGHTLY_THRESHOLDS } from "../src/analyze/diff.ts";
 import { checkMetricName, diffRuns, parseThresholds, readRun } from "../src/analyze/diff.ts";
-import { statsLogs } from "../src/analyze/run.ts";
+import { statsLogs } from "../src/analyze/log_pipeline.ts";
 import { makeFingerprint, writeMachineFile } from "../src/analyze/machine.ts";
 import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
 import { emptyCounters } from "../src/plan/counters.ts";

@@ -15,7 +15,7 @@ import {
   isSafeBranch,
   rawUrl,
 } from "../src/analyze/issue_triage.ts";
-import { triageIssue } from "../commands/support/issue_triage_runner.ts";
+import { triageIssue } from "../src/jobs/triage_issue.ts";
 
 const API = "https://api.github.com/repos/o/r";
 const VOL = "MaaEnd-logs-v1.2.0-20250101-120000.zip";

@@ -14,7 +14,8 @@ import {
   groupBundles,
   isAllowedUrl,
 } from "../src/analyze/issue_triage.ts";
-import { issueOfEvent, triageIssue } from "../commands/support/issue_triage_runner.ts";
+import { issueOfEvent } from "../commands/support/issue_triage_runner.ts";
+import { triageIssue } from "../src/jobs/triage_issue.ts";
 import { NavscopeError } from "../src/errors.ts";
 
 const API = "https://api.github.com/repos/o/r";

@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertRejects } from "./assert.ts";
 import zlib from "node:zlib";
 import { type Zippable, zipSync } from "fflate";
-import { classifyLogs } from "../src/analyze/run.ts";
+import { classifyLogs } from "../src/analyze/log_pipeline.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { writeExampleBundle } from "../src/testing/example_bundle.ts";
 import { zipVolume } from "../src/testing/bundle_synth.ts";

@@ -8,14 +8,15 @@ import { assert, assertEquals } from "./assert.ts";
 import { unzipSync } from "fflate";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { main } from "../commands/main.ts";
-import { classifyLogs } from "../src/analyze/run.ts";
+import { classifyLogs } from "../src/analyze/log_pipeline.ts";
 import { collectLogs } from "../src/logs/reader.ts";
 import { parseBundleName, rotationKey, ziplinesFromConfig } from "../src/logs/bundle.ts";
 import { setMaxInflate } from "../src/codec/gzip.ts";
 import { entryStream, openZip } from "../src/codec/zip.ts";
 import { crlf, writeBundle, zipVolume } from "../src/testing/bundle_synth.ts";
 import { EXAMPLE_PREFIX, exampleLogs, writeExampleBundle } from "../src/testing/example_bundle.ts";
-import { COMMENT_LIMIT, triage, triageMarkdown, type TriageResult } from "../reports/triage.ts";
+import { COMMENT_LIMIT, triageMarkdown, type TriageResult } from "../reports/triage.ts";
+import { triage } from "../src/jobs/triage.ts";
 import { replayLogs } from "../src/analyze/replay_run.ts";
 import { reportFromLogs } from "../reports/report_data.ts";
 

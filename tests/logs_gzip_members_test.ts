@@ -7,7 +7,7 @@ import zlib from "node:zlib";
 import { assert, assertEquals } from "./assert.ts";
 import { collectLogs } from "../src/logs/reader.ts";
 import { parseLogText } from "../src/logs/parser.ts";
-import { fileProblems } from "../src/analyze/run.ts";
+import { fileProblems } from "../src/analyze/log_pipeline.ts";
 
 const FIXTURE = new URL("./fixtures/logs/navigator_full.log", import.meta.url);
 const plain = await Deno.readFile(FIXTURE);

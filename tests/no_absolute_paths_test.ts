@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { main } from "../commands/main.ts";
 import { demoReplayInputs } from "../commands/demo.ts";
-import { cwdRelative } from "../commands/support/paths.ts";
+import { cwdRelative } from "../src/util/shown_paths.ts";
 import { assert, assertEquals } from "./assert.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url)).replace(/\/$/, "");

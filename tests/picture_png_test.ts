@@ -13,7 +13,7 @@ import { legSvg } from "../reports/leg_svg.ts";
 import { legPictureSvg, type LegPngInput } from "../reports/leg_png.ts";
 import { logLegSvg } from "../reports/log_picture.ts";
 import { rasterFont, svgToPng } from "../reports/svg_raster.ts";
-import { triage } from "../reports/triage.ts";
+import { triage } from "../src/jobs/triage.ts";
 import { darkPixels, decodePng } from "./png_decode.ts";
 
 const PACK = new URL("../examples/city_small/base.nav.gz", import.meta.url).pathname;

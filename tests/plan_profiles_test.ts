@@ -44,7 +44,7 @@ import {
 import { NavscopeError } from "../src/errors.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
-import { diffPaths } from "../commands/diff.ts";
+import { diffPaths } from "../src/jobs/diff.ts";
 
 /** Asserts that `fn` throws a NavscopeError whose message contains `text`. */
 function throwsWith(fn: () => unknown, text: string): void {

@@ -5,7 +5,7 @@
  * @module
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
-import { windowGateFlag } from "../commands/replay.ts";
+import { windowGateFlag } from "../commands/support/flags.ts";
 import { createWindowGateShared, kGateCells, WindowGate } from "../src/plan/window/window_gate.ts";
 import { scratch } from "../src/plan/scratch.ts";
 

@@ -5,7 +5,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { reportFromLogs } from "../reports/report_data.ts";
 import { reportHtml } from "../reports/report_page.ts";
-import { statsLogs } from "../src/analyze/run.ts";
+import { statsLogs } from "../src/analyze/log_pipeline.ts";
 import { UNATTRIBUTED } from "../src/analyze/stats.ts";
 import { COUNTER_NAMES, OTHER_STAGE_NAMES } from "../src/plan/counters.ts";
 

@@ -8,7 +8,7 @@ import { assertGolden, inFixtureDir } from "./fixtures/analyze/golden.ts";
 import { reportFromLogs } from "../reports/report_data.ts";
 import { chartSpecs } from "../reports/report_charts.ts";
 import { reportHtml } from "../reports/report_page.ts";
-import { classifyLogs, statsLogs } from "../src/analyze/run.ts";
+import { classifyLogs, statsLogs } from "../src/analyze/log_pipeline.ts";
 import { syntheticLog } from "../bench/gen_plans.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { main } from "../commands/main.ts";

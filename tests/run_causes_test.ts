@@ -17,7 +17,7 @@ import { compileRulesDocument } from "../src/analyze/rules.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run as classifyCmd } from "../commands/classify.ts";
-import { triage } from "../reports/triage.ts";
+import { triage } from "../src/jobs/triage.ts";
 import { runPictureSvg } from "../reports/run_picture.ts";
 import { reportFromLogs } from "../reports/report_data.ts";
 import { reportHtml } from "../reports/report_page.ts";

@@ -3,7 +3,7 @@
  * MaaFramework navigator lines (which carry no plan record) and a mix, also per zone and under a
  * zone filter.
  */
-import { classifyLogs, statsLogs } from "../src/analyze/run.ts";
+import { classifyLogs, statsLogs } from "../src/analyze/log_pipeline.ts";
 import { assert, assertEquals } from "./assert.ts";
 
 const FX = new URL("./fixtures/", import.meta.url).pathname;

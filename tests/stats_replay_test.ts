@@ -20,8 +20,8 @@ import { comparableRecord } from "../src/analyze/replay.ts";
 import { readReplayDir } from "../src/analyze/replay_run.ts";
 import { parsePlanLine } from "../src/logs/plan_line.ts";
 import { NOT_IN_LOGS } from "../src/analyze/stats_source.ts";
-import { diffPaths } from "../commands/diff.ts";
-import { triage } from "../reports/triage.ts";
+import { diffPaths } from "../src/jobs/diff.ts";
+import { triage } from "../src/jobs/triage.ts";
 
 const PACK = new URL("../examples/city_small/base.nav.gz", import.meta.url).pathname;
 /** The zone of the example pack (examples/city_small; the bundle's map02base leg is not in it). */

@@ -194,16 +194,24 @@ export async function runBattery(
   } else if (format === "jsonl") {
     out(JSON.stringify({ summary: s, machine, profile: JSON.parse(profile) }) + "\n");
   } else if (bufferTable) {
-    const rows: TableModel = {
-      title: `battery ${path}`,
-      head: HEAD,
-      rows: buffered.map(cells),
-      align: ["left", "left", "left", "left", "right", "left", "right", "right"],
-    };
-    printTables(format as Format, [rows, summaryTable(s)], null);
+    printTables(format as Format, batteryTables(path, buffered, s), null);
   } else {
     out("\n");
     printTables("text", [summaryTable(s)], null);
   }
   return check && s.mismatched > 0 ? 3 : 0;
+}
+
+/** A battery's rows and summary as tables (what `plan --legs` prints for a small battery). */
+export function batteryTables(
+  path: string,
+  rows: readonly BatteryRow[],
+  summary: BatterySummary,
+): TableModel[] {
+  return [{
+    title: `battery ${path}`,
+    head: HEAD,
+    rows: rows.map(cells),
+    align: ["left", "left", "left", "left", "right", "left", "right", "right"],
+  }, summaryTable(summary)];
 }

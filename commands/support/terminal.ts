@@ -11,6 +11,19 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import Table from "cli-table3";
 import { createColors } from "picocolors";
 import { NavscopeError } from "../../src/errors.ts";
+import { fileProblemWarnings, type JobEvent, type OnJobEvent } from "../../src/jobs/progress.ts";
+import {
+  alignOf,
+  cell,
+  csvField,
+  displayWidth,
+  fmtNum,
+  renderCsv,
+  renderMarkdown,
+  type TableModel,
+} from "../../reports/table_text.ts";
+
+export { csvField, displayWidth, fmtNum, renderCsv, renderMarkdown, type TableModel };
 
 /** Where text goes. */
 export interface Sink {
@@ -81,44 +94,8 @@ export function colorEnabled(sink: Sink = io.out): boolean {
   }
 }
 
-/** A table to print: a title, column heads and rows of cells. */
-export interface TableModel {
-  /** Title printed above the table (a `# title` line in CSV, a `###` heading in Markdown). */
-  title: string;
-  /** Column heads. */
-  head: string[];
-  /** Rows; numbers are printed with {@link fmtNum}. */
-  rows: Array<Array<string | number | null>>;
-  /** Per-column alignment; default: numbers right, text left. */
-  align?: Array<"left" | "right">;
-  /** Lines printed after the table (notes, shares). */
-  notes?: string[];
-}
-
 /** Output format of a command. */
 export type Format = "text" | "json" | "csv" | "md";
-
-/**
- * Formats a number for tables: up to 2 decimals below 10, 1 decimal below 1000, integers above,
- * trailing zeros dropped; null/NaN print as "-". Deterministic (no locale).
- */
-export function fmtNum(v: number | null): string {
-  if (v === null || Number.isNaN(v)) return "-";
-  const a = Math.abs(v);
-  const d = a < 10 ? 2 : a < 1000 ? 1 : 0;
-  const s = String(Number(v.toFixed(d)));
-  return s === "-0" ? "0" : s;
-}
-
-function cell(v: string | number | null): string {
-  return typeof v === "number" || v === null ? fmtNum(v) : v;
-}
-
-function alignOf(t: TableModel, i: number): "left" | "right" {
-  if (t.align?.[i]) return t.align[i];
-  const v = t.rows[0]?.[i];
-  return typeof v === "number" || v === null ? "right" : "left";
-}
 
 /** Renders tables for a terminal (cli-table3); bold heads and cyan titles when `color`. */
 export function renderText(tables: TableModel[], color = false): string {
@@ -138,96 +115,33 @@ export function renderText(tables: TableModel[], color = false): string {
   return parts.join("\n");
 }
 
-/** One CSV field (RFC 4180: quote when it has a comma, quote, CR or LF). */
-export function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
-/**
- * Renders tables as CSV. Each table is a `# title` line, a header row and its rows; tables are
- * separated by one empty line. Notes become `# note` lines. Lines end with `\n`.
- */
-export function renderCsv(tables: TableModel[]): string {
-  return tables.map((t) => {
-    const lines = [`# ${t.title}`, t.head.map(csvField).join(",")];
-    for (const r of t.rows) lines.push(r.map((v) => csvField(cell(v))).join(","));
-    for (const n of t.notes ?? []) lines.push(`# ${n}`);
-    return lines.join("\n") + "\n";
-  }).join("\n");
-}
-
-function mdCell(s: string): string {
-  return s.replaceAll("\\", "\\\\").replaceAll("|", "\\|").replaceAll("\n", " ");
-}
-
-/**
- * Display width of a string in a monospace font: East Asian wide/fullwidth characters count 2
- * (the same rule `deno fmt` uses to pad Markdown tables, so golden .md files stay fmt-clean).
- */
-export function displayWidth(s: string): number {
-  let w = 0;
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    w += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf && c !== 0x303f) ||
-        (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
-        (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
-        (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x20000 && c <= 0x3fffd)
-      ? 2
-      : 1;
-  }
-  return w;
-}
-
-function pad(s: string, w: number, right: boolean): string {
-  const fill = " ".repeat(Math.max(0, w - displayWidth(s)));
-  return right ? fill + s : s + fill;
-}
-
-/**
- * Renders tables as GitHub Markdown (a `###` heading, a pipe table padded to column width,
- * notes as paragraphs).
- */
-export function renderMarkdown(tables: TableModel[]): string {
-  return tables.map((t) => {
-    const head = t.head.map(mdCell);
-    const body = t.rows.map((r) => r.map((v) => mdCell(cell(v))));
-    const right = t.head.map((_, i) => alignOf(t, i) === "right");
-    const w = head.map((h, i) =>
-      Math.max(3, displayWidth(h), ...body.map((r) => displayWidth(r[i] ?? "")))
-    );
-    const row = (cells: string[]) =>
-      `| ${cells.map((c, i) => pad(c, w[i], right[i])).join(" | ")} |`;
-    const lines = [`### ${mdCell(t.title)}`, "", row(head)];
-    lines.push(
-      `| ${w.map((n, i) => (right[i] ? "-".repeat(n - 1) + ":" : "-".repeat(n))).join(" | ")} |`,
-    );
-    for (const r of body) lines.push(row(r));
-    // One paragraph per note, so `deno fmt` never re-wraps them (notes stay < 100 columns).
-    for (const n of t.notes ?? []) lines.push("", mdCell(n));
-    return lines.join("\n") + "\n";
-  }).join("\n");
-}
-
 /** Stable JSON: two-space indent, trailing newline. */
 export function renderJson(value: unknown): string {
   return JSON.stringify(value, null, 2) + "\n";
 }
 
-/** Prints tables (or JSON) in the chosen format to stdout. */
-export function printTables(format: Format, tables: TableModel[], json: unknown): void {
+/** Tables (or JSON) in the chosen format as text; terminal tables in colour only with `color`. */
+export function renderTables(
+  format: Format,
+  tables: TableModel[],
+  json: unknown,
+  color = false,
+): string {
   switch (format) {
     case "json":
-      io.out.write(renderJson(json));
-      return;
+      return renderJson(json);
     case "csv":
-      io.out.write(renderCsv(tables));
-      return;
+      return renderCsv(tables);
     case "md":
-      io.out.write(renderMarkdown(tables));
-      return;
+      return renderMarkdown(tables);
     default:
-      io.out.write(renderText(tables, colorEnabled(io.out)));
+      return renderText(tables, color);
   }
+}
+
+/** Prints tables (or JSON) in the chosen format to stdout. */
+export function printTables(format: Format, tables: TableModel[], json: unknown): void {
+  io.out.write(renderTables(format, tables, json, format === "text" && colorEnabled(io.out)));
 }
 
 /** Picks the output format from mutually exclusive `--json/--csv/--md` flags. */
@@ -328,14 +242,10 @@ function joinDashValues(args: string[], options: ParseArgsConfig["options"]): st
   return out;
 }
 
-/** Prints `navscope CMD: warning: …` lines for unreadable files / broken gzip on stderr. */
+/** Prints the file problems of a log read as warnings on stderr (src/jobs/progress.ts). */
 export function warnFileProblems(cmd: string, problems: Array<{ file: string; error: string }>) {
-  for (const p of problems) {
-    // A corrupt .gz is read up to the damage ("…; read up to line N"): not skipped.
-    const partly = /; read up to line [1-9]|dropped \(a crash|not valid UTF-8/.test(p.error);
-    io.err.write(
-      `navscope ${cmd}: warning: ${partly ? "partly read" : "skipped"} ${p.file}: ${p.error}\n`,
-    );
+  for (const text of fileProblemWarnings(problems)) {
+    io.err.write(`navscope ${cmd}: warning: ${text}\n`);
   }
 }
 
@@ -344,4 +254,25 @@ export function warnBundles(cmd: string, parse: { bundles: readonly { warnings: 
   for (const b of parse.bundles) {
     for (const w of b.warnings) io.err.write(`navscope ${cmd}: warning: ${w}\n`);
   }
+}
+
+/**
+ * The printer of a job's events (src/jobs/progress.ts) for command `cmd`: steps as
+ * `navscope CMD: …` lines (or with `stepPrefix`), warnings as `navscope CMD: warning: …` (the
+ * step's name when the event carries one), fractions on the progress bar.
+ */
+export function jobPrinter(
+  cmd: string,
+  progress?: Progress,
+  stepPrefix = `navscope ${cmd}: `,
+): OnJobEvent {
+  return (e: JobEvent) => {
+    if (e.kind === "fraction") {
+      progress?.update(e.fraction, e.label, e.force);
+      return;
+    }
+    progress?.done();
+    if (e.kind === "step") io.err.write(`${stepPrefix}${e.text}\n`);
+    else io.err.write(`navscope ${e.from ?? cmd}: warning: ${e.text}\n`);
+  };
 }

@@ -230,7 +230,7 @@ function fastHalfMeanInPlace(v: number[]): number {
  * One leg's cost on each side over the rounds `rounds` picks: per part (a stage, or the parts of
  * a composite), each side's {@link fastHalfMean} over the rounds where both sides were measured,
  * summed over the parts. [NaN, NaN] when no part has a measured round. Per side first, then the
- * comparison: with the run order rotating through the slots of a round (src/analyze/ab.ts
+ * comparison: with the run order rotating through the slots of a round (src/jobs/ab.ts
  * roundOrder), every side's rounds see the same slots, so an order effect cancels, and one
  * descheduled run is one slow sample of one side, which its fast half discards.
  */

@@ -7,7 +7,7 @@
  */
 import type { BundleInfo } from "../logs/bundle.ts";
 import type { FileReport, ParseReport } from "../logs/types.ts";
-import { relPath } from "./paths.ts";
+import { relPath } from "../util/shown_paths.ts";
 
 /** The JSON form of a bundle (stable, snake_case). */
 export interface BundleFacts {

@@ -45,7 +45,7 @@ import {
   readMachineFile,
   sameMachine,
 } from "./machine.ts";
-import { fileProblems, requireSomeInput } from "./run.ts";
+import { fileProblems, requireSomeInput } from "./log_pipeline.ts";
 import {
   COUNTER_STATS,
   STAGES,

@@ -2,7 +2,8 @@
  * The pure half of the GitHub issue bot (docs/triage.md, _GitHub Actions_): which attachment
  * URLs of an issue are MaaEnd log bundles, how their volumes group, which earlier comment is the
  * bot's own, and the comment text. No I/O here, so every rule is tested on strings; the runner
- * (`commands/support/issue_triage_runner.ts`) does the downloads and the API calls.
+ * (`src/jobs/triage_issue.ts`, its CLI `commands/support/issue_triage_runner.ts`) does the downloads
+ * and the API calls.
  * @module
  */
 import { NavscopeError } from "../errors.ts";

@@ -10,7 +10,7 @@ export * from "./classify_report.ts";
 export * from "./percentile.ts";
 export * from "./stats.ts";
 export * from "./tables.ts";
-export * from "./run.ts";
+export * from "./log_pipeline.ts";
 export * from "./stats_source.ts";
 export {
   type ReplayedStats,

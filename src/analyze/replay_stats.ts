@@ -22,7 +22,7 @@ import type { PlanProfile } from "../plan/profile.ts";
 import { recordClass, replayKey } from "./replay.ts";
 import { replayLogs, type ReplayResult, type ReplayRow } from "./replay_run.ts";
 import type { PoolPack } from "./replay_pool.ts";
-import { type PipelineOptions, statsLogs } from "./run.ts";
+import { type PipelineOptions, statsLogs } from "./log_pipeline.ts";
 import {
   type Contradiction,
   lacksPlanData,

@@ -4,7 +4,7 @@
  * length, drops) — by binary search over `git rev-list --ancestry-path GOOD..BAD`, as
  * `git bisect` and asv's `asv find` do. Each probe checks the commit out in a temporary
  * worktree (`git worktree add --detach`, removed afterwards, as `nightly --ab` does in
- * src/analyze/ab.ts) and plans the leg with that checkout's `navscope plan --log`; the pack
+ * src/jobs/ab.ts) and plans the leg with that checkout's `navscope plan --log`; the pack
  * and the leg are this checkout's, so only the planner changes between probes.
  *
  * Binary search assumes one change (a later change back is not seen): the search is

@@ -23,10 +23,15 @@ import {
   judgeStage,
   median,
   type StagePairs,
-} from "./ab_stats.ts";
-import { type MachineFingerprint, machineFingerprint } from "./machine.ts";
-import { STAGES } from "./stats.ts";
+} from "../analyze/ab_stats.ts";
+import { machineFingerprint } from "../analyze/machine.ts";
+import { STAGES } from "../analyze/stats.ts";
 import { git } from "../util/git.ts";
+import type { AbReport } from "../analyze/ab_report.ts";
+import { abMarkdown } from "../../reports/ab_markdown.ts";
+import type { OnJobEvent } from "./progress.ts";
+
+export type { AbOutcomeDifference, AbReport } from "../analyze/ab_report.ts";
 
 /** Options of {@link abCompare}. */
 export interface AbOptions extends AbJudgeOptions {
@@ -49,71 +54,6 @@ export interface AbOptions extends AbJudgeOptions {
   preload?: { ref?: string; current?: string };
   /** Progress lines. */
   onProgress?: (line: string) => void;
-}
-
-/** A leg whose outcome differs between the versions (its timings still pair). */
-export interface AbOutcomeDifference {
-  /** `battery-folder/leg-id`. */
-  leg: string;
-  /** Outcome at REF (`ok` or the error code). */
-  ref: string;
-  /** Outcome now. */
-  current: string;
-}
-
-/** The A/B report (`nightly --ab REF --json FILE`). */
-export interface AbReport {
-  /** Format tag. */
-  format: "navscope-ab";
-  /** Format version (2: A/A calibration, warm-up, absolute floor). */
-  version: 2;
-  /** "pass", or "regression" when a stage is significantly slower. */
-  verdict: "pass" | "regression";
-  /** Stages judged slower. */
-  regressions: string[];
-  /** The ref as given, and the commit it names. */
-  ref: { name: string; commit: string };
-  /** The current checkout: path (relative to the working directory), HEAD commit, uncommitted changes present. */
-  current: { root: string; commit: string; dirty: boolean };
-  /** The machine both versions ran on. */
-  machine: MachineFingerprint;
-  /** Measured rounds (the warm-up passes are not counted). */
-  rounds: number;
-  /** Warm-up passes each round's processes run first, discarded. */
-  warmup_rounds: number;
-  /** Legs paired (per round). */
-  legs: number;
-  /** Batteries planned (as given: relative to the working directory, or absolute if given so). */
-  batteries: string[];
-  /** The method in one paragraph (for the reader of the JSON). */
-  method: string;
-  /** Judging parameters in force. */
-  params: {
-    threshold: number;
-    confidence: number;
-    resamples: number;
-    seed: number;
-    floor_ms: number;
-    min_diff_ms: number;
-    min_total_share: number;
-    min_legs: number;
-  };
-  /** Per stage (window … total). */
-  stages: AbStageRow[];
-  /** Legs whose outcome differs between the versions. */
-  outcome_differences: AbOutcomeDifference[];
-  /**
-   * The measured times the verdicts are a pure function of (`judgeStages`): per side, per stage
-   * (`stages` order), per leg (`legs` order), per measured round, ms (null: not measured). Kept
-   * so a verdict can be re-derived and the noise studied (docs/gate.md).
-   */
-  times: {
-    stages: readonly string[];
-    legs: string[];
-    ref: (number | null)[][][];
-    current: (number | null)[][][];
-    ref2: (number | null)[][][];
-  };
 }
 
 /** The method text of every report (docs/gate.md says the same at length). */
@@ -550,4 +490,39 @@ export function judgeStages(
       ? judgeStage(s, parts("current"), parts("ref2"), totalMs, { period: 3, ...opts })
       : judgeStage(s, pair(si, "current"), pair(si, "ref2"), totalMs, { period: 3, ...opts })
   );
+}
+
+/** Options of {@link runAb}: {@link abCompare}'s, the output folder and the progress events. */
+export interface AbJobOptions extends Omit<AbOptions, "onProgress"> {
+  /** Folder for ab.md and ab.json (created). */
+  out: string;
+  /** abCompare's progress lines and the closing line, as steps. */
+  onProgress?: OnJobEvent;
+}
+
+/** What {@link runAb} wrote: the report (ab.json) and its Markdown (ab.md). */
+export interface AbJobResult {
+  report: AbReport;
+  markdown: string;
+}
+
+/**
+ * `nightly --ab REF` as a workflow: the A/B comparison ({@link abCompare}), written as
+ * OUT/ab.md and OUT/ab.json.
+ */
+export async function runAb(o: AbJobOptions): Promise<AbJobResult> {
+  const { out, onProgress, ...opts } = o;
+  const say = (text: string) => onProgress?.({ kind: "step", text });
+  const t0 = performance.now();
+  const report = await abCompare({ ...opts, onProgress: say });
+  await Deno.mkdir(out, { recursive: true });
+  const markdown = abMarkdown(report);
+  await Deno.writeTextFile(join(out, "ab.md"), markdown);
+  await Deno.writeTextFile(join(out, "ab.json"), JSON.stringify(report, null, 2) + "\n");
+  say(
+    `${report.verdict} in ${((performance.now() - t0) / 1000).toFixed(1)} s → ${
+      join(out, "ab.md")
+    }, ${join(out, "ab.json")}`,
+  );
+  return { report, markdown };
 }

@@ -1,11 +1,11 @@
 /**
- * The Markdown summary of `nightly --ab REF` (src/analyze/ab.ts): verdict, both versions, the
+ * The Markdown summary of `nightly --ab REF` (src/jobs/ab.ts): verdict, both versions, the
  * machine, and per stage the median ratio current / ref with its bootstrap interval.
  * @module
  */
-import type { AbReport } from "../../src/analyze/ab.ts";
-import { describeMachine } from "../../src/analyze/machine.ts";
-import { fmtNum, renderMarkdown, type TableModel } from "./terminal.ts";
+import type { AbReport } from "../src/analyze/ab_report.ts";
+import { describeMachine } from "../src/analyze/machine.ts";
+import { fmtNum, renderMarkdown, type TableModel } from "./table_text.ts";
 
 function ratio(v: number): string {
   return Number.isFinite(v) ? `${v.toFixed(3)}×` : "-";
