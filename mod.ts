@@ -468,3 +468,60 @@ export {
   legResultOf,
   sameResult,
 } from "./src/jobs/bisect.ts";
+
+// ── Workflows (src/jobs/, issue 54): what each command runs, one typed function each ────────
+// Each takes an options object, reports progress through `onProgress` (JobEvent) instead of
+// printing, and resolves to a result object; docs/library.md shows one example per workflow.
+export { fileProblemWarnings, type JobEvent, type OnJobEvent } from "./src/jobs/progress.ts";
+export {
+  DEFAULT_BASELINE,
+  DEFAULT_BATTERIES,
+  EXAMPLE_WORLDS,
+  examplePath,
+  EXAMPLES,
+} from "./src/jobs/examples.ts";
+export { type NightlyOptions, type NightlyResult, runNightly } from "./src/jobs/nightly.ts";
+export { type AbJobOptions, type AbJobResult, runAb } from "./src/jobs/ab.ts";
+export {
+  DEMO_WORLDS,
+  type DemoBattery,
+  demoInputs,
+  type DemoOptions,
+  type DemoResult,
+  type DemoStep,
+  runDemo,
+} from "./src/jobs/demo.ts";
+export { type ReplayJobOptions, type ReplayJobResult, runReplay } from "./src/jobs/replay.ts";
+export {
+  batteriesBesidePacks,
+  type ReportJobOptions,
+  type ReportJobResult,
+  runReport,
+} from "./src/jobs/report.ts";
+export { runTriage, triage, type TriageJobOptions, type TriageOptions } from "./src/jobs/triage.ts";
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_TOTAL_BYTES,
+  triageIssue,
+  type TriageIssueOptions,
+  type TriageIssueResult,
+  type TriageRunner,
+} from "./src/jobs/triage_issue.ts";
+export {
+  addRunToHistory,
+  exportHistory,
+  gitFacts,
+  type HistoryFacts,
+  requireHistoryStore,
+} from "./src/jobs/history.ts";
+export { diffPaths, type DiffPathsOptions, type DiffPathsResult } from "./src/jobs/diff.ts";
+export {
+  requireBatteryZones,
+  requireLegs,
+  requireUsablePack,
+  unusablePack,
+} from "./src/jobs/preflight.ts";
+export { readBatteries } from "./src/legs/read.ts";
+export { cwdRelative, relPath } from "./src/util/shown_paths.ts";
+export { diffMarkdown } from "./reports/diff_markdown.ts";
+export { abMarkdown } from "./reports/ab_markdown.ts";

@@ -32,6 +32,8 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   "tests/logs_bundle_test.ts": "triage end to end on the example bundle, with and without replay",
   "tests/stats_replay_test.ts": "stats / report / triage --pack: the example bundle replayed",
   "tests/library_use_test.ts": "examples/library_use.ts run as a user would, planning batteries",
+  "tests/library_docs_test.ts":
+    "docs/library.md's workflow examples type-checked and run: nightly, demo, triage (~60-90 s)",
 };
 
 /**

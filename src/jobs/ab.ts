@@ -38,7 +38,7 @@ export interface AbOptions extends AbJudgeOptions {
   /** The git ref to compare against (a commit, branch or tag; `HEAD` = the last commit). */
   ref: string;
   /** Batteries (legs.json), each planned on the base.nav.gz beside it. */
-  batteries: string[];
+  batteries: readonly string[];
   /** The current checkout (default: the one this module is in). */
   root?: string;
   /** Measured rounds, a multiple of 3 (default 6), each after a discarded warm-up pass. */
@@ -430,7 +430,7 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
     rounds,
     warmup_rounds: warmup,
     legs: legIndex.size,
-    batteries: opts.batteries,
+    batteries: [...opts.batteries],
     method: AB_METHOD,
     params,
     stages,

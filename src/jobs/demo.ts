@@ -33,7 +33,7 @@ import { runReport } from "./report.ts";
 import { runTriage } from "./triage.ts";
 
 /** The batteries the demo plans: the five the nightly gate plans (examples/NAME/legs.json). */
-export const DEMO_WORLDS = EXAMPLE_WORLDS;
+export const DEMO_WORLDS: readonly string[] = EXAMPLE_WORLDS;
 
 /** One world's battery as planned (what `plan --legs … --json` prints). */
 export interface DemoBattery {
@@ -61,6 +61,11 @@ export interface DemoOptions {
   out: string;
   /** Replay the failed legs (default true). */
   replay?: boolean;
+  /**
+   * The example worlds to plan (default all five, {@link DEMO_WORLDS}); fewer make a quick demo
+   * whose report then counts the baseline's other legs as gone.
+   */
+  worlds?: readonly string[];
   /** Steps' lines, warnings and each step's result as it finishes. */
   onProgress?: (event: JobEvent | DemoStep) => void;
 }
@@ -77,10 +82,12 @@ export interface DemoResult {
 }
 
 /** The packs and batteries the demo's replay and report get, relative to the working directory. */
-export function demoInputs(): { packs: string[]; batteries: string[] } {
+export function demoInputs(
+  worlds: readonly string[] = DEMO_WORLDS,
+): { packs: string[]; batteries: string[] } {
   return {
-    packs: DEMO_WORLDS.map((w) => cwdRelative(examplePath(`${w}/base.nav.gz`))),
-    batteries: DEMO_WORLDS.map((w) => cwdRelative(examplePath(`${w}/legs.json`))),
+    packs: worlds.map((w) => cwdRelative(examplePath(`${w}/base.nav.gz`))),
+    batteries: worlds.map((w) => cwdRelative(examplePath(`${w}/legs.json`))),
   };
 }
 
@@ -91,7 +98,16 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const logs = `${o.out}/logs`;
   await Deno.mkdir(logs, { recursive: true });
   const batteries: DemoBattery[] = [];
-  for (const w of DEMO_WORLDS) {
+  const worlds = o.worlds ?? DEMO_WORLDS;
+  for (const w of worlds) {
+    if (!DEMO_WORLDS.includes(w)) {
+      throw new NavscopeError(
+        "usage",
+        `demo: no example world ${JSON.stringify(w)}`,
+        {},
+        DEMO_WORLDS.join(", "),
+      );
+    }
     const b = await planWorld(w, `${logs}/${w}.log`, say);
     batteries.push(b);
     emit?.({ kind: "battery", battery: b });
@@ -99,7 +115,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   // Each world's pack and legs.json: the legs' test overrides (window, max_cells,
   // cancel_before_tier) apply on replay as they did when planned; without them an unchanged
   // planner would report spurious changes.
-  const inputs = demoInputs();
+  const inputs = demoInputs(worlds);
   const legs = await readBatteries(inputs.batteries);
   const cores = Math.max(1, navigator.hardwareConcurrency || 1);
   let replay: ReplayReport | null = null;
