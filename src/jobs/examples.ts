@@ -11,10 +11,18 @@ import { fileURLToPath } from "node:url";
 export const EXAMPLES: string = fileURLToPath(new URL("../../examples/", import.meta.url));
 
 /** The example worlds, in order: the five the nightly gate and the demo plan. */
-export const EXAMPLE_WORLDS: readonly string[] = ["city_small", "dungeon", "nav_test", "proto_level", "tower_big"];
+export const EXAMPLE_WORLDS: readonly string[] = [
+  "city_small",
+  "dungeon",
+  "nav_test",
+  "proto_level",
+  "tower_big",
+];
 
 /** The example batteries' legs.json files (absolute), in order. */
-export const DEFAULT_BATTERIES: readonly string[] = EXAMPLE_WORLDS.map((d) => join(EXAMPLES, d, "legs.json"));
+export const DEFAULT_BATTERIES: readonly string[] = EXAMPLE_WORLDS.map((d) =>
+  join(EXAMPLES, d, "legs.json")
+);
 
 /** The committed baseline folder (absolute). */
 export const DEFAULT_BASELINE: string = join(EXAMPLES, "baseline");
