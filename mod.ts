@@ -11,7 +11,7 @@
  * - **Pictures**: top-down PNG/SVG of a baked zone.
  *
  * Internals — the bake operators (`src/bake/*.ts`), the grid rules (`src/grid/*.ts`), tile and
- * stream codecs (`src/pack/bgrd/tile_v3.ts`, …), mesh cleaning helpers (`src/mesh/*.ts`) and the
+ * stream codecs (`src/pack/bgrd/tile_v3.ts`, …), mesh cleaning helpers (`src/zone_mesh/*.ts`) and the
  * test-data generators (`src/testing/`) — are not re-exported; import them by path.
  * @module
  */
@@ -182,7 +182,7 @@ export {
   type SnapHit,
   snapPoint,
   type ZoneClean,
-} from "./src/mesh/mod.ts";
+} from "./src/zone_mesh/mod.ts";
 
 // ── Worlds: procedural generator, landmarks, leg batteries, real meshes ──────────────────────
 export {
@@ -300,7 +300,7 @@ export {
   parseLogText,
   type ParseOptions,
 } from "./src/logs/parser.ts";
-export { gloss, GLOSSARY, hasCjk, unglossed } from "./src/logs/gloss.ts";
+export { gloss, GLOSSARY, hasCjk, unglossed } from "./src/logs/message_gloss.ts";
 
 // ── Analytics: failure classification, tier and timing statistics ────────────────────────────
 export * from "./src/analyze/mod.ts";
@@ -335,7 +335,12 @@ export {
   writeReplayDir,
 } from "./src/analyze/replay_run.ts";
 export { type PoolPack, type PoolTask, ReplayPool } from "./src/analyze/replay_pool.ts";
-export { Handout, type HandoutPlan, HEAVY_SHARE, planHandout } from "./src/analyze/handout.ts";
+export {
+  Handout,
+  type HandoutPlan,
+  HEAVY_SHARE,
+  planHandout,
+} from "./src/analyze/replay_handout.ts";
 export {
   checkMetricName,
   DEFAULT_THRESHOLDS,
@@ -399,7 +404,7 @@ export {
   RunCollector,
   type RunCounts,
   type TrackSegment,
-} from "./src/analyze/runs.ts";
+} from "./src/analyze/nav_runs.ts";
 // ── Every failed run explained (issue 53) ────────────────────────────────────────────────────
 export {
   type CauseLink,

@@ -5,7 +5,7 @@
  *   deno bench --allow-read bench/mesh_bench.ts
  */
 import { importObj, readObj } from "../src/world/mod.ts";
-import { buildTriangleBuckets, cleanZone, snapPoint } from "../src/mesh/mod.ts";
+import { buildTriangleBuckets, cleanZone, snapPoint } from "../src/zone_mesh/mod.ts";
 
 const PROTO = new URL("../examples/proto_level/proto-level.obj", import.meta.url).pathname;
 

@@ -12,7 +12,7 @@
  */
 import { detourWorld, ex } from "./recast_common.ts";
 import { mulberry32 as rng } from "../src/rng.ts";
-import { cleanZone } from "../src/mesh/zone_clean.ts";
+import { cleanZone } from "../src/zone_mesh/zone_clean.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { MeshSearch } from "../src/plan/mesh/astar.ts";
 import { buildMeshGraph } from "../src/plan/mesh/graph.ts";

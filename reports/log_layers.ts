@@ -5,7 +5,7 @@
  * report and PNGs, each a toggleable layer of the SVG legend (docs/pictures.md).
  * @module
  */
-import type { NavRun } from "../src/analyze/runs.ts";
+import type { NavRun } from "../src/analyze/nav_runs.ts";
 import type { Point2 } from "../src/logs/types.ts";
 import type { FailingLeg } from "./report_data.ts";
 import type { ExtraRoute, ZiplineHop } from "./leg_svg.ts";

@@ -8,7 +8,7 @@
 import type { ReportData } from "./report_data.ts";
 import type { ReportHistory } from "./report_history.ts";
 import { BAR_STAGES } from "./report_data.ts";
-import { gloss, hasCjk } from "../src/logs/gloss.ts";
+import { gloss, hasCjk } from "../src/logs/message_gloss.ts";
 
 /** One chart of the page. */
 export interface ChartSpec {

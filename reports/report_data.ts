@@ -12,7 +12,12 @@
  * `maxPoints`, not by the number of plans.
  * @module
  */
-import { factsFromPlan, FailureCollector, legKey, PlanCollector } from "../src/analyze/adapter.ts";
+import {
+  factsFromPlan,
+  FailureCollector,
+  legKey,
+  PlanCollector,
+} from "../src/analyze/log_collectors.ts";
 import type { ClassifyReport } from "../src/analyze/classify_report.ts";
 import { ClassifyAccumulator } from "../src/analyze/classify_report.ts";
 import {
@@ -31,10 +36,10 @@ import type {
   WindowBucketRow,
 } from "../src/analyze/stats.ts";
 import { CAPPED_WINDOW_MAX, round3, StatsAccumulator, StatsGroup } from "../src/analyze/stats.ts";
-import { gloss, hasCjk } from "../src/logs/gloss.ts";
+import { gloss, hasCjk } from "../src/logs/message_gloss.ts";
 import { formatTimestamp } from "../src/logs/line.ts";
 import { parseLogs } from "../src/logs/reader.ts";
-import { type NavRun, RUN_EVENT_TYPES, RunCollector } from "../src/analyze/runs.ts";
+import { type NavRun, RUN_EVENT_TYPES, RunCollector } from "../src/analyze/nav_runs.ts";
 import { type ReportRuns, reportRuns } from "./report_runs.ts";
 import type { BundleFacts } from "../src/analyze/bundle_facts.ts";
 import type { LogEvent, ParseReport, PlanRecord, Point2 } from "../src/logs/types.ts";
@@ -232,11 +237,11 @@ export interface Drilldown {
   svg?: string;
   /** Why there is no SVG. */
   why?: string;
-  /** Hover data of the picture's cells (reports/span_pack.ts), absent over the hover budget. */
+  /** Hover data of the picture's cells (reports/hover_spans.ts), absent over the hover budget. */
   spans?: PackedSpans;
 }
 
-/** The spans of a picture's crop cells, packed for the page (reports/span_pack.ts). */
+/** The spans of a picture's crop cells, packed for the page (reports/hover_spans.ts). */
 export interface PackedSpans {
   /** Crop origin (global cells) and size. */
   x0: number;
@@ -245,7 +250,7 @@ export interface PackedSpans {
   ny: number;
   /** Spans in all. */
   spans: number;
-  /** base64 of the gzip of the packed columns (layout: reports/span_pack.ts). */
+  /** base64 of the gzip of the packed columns (layout: reports/hover_spans.ts). */
   gz: string;
 }
 
@@ -647,7 +652,7 @@ function round4(v: number): number {
 }
 
 /**
- * Fills `d.glosses` with the English gloss (src/logs/gloss.ts) of every Chinese text the page
+ * Fills `d.glosses` with the English gloss (src/logs/message_gloss.ts) of every Chinese text the page
  * shows: failure errors, escalation-reason stacks and drill-down messages.
  */
 export function addGlosses(d: ReportData): void {

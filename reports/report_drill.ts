@@ -2,7 +2,7 @@
  * Drill-downs of the HTML report: the failing legs replayed on `--pack` with the window picture
  * (`engine.plan(req, {picture: true}).picture`) drawn by the `plan --svg` renderer
  * (reports/leg_svg.ts) and the crop cells' spans packed for the hover read-out
- * (reports/span_pack.ts).
+ * (reports/hover_spans.ts).
  *
  * A drill-down never shows a replay that cannot explain the logged failure without saying so:
  * - a navscope plan line replays exactly (`requestFromRecord`, as `navscope replay`), with the
@@ -29,7 +29,7 @@ import type { LegPicture, PlanRequest, PlanResult } from "../src/plan/types.ts";
 import type { Leg as BatteryLeg } from "../src/legs/format.ts";
 import { NAVSCOPE_VERSION } from "../src/version.ts";
 import { type ExtraRoute, legSvg, type PictureText } from "./leg_svg.ts";
-import { packSpans } from "./span_pack.ts";
+import { packSpans } from "./hover_spans.ts";
 import {
   addGlosses,
   type Drilldown,

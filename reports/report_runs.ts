@@ -4,7 +4,7 @@
  * JSON as `failed_runs`) and its server-rendered table.
  * @module
  */
-import type { NavRun } from "../src/analyze/runs.ts";
+import type { NavRun } from "../src/analyze/nav_runs.ts";
 import type { RuleSet } from "../src/analyze/rules.ts";
 import { runCause, runEnd } from "../src/analyze/run_causes.ts";
 

@@ -5,9 +5,9 @@
  * workflow that reads, replays and draws is src/jobs/triage.ts.
  * @module
  */
-import { gloss } from "../src/logs/gloss.ts";
+import { gloss } from "../src/logs/message_gloss.ts";
 import type { ParseReport, Point2 } from "../src/logs/types.ts";
-import type { NavRun } from "../src/analyze/runs.ts";
+import type { NavRun } from "../src/analyze/nav_runs.ts";
 import { type BundleFacts, ziplineWord } from "../src/analyze/bundle_facts.ts";
 import { relPath } from "../src/util/shown_paths.ts";
 import type { FailingLeg } from "./report_data.ts";

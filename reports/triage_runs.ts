@@ -8,7 +8,7 @@
  */
 import type { ParseReport, Point2 } from "../src/logs/types.ts";
 import { topUnknownKinds } from "../src/logs/run_messages.ts";
-import type { NavRun } from "../src/analyze/runs.ts";
+import type { NavRun } from "../src/analyze/nav_runs.ts";
 import type { RuleSet } from "../src/analyze/rules.ts";
 import {
   chainWords,

@@ -5,8 +5,8 @@
  */
 import { assert, assertEquals, assertRejects, assertThrows } from "./assert.ts";
 import { parseLogText } from "../src/logs/parser.ts";
-import { FailureCollector } from "../src/analyze/adapter.ts";
-import type { Failure } from "../src/analyze/adapter.ts";
+import { FailureCollector } from "../src/analyze/log_collectors.ts";
+import type { Failure } from "../src/analyze/log_collectors.ts";
 import { EMPTY_FACTS, FAILURE_CLASSES } from "../src/analyze/classes.ts";
 import type { FailureFacts } from "../src/analyze/classes.ts";
 import {

@@ -8,7 +8,7 @@ import { nearestRank, percentile, summarize } from "../src/analyze/percentile.ts
 import { StatsAccumulator, StatsGroup, statsMetrics } from "../src/analyze/stats.ts";
 import { emptyPlanRecord } from "../src/logs/plan_line.ts";
 import { COUNTER_NAMES, emptyCounters, emptyOtherTimings } from "../src/plan/counters.ts";
-import { PlanCollector } from "../src/analyze/adapter.ts";
+import { PlanCollector } from "../src/analyze/log_collectors.ts";
 import { parseLogText } from "../src/logs/parser.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import {

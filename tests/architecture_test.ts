@@ -1,6 +1,6 @@
 /**
  * The layer rule of ARCHITECTURE.md, checked on the code itself: a module imports only from
- * the layers above it (util → codec → pack → mesh → grid → bake → legs → world → plan → logs →
+ * the layers above it (util → codec → pack → zone_mesh → grid → bake → legs → world → plan → logs →
  * analyze → reports → jobs → commands), and no import circle exists (type-only and dynamic
  * imports included). The workflows (src/jobs/) sit between the renderers and the commands: a
  * job uses the renderers, no renderer runs a job, and only commands call jobs.
@@ -19,7 +19,7 @@ export const LAYERS = [
   "util",
   "codec",
   "pack",
-  "mesh",
+  "zone_mesh",
   "grid",
   "bake",
   "legs",

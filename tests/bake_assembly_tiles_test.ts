@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { bakeTile, snapHeight } from "../src/bake/bake_tile.ts";
-import { cleanZone } from "../src/mesh/mod.ts";
+import { cleanZone } from "../src/zone_mesh/mod.ts";
 import { rasterize } from "../src/bake/rasterize.ts";
 import { appendSeamBridge } from "../src/bake/seam_bridge.ts";
 import { buildSpans } from "../src/bake/build_spans.ts";

@@ -22,7 +22,7 @@ import { wallKeepTable } from "../src/bake/wall_keep.ts";
 import { sealedClearance } from "../src/bake/sealed_clearance.ts";
 import { loadManifest } from "../src/world/manifest.ts";
 import { loadZoneGeometry } from "../src/world/obj.ts";
-import { cleanZone } from "../src/mesh/mod.ts";
+import { cleanZone } from "../src/zone_mesh/mod.ts";
 import { SpanFlag } from "../src/pack/grid_types.ts";
 
 export const FIXTURE = new URL("./fixtures/bake/manifest.json", import.meta.url).pathname;

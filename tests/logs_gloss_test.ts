@@ -1,11 +1,11 @@
 /**
- * English glosses of the planner's Chinese messages (src/logs/gloss.ts): known messages read as
+ * English glosses of the planner's Chinese messages (src/logs/message_gloss.ts): known messages read as
  * intended, numbers stay in place, text without Chinese has no gloss, and every Chinese message
  * or reason the planner can emit (every Chinese string literal in src/plan/) glosses with no
  * Chinese left over.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { gloss, GLOSSARY, hasCjk, unglossed } from "../src/logs/gloss.ts";
+import { gloss, GLOSSARY, hasCjk, unglossed } from "../src/logs/message_gloss.ts";
 
 Deno.test("gloss: planner messages and reasons in English, numbers kept", () => {
   assertEquals(gloss("不连通"), "disconnected");

@@ -22,7 +22,7 @@ import {
   walkableMarks,
   weldOldPack,
   zoneTopology,
-} from "../src/mesh/mod.ts";
+} from "../src/zone_mesh/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
 
 Deno.test("mesh: 2×1 grid — adjacency, components, boundary bits", () => {

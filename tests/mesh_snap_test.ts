@@ -12,7 +12,7 @@ import {
   snapPoint,
   triangleHeight,
   type ZoneClean,
-} from "../src/mesh/mod.ts";
+} from "../src/zone_mesh/mod.ts";
 
 /** Brute force: every walkable triangle, same keys, radius 8 then 16. */
 function bruteSnap(zc: ZoneClean, x: number, y: number, o: SnapOptions) {

@@ -11,7 +11,7 @@ import { NavscopeError } from "../src/errors.ts";
 import { decodeMainPack, encodeMainPack, loadZone } from "../src/pack/bnav/mod.ts";
 import { NO_TRIANGLE, type OffMeshLink } from "../src/pack/bnav/types.ts";
 import { decodeBoml, encodeBoml, readBomlHeader } from "../src/pack/bnav/boml.ts";
-import { resolveLinkEnds } from "../src/mesh/link_ends.ts";
+import { resolveLinkEnds } from "../src/zone_mesh/link_ends.ts";
 
 const PACK = new URL("../examples/city_small/base.nav.gz", import.meta.url).pathname;
 

@@ -13,7 +13,7 @@ import type { PlanRequest, PlanResult } from "../src/plan/types.ts";
 import { parseLegs } from "../src/legs/format.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { formatPlanLine, parsePlanLine } from "../src/logs/plan_line.ts";
-import { factsFromPlan } from "../src/analyze/adapter.ts";
+import { factsFromPlan } from "../src/analyze/log_collectors.ts";
 import { classifyFailure } from "../src/analyze/rules.ts";
 import { emptyNoGoTable } from "../src/pack/nogo/table.ts";
 

@@ -7,8 +7,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { assert, assertAlmostEquals, assertEquals } from "./assert.ts";
-import { cleanZone, type ZoneClean } from "../src/mesh/zone_clean.ts";
-import { snapPoint } from "../src/mesh/snap.ts";
+import { cleanZone, type ZoneClean } from "../src/zone_mesh/zone_clean.ts";
+import { snapPoint } from "../src/zone_mesh/snap.ts";
 import type { OffMeshLink } from "../src/pack/bnav/types.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { cleanedAdjacency } from "../src/plan/mesh/graph.ts";

@@ -4,7 +4,7 @@
  * brute-force Dijkstra, tie determinism.
  */
 import { assert, assertAlmostEquals, assertEquals } from "./assert.ts";
-import { cleanZone, type ZoneClean } from "../src/mesh/zone_clean.ts";
+import { cleanZone, type ZoneClean } from "../src/zone_mesh/zone_clean.ts";
 import { NO_TRIANGLE, type OffMeshLink } from "../src/pack/bnav/types.ts";
 import { findCorridor, MeshSearch } from "../src/plan/mesh/astar.ts";
 import { funnel, type FunnelEvent, type Portal, type XY } from "../src/plan/mesh/funnel.ts";

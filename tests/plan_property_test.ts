@@ -25,7 +25,7 @@ import { readMaybeGzip } from "../src/codec/file.ts";
 import { decodeMainPack } from "../src/pack/bnav/codec.ts";
 import { ownedRecords } from "../src/testing/owned_records.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
-import { factsFromPlan } from "../src/analyze/adapter.ts";
+import { factsFromPlan } from "../src/analyze/log_collectors.ts";
 import { classifyFailure } from "../src/analyze/rules.ts";
 import type { PlanRequest } from "../src/plan/types.ts";
 

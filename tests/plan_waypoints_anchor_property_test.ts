@@ -21,8 +21,8 @@
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { pullWaypoints, routeSegmentDrivable } from "../src/plan/route/post/waypoints.ts";
-import { buildDriveBuckets } from "../src/mesh/snap.ts";
-import type { ZoneClean } from "../src/mesh/zone_clean.ts";
+import { buildDriveBuckets } from "../src/zone_mesh/snap.ts";
+import type { ZoneClean } from "../src/zone_mesh/zone_clean.ts";
 import type { Visibility } from "../src/plan/route/visibility/visibility.ts";
 
 type P = [number, number];

@@ -1,6 +1,6 @@
 /**
  * The reference build's waypoint sampling rule (formulas.md #138 "Ref differs"; profile switch
- * `waypointSampleGeometry` off, src/mesh/drive_index.ts), against a brute force written from the
+ * `waypointSampleGeometry` off, src/zone_mesh/drive_index.ts), against a brute force written from the
  * text of #138 alone:
  *
  * - each triangle registered in every 4-px bin its planar bounding box touches
@@ -27,10 +27,10 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
-import { buildRefDriveIndex, refSampleTriangle } from "../src/mesh/drive_index.ts";
-import { buildDriveBuckets } from "../src/mesh/snap.ts";
+import { buildRefDriveIndex, refSampleTriangle } from "../src/zone_mesh/drive_index.ts";
+import { buildDriveBuckets } from "../src/zone_mesh/snap.ts";
 import { pullWaypoints, routeSegmentDrivable } from "../src/plan/route/post/waypoints.ts";
-import type { ZoneClean } from "../src/mesh/zone_clean.ts";
+import type { ZoneClean } from "../src/zone_mesh/zone_clean.ts";
 import type { Visibility } from "../src/plan/route/visibility/visibility.ts";
 
 type P = [number, number];

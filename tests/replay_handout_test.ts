@@ -1,9 +1,9 @@
 /**
- * Replay's hand-out (src/analyze/handout.ts): the heavy legs split over the workers against
+ * Replay's hand-out (src/analyze/replay_handout.ts): the heavy legs split over the workers against
  * brute-force optima and an independent longest-processing-time schedule, the light legs left
  * in hand-out order, and the dispenser's lane / shared / steal order, each task exactly once.
  */
-import { Handout, HEAVY_SHARE, planHandout } from "../src/analyze/handout.ts";
+import { Handout, HEAVY_SHARE, planHandout } from "../src/analyze/replay_handout.ts";
 import { mulberry32 } from "./rng.ts";
 import { assert, assertEquals } from "./assert.ts";
 

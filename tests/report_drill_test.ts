@@ -1,6 +1,6 @@
 /**
  * Drill-downs of the HTML report (reports/report_drill.ts) and their hover data
- * (reports/span_pack.ts): a battery leg replays with its test overrides and matches the log; the
+ * (reports/hover_spans.ts): a battery leg replays with its test overrides and matches the log; the
  * same line without the battery replays to another outcome and says why (overrides missing); a
  * changed pack build is named; one leg of every class comes first; the packed spans come back
  * as they went in. Also the report command's refusals before any work (--thresholds without a
@@ -9,7 +9,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { reportFromLogs } from "../reports/report_data.ts";
 import { addDrilldowns, drillOrder } from "../reports/report_drill.ts";
-import { packSpans, unpackSpans } from "../reports/span_pack.ts";
+import { packSpans, unpackSpans } from "../reports/hover_spans.ts";
 import { parseLegs } from "../src/legs/format.ts";
 import type { LegPicture } from "../src/plan/diagnostics/picture.ts";
 import type { FailingLeg } from "../reports/report_data.ts";

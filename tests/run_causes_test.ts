@@ -10,7 +10,7 @@ import { mulberry32 } from "./rng.ts";
 import { aimFailure, RunLogWriter } from "../src/testing/run_log_synth.ts";
 import { parseLogText } from "../src/logs/parser.ts";
 import { MAX_UNKNOWN_KINDS, OTHER_KINDS } from "../src/logs/run_messages.ts";
-import { type NavRun, RunCollector } from "../src/analyze/runs.ts";
+import { type NavRun, RunCollector } from "../src/analyze/nav_runs.ts";
 import { chainWords, pointPolylineDistance, runCause, runEnd } from "../src/analyze/run_causes.ts";
 import { RUN_CAUSES } from "../src/analyze/run_cause_rules.ts";
 import { compileRulesDocument } from "../src/analyze/rules.ts";

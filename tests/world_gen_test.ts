@@ -9,8 +9,8 @@ import { generateWorld, WORLD_FILES, writeGeneratedWorld } from "../src/world/ge
 import { MeshBuilder, ramp, Sheet } from "../src/world/gen_mesh.ts";
 import { loadManifest, validateManifest } from "../src/world/manifest.ts";
 import { loadZoneGeometry, type ZoneGeometry } from "../src/world/obj.ts";
-import { cleanZone } from "../src/mesh/zone_clean.ts";
-import { closestOnTriangle } from "../src/mesh/geom.ts";
+import { cleanZone } from "../src/zone_mesh/zone_clean.ts";
+import { closestOnTriangle } from "../src/zone_mesh/geom.ts";
 import { encodeLegs, LEG_OUTCOMES, parseLegs } from "../src/legs/format.ts";
 import { encodeLandmarks, parseLandmarks } from "../src/world/landmarks.ts";
 import { NavscopeError } from "../src/errors.ts";

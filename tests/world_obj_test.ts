@@ -7,7 +7,7 @@ import {
   loadZoneOccluders,
   parseObj,
 } from "../src/world/mod.ts";
-import { cleanZone } from "../src/mesh/mod.ts";
+import { cleanZone } from "../src/zone_mesh/mod.ts";
 
 const FIXTURE = new URL("./fixtures/worlds/small/", import.meta.url).pathname;
 

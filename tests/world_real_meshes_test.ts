@@ -10,7 +10,7 @@ import {
   closestOnTriangle,
   snapPoint,
   triangleHeight,
-} from "../src/mesh/mod.ts";
+} from "../src/zone_mesh/mod.ts";
 
 /** The vendored real meshes: `examples/` of this repository. */
 const EXAMPLES = new URL("../examples", import.meta.url).pathname;

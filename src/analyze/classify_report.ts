@@ -6,7 +6,7 @@
  */
 import { formatTimestamp } from "../logs/line.ts";
 import type { BundleFacts } from "./bundle_facts.ts";
-import type { Failure } from "./adapter.ts";
+import type { Failure } from "./log_collectors.ts";
 import type { RuleSet } from "./rules.ts";
 import type { RunCauseFields } from "./classify_runs.ts";
 import { classifyFailure, DEFAULT_RULE_SET } from "./rules.ts";

@@ -7,7 +7,7 @@ import type { ParseReport } from "../logs/types.ts";
 import { topUnknownKinds } from "../logs/run_messages.ts";
 import type { RuleSet } from "./rules.ts";
 import { type RunCauseRow, runCauseRows } from "./run_causes.ts";
-import type { NavRun } from "./runs.ts";
+import type { NavRun } from "./nav_runs.ts";
 
 /** How many unknown message kinds a report lists (the most frequent). */
 export const MAX_LISTED_KINDS = 20;

@@ -32,7 +32,7 @@ import { parseJson } from "../codec/json.ts";
 import { readTextStrict } from "../codec/json_strict.ts";
 import { parseLogs } from "../logs/reader.ts";
 import type { ParseReport } from "../logs/types.ts";
-import { factsFromLeg, legKey } from "./adapter.ts";
+import { factsFromLeg, legKey } from "./log_collectors.ts";
 import { FAILURE_CLASSES } from "./classes.ts";
 import { percentileSorted } from "./percentile.ts";
 import { classifyFailure } from "./rules.ts";

@@ -6,11 +6,11 @@
 import { NavscopeError } from "../errors.ts";
 import { parseLooseTimestamp } from "../logs/line.ts";
 import { parseLogs } from "../logs/reader.ts";
-import { RUN_EVENT_TYPES, RunCollector } from "./runs.ts";
+import { RUN_EVENT_TYPES, RunCollector } from "./nav_runs.ts";
 import { addRunCauses } from "./classify_runs.ts";
 import { bundleFacts } from "./bundle_facts.ts";
 import type { Leg, ParseReport } from "../logs/types.ts";
-import { FailureCollector, PlanCollector } from "./adapter.ts";
+import { FailureCollector, PlanCollector } from "./log_collectors.ts";
 import type { ClassifyBy, ClassifyReport } from "./classify_report.ts";
 import { ClassifyAccumulator } from "./classify_report.ts";
 import type { RuleSet } from "./rules.ts";

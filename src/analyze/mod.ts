@@ -5,7 +5,7 @@
  */
 export * from "./classes.ts";
 export * from "./rules.ts";
-export * from "./adapter.ts";
+export * from "./log_collectors.ts";
 export * from "./classify_report.ts";
 export * from "./percentile.ts";
 export * from "./stats.ts";

@@ -23,7 +23,7 @@ import { planOverrides } from "../plan/battery.ts";
 import type { PlanRequest } from "../plan/types.ts";
 import { STAGE_NAMES } from "../plan/counters.ts";
 import type { Leg as BatteryLeg } from "../legs/format.ts";
-import { factsFromLeg, factsFromPlan, legKey } from "./adapter.ts";
+import { factsFromLeg, factsFromPlan, legKey } from "./log_collectors.ts";
 import { classifyFailure } from "./rules.ts";
 
 /** Outcome of one replayed leg. */

@@ -8,7 +8,7 @@
  */
 import type { PlanRecord } from "../logs/types.ts";
 import type { PlanRequest } from "../plan/types.ts";
-import { Handout } from "./handout.ts";
+import { Handout } from "./replay_handout.ts";
 import {
   createWindowGateShared,
   kGateCells,

@@ -33,7 +33,7 @@ import {
   type ReplayOutcome,
 } from "./replay.ts";
 import { type PoolPack, type PoolTask, ReplayPool } from "./replay_pool.ts";
-import { Handout, loggedCost, planHandout } from "./handout.ts";
+import { Handout, loggedCost, planHandout } from "./replay_handout.ts";
 import { isDeepStrictEqual } from "node:util";
 
 /** Format tag of replay.json. */

@@ -11,7 +11,7 @@
  */
 import type { Leg, Point2 } from "../logs/types.ts";
 import { navmeshZoneOf } from "../logs/messages.ts";
-import { factsFromLeg } from "./adapter.ts";
+import { factsFromLeg } from "./log_collectors.ts";
 import { classifyFailure, DEFAULT_RULE_SET, type RuleSet } from "./rules.ts";
 import {
   causeOfFacts,
@@ -23,7 +23,7 @@ import {
   UNKNOWN_CAUSE,
 } from "./run_cause_rules.ts";
 import type { RunSignal } from "./run_events.ts";
-import type { NavRun } from "./runs.ts";
+import type { NavRun } from "./nav_runs.ts";
 
 /** One link of a run's cause chain: the cause and the first line that named it. */
 export interface CauseLink {

@@ -160,7 +160,7 @@ export interface StatsBody {
   failed_excluded: number;
   /**
    * Failures as `classify` counts them in the same logs (failed legs, navigator or plan line,
-   * plus pack-load failures; src/analyze/adapter.ts counting policy), excluded from every
+   * plus pack-load failures; src/analyze/log_collectors.ts counting policy), excluded from every
    * timing. Equals `failed_excluded` when only plan records were added.
    */
   failures: number;

@@ -1,7 +1,7 @@
 /**
  * The triage workflow (navscope triage; issue 35): a bug report's log bundle in one step. The
  * bundle's logs are read as every command reads them (src/logs/bundle.ts), grouped into
- * navigation runs (src/analyze/runs.ts), the distinct failing legs replayed on the packs when
+ * navigation runs (src/analyze/nav_runs.ts), the distinct failing legs replayed on the packs when
  * given, and rendered as a GitHub issue comment (reports/triage.ts), the HTML report and one
  * PNG per distinct failing leg and per failed run (docs/triage.md).
  * @module

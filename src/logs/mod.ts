@@ -8,7 +8,7 @@ export * from "./line.ts";
 export * from "./plan_line.ts";
 export * from "./from_plan.ts";
 export * from "./messages.ts";
-export * from "./gloss.ts";
+export * from "./message_gloss.ts";
 export * from "./pairer.ts";
 export * from "./parser.ts";
 export * from "./reader.ts";

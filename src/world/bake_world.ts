@@ -48,7 +48,7 @@ import {
   snapPoint,
   triangleRecords,
   zoneTopology,
-} from "../mesh/mod.ts";
+} from "../zone_mesh/mod.ts";
 import { loadManifest, type WorldManifest, type ZoneSpec } from "./manifest.ts";
 import { loadZoneGeometry, loadZoneOccluders } from "./obj.ts";
 import {

@@ -13,7 +13,7 @@
 import { NavscopeError } from "../errors.ts";
 import { checkBound, COORD_PX, HEIGHT } from "../pack/bounds.ts";
 import { readFileBytes } from "../codec/mod.ts";
-import { orientCcw } from "../mesh/mod.ts";
+import { orientCcw } from "../zone_mesh/mod.ts";
 import type { MeshSpec, ZoneSpec } from "./manifest.ts";
 
 /** A parsed OBJ file: positions, triangles and the names in force for each triangle. */

@@ -21,7 +21,7 @@ import { NavscopeError } from "../errors.ts";
 import { MANIFEST_FORMAT, MANIFEST_VERSION, validateManifest } from "./manifest.ts";
 import { loadZoneGeometry, type ZoneGeometry } from "./obj.ts";
 import { mulberry32 } from "../rng.ts";
-import { closestOnTriangle } from "../mesh/geom.ts";
+import { closestOnTriangle } from "../zone_mesh/geom.ts";
 import { encodeLegs, type Leg } from "./legs.ts";
 
 /** One real mesh and where it goes in its zone. */

@@ -22,7 +22,7 @@
  * v1 (MaaEnd builds before #5844) and v2 are told apart by the header's version and record
  * length; any other pair is an error. v1 records get `dirBits = bidirectional ? 3 : 1` here and
  * {@link NO_TRIANGLE} ends, and the pack loaders report them as `offMeshLinkEnds:
- * "v1-unresolved"`; the mesh layer (src/mesh/link_ends.ts, `resolveLinkEnds`) fills them by
+ * "v1-unresolved"`; the mesh layer (src/zone_mesh/link_ends.ts, `resolveLinkEnds`) fills them by
  * snapping the end points to the zone mesh as the baker does. Reserved bytes are ignored on read
  * and written as 0.
  * @module

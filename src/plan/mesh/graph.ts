@@ -1,6 +1,6 @@
 /**
  * The polygon graph of the triangle-mesh planner (spec 演进, generation 1; issue 14): the
- * triangles of a zone's cleaned mesh (src/mesh/zone_clean.ts) are the polygons, kept CCW as the
+ * triangles of a zone's cleaned mesh (src/zone_mesh/zone_clean.ts) are the polygons, kept CCW as the
  * corner-point note (003) requires. Two triangles are joined where zone cleaning kept their
  * shared edge: the same welded adjacency, minus the duplicate and one-sided seams and the seams
  * cut by rule 3 (an unwalkable side or no traversable link). Off-mesh links (BOML) whose two end
@@ -11,9 +11,9 @@
  * `max(c, 1)` multiplier the voxel planner gives a link (build_window.ts collectLinks).
  * @module
  */
-import { meshNeighbours } from "../../mesh/adjacency.ts";
-import { buildTriangleBuckets, type TriangleBuckets } from "../../mesh/snap.ts";
-import type { ZoneClean } from "../../mesh/zone_clean.ts";
+import { meshNeighbours } from "../../zone_mesh/adjacency.ts";
+import { buildTriangleBuckets, type TriangleBuckets } from "../../zone_mesh/snap.ts";
+import type { ZoneClean } from "../../zone_mesh/zone_clean.ts";
 import { NO_TRIANGLE, type OffMeshLink } from "../../pack/bnav/types.ts";
 
 /** One directed off-mesh link edge of the graph (zone-local triangles). */

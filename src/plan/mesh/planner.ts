@@ -11,9 +11,9 @@
  * goal's region (起点所在的面 step 2).
  * @module
  */
-import { closestOnTriangle } from "../../mesh/geom.ts";
-import { type SnapHit, type SnapOptions, snapPoint } from "../../mesh/snap.ts";
-import type { ZoneClean } from "../../mesh/zone_clean.ts";
+import { closestOnTriangle } from "../../zone_mesh/geom.ts";
+import { type SnapHit, type SnapOptions, snapPoint } from "../../zone_mesh/snap.ts";
+import type { ZoneClean } from "../../zone_mesh/zone_clean.ts";
 import type { OffMeshLink } from "../../pack/bnav/types.ts";
 import type { Engine } from "../engine.ts";
 import { emptyDebug, PlanFailure, type PlanRequest, type PlanResult, type Pt } from "../types.ts";

@@ -23,7 +23,7 @@
  * `max(c, 1)·|span|` + landing → centre.
  * @module
  */
-import type { ZoneClean } from "../../mesh/zone_clean.ts";
+import type { ZoneClean } from "../../zone_mesh/zone_clean.ts";
 import type { OffMeshLink } from "../../pack/bnav/types.ts";
 import { cleanedAdjacency, linkEdges, type MeshLinkEdge } from "./graph.ts";
 import { buildSnapIndex, type SnapIndex } from "./snap_index.ts";

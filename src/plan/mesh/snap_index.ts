@@ -1,6 +1,6 @@
 /**
  * The mesh planner's fast snap (issue 30): the same result as the spec's snap (吸附,
- * src/mesh/snap.ts `snapPoint`, formulas.md #64) — same candidates (walkable triangles within
+ * src/zone_mesh/snap.ts `snapPoint`, formulas.md #64) — same candidates (walkable triangles within
  * radius 8, then 16 px), same comparison keys, the same closest point — found faster.
  *
  * Why: on Recast's demo meshes the zone is a few 24-px buckets wide, so the spec's bucket grid
@@ -18,10 +18,10 @@ import {
   K_SNAP_BUCKET_PX,
   K_SNAP_RADIUS_PX,
   K_SNAP_RADIUS_WIDE_PX,
-} from "../../mesh/constants.ts";
-import { closestOnTriangle } from "../../mesh/geom.ts";
-import type { SnapHit, SnapOptions, TriangleBuckets } from "../../mesh/snap.ts";
-import type { ZoneClean } from "../../mesh/zone_clean.ts";
+} from "../../zone_mesh/constants.ts";
+import { closestOnTriangle } from "../../zone_mesh/geom.ts";
+import type { SnapHit, SnapOptions, TriangleBuckets } from "../../zone_mesh/snap.ts";
+import type { ZoneClean } from "../../zone_mesh/zone_clean.ts";
 
 /** Fine buckets plus per-triangle bounding boxes and heights. */
 export interface SnapIndex {
@@ -226,7 +226,7 @@ function visit(
     if (accept && !accept(t)) continue;
     const dist = closestOnTriangle(zc.vertices, zc.tris, t, x, y, OUT);
     if (dist > r) continue;
-    // The keys of src/mesh/snap.ts snapRound (formulas.md #64), compared the same way.
+    // The keys of src/zone_mesh/snap.ts snapRound (formulas.md #64), compared the same way.
     let k0: number, k1: number, k2: number, k3: number;
     if (mode === 0) {
       k0 = dist;

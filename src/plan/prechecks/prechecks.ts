@@ -7,8 +7,8 @@
  * @module
  */
 
-import { closestOnTriangle, triangleHeight } from "../../mesh/geom.ts";
-import { type SnapHit, snapPoint } from "../../mesh/snap.ts";
+import { closestOnTriangle, triangleHeight } from "../../zone_mesh/geom.ts";
+import { type SnapHit, snapPoint } from "../../zone_mesh/snap.ts";
 import { inAuthorNoGo, type NoGoTable } from "../../pack/nogo/table.ts";
 import { kCS } from "../../grid/constants.ts";
 import { cFixed } from "../diagnostics/format.ts";

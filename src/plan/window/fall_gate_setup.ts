@@ -11,8 +11,8 @@
 
 import type { FallGate } from "../../grid/rise_ok.ts";
 import { makeFallGate } from "../../grid/fall_gate.ts";
-import { closestOnTriangle } from "../../mesh/geom.ts";
-import { bucketCandidates } from "../../mesh/snap.ts";
+import { closestOnTriangle } from "../../zone_mesh/geom.ts";
+import { bucketCandidates } from "../../zone_mesh/snap.ts";
 import { dropBlocked } from "../../pack/ocls/drop_blocked.ts";
 import type { OccluderScene } from "../../pack/ocls/types.ts";
 import type { ZoneState } from "./zone_state.ts";

@@ -12,9 +12,9 @@ import {
   buildTriangleBuckets,
   type DriveBuckets,
   type TriangleBuckets,
-} from "../../mesh/snap.ts";
-import { cleanZone, type ZoneClean } from "../../mesh/zone_clean.ts";
-import { buildRefDriveIndex, type RefDriveIndex } from "../../mesh/drive_index.ts";
+} from "../../zone_mesh/snap.ts";
+import { cleanZone, type ZoneClean } from "../../zone_mesh/zone_clean.ts";
+import { buildRefDriveIndex, type RefDriveIndex } from "../../zone_mesh/drive_index.ts";
 import type { BgrdSection } from "../../pack/bgrd/section.ts";
 import type { MainPack, ZoneRecord } from "../../pack/bnav/types.ts";
 import { readComponentGraphs, readWallTable, type SidecarPack } from "../../pack/bnvf/sidecar.ts";
@@ -114,7 +114,7 @@ export class ZoneState {
 
   /**
    * The reference build's waypoint sampling index over every triangle of the cleaned zone mesh
-   * (formulas.md #138 "Ref differs"; mesh/drive_index.ts), built once, on first use by a plan
+   * (formulas.md #138 "Ref differs"; zone_mesh/drive_index.ts), built once, on first use by a plan
    * under the switch `waypointSampleGeometry` off (or probing it).
    */
   refDriveIndex(): RefDriveIndex {

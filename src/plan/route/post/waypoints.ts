@@ -14,9 +14,13 @@
  */
 
 import { kClimb } from "../../../grid/constants.ts";
-import type { ZoneClean } from "../../../mesh/zone_clean.ts";
-import { type DriveBuckets, pointBucket } from "../../../mesh/snap.ts";
-import { refContains, type RefDriveIndex, refSampleTriangle } from "../../../mesh/drive_index.ts";
+import type { ZoneClean } from "../../../zone_mesh/zone_clean.ts";
+import { type DriveBuckets, pointBucket } from "../../../zone_mesh/snap.ts";
+import {
+  refContains,
+  type RefDriveIndex,
+  refSampleTriangle,
+} from "../../../zone_mesh/drive_index.ts";
 import type { Pt } from "../../types.ts";
 import type { Visibility } from "../visibility/visibility.ts";
 
