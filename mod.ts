@@ -9,10 +9,13 @@
  * - **Planning**: open an engine on a pack, plan legs and leg batteries.
  * - **Run logs and analytics**: parse logs, classify failures, tier and timing statistics.
  * - **Pictures**: top-down PNG/SVG of a baked zone.
+ * - **Workflows** (`src/jobs/`): what each command runs, one typed function each — the nightly
+ *   gate, A/B, demo, replay, report, diff, triage and the issue bot, history, bisect — taking an
+ *   options object, reporting progress by callback, resolving to a result (docs/library.md).
  *
  * Internals — the bake operators (`src/bake/*.ts`), the grid rules (`src/grid/*.ts`), tile and
- * stream codecs (`src/pack/bgrd/tile_v3.ts`, …), mesh cleaning helpers (`src/zone_mesh/*.ts`) and the
- * test-data generators (`src/testing/`) — are not re-exported; import them by path.
+ * stream codecs (`src/pack/bgrd/tile_v3.ts`, …), zone-mesh cleaning helpers (`src/zone_mesh/*.ts`)
+ * and the test-data generators (`src/testing/`) — are not re-exported; import them by path.
  * @module
  */
 
