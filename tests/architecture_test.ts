@@ -221,3 +221,31 @@ Deno.test("commands: the checks see what they check (a planted import and a long
   assertEquals(runLength(`export async function run(args: string[]) {\n${body}\n}\n`), 122);
   assertEquals(runLength("export function other() {\n}\n"), null);
 });
+
+/**
+ * Printing and exiting in a source text: `console.*`, `Deno.exit`, `Deno.stdout`, `Deno.stderr`
+ * outside comments and template strings (a child process's source in a template string may use
+ * them: src/jobs/ab.ts, the planner driver each round starts). Block comments go first, then
+ * whole-line ones: both hold backticks.
+ */
+export function printsOrExits(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/[^\n]*/gm, "")
+    .replace(/`(?:\\[\s\S]|[^`\\])*`/g, "``");
+  return [...code.matchAll(/console\.\w+|Deno\.(?:exit|stdout|stderr)\b/g)].map((m) => m[0]);
+}
+
+Deno.test("architecture: the workflows (src/jobs/) print nothing and never exit", async () => {
+  const files = await sourceFiles();
+  const bad: string[] = [];
+  for (const [path, text] of files) {
+    if (path.startsWith("src/jobs/")) bad.push(...printsOrExits(text).map((m) => `${path}: ${m}`));
+  }
+  assertEquals(bad, []);
+  assertEquals(
+    printsOrExits(
+      "/** `console.log` in a doc */\n// Deno.exit(1) in a comment\nconst d = `Deno.exit(0)`;\n" +
+        "if (bad) Deno.exit(2);\nconsole.error(`x`);\n",
+    ),
+    ["Deno.exit", "console.error"],
+  );
+});

@@ -8,8 +8,6 @@
  * @module
  */
 import { NavscopeError } from "../errors.ts";
-import { readTextStrict } from "../codec/json_strict.ts";
-import { parseLegs } from "../legs/format.ts";
 import { readBatteries } from "../legs/read.ts";
 import { openEngine } from "../plan/engine.ts";
 import { formatPlanLine } from "../logs/plan_line.ts";
@@ -186,7 +184,7 @@ async function planWorld(w: string, log: string, say: (s: string) => void): Prom
   }
   say(`demo: planning examples/${w}/legs.json → ${log}`);
   try {
-    const legs = parseLegs(await readTextStrict(path), path);
+    const legs = await readBatteries([path]);
     requireLegs(legs, path);
     requireBatteryZones(legs, engine.info.zones, path, engine.info.mainPack);
     const rows: BatteryRow[] = [];

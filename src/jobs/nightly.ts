@@ -9,9 +9,9 @@
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../errors.ts";
-import { readTextStrict } from "../codec/json_strict.ts";
 import { writeFileAtomic } from "../codec/file.ts";
-import { type Leg, parseLegs } from "../legs/format.ts";
+import type { Leg } from "../legs/format.ts";
+import { readBatteries } from "../legs/read.ts";
 import { legRequest } from "../plan/battery.ts";
 import type { PlanProfile } from "../plan/profile.ts";
 import { formatPlanLine } from "../logs/plan_line.ts";
@@ -109,8 +109,7 @@ export async function runNightly(o: NightlyOptions): Promise<NightlyResult> {
   // 2. replay the baseline's failed legs (this run's, when there is no baseline yet).
   const basePlans = join(baseline, "plans.log");
   const haveBase = await exists(basePlans);
-  const allLegs = [];
-  for (const b of o.batteries) allLegs.push(...parseLegs(await readTextStrict(b), b));
+  const allLegs = await readBatteries(o.batteries);
   const rep = await replayLogs([haveBase ? basePlans : plansLog], {
     packs: packs.map((path) => ({ path })),
     jobs: o.jobs ?? 1,
@@ -192,18 +191,9 @@ async function planBatteries(o: NightlyOptions) {
   const tasks = [];
   const legs: Array<{ leg: Leg; battery: string }> = [];
   for (const b of o.batteries) {
-    let text: string;
-    try {
-      text = await readTextStrict(b);
-    } catch (e) {
-      if (e instanceof NavscopeError) throw e;
-      throw new NavscopeError("io", `cannot read the battery: ${(e as Error).message}`, {
-        file: b,
-      });
-    }
     const pack = join(dirname(b), "base.nav.gz");
     if (!packs.includes(pack)) packs.push(pack);
-    const parsed = parseLegs(text, b);
+    const parsed = await readBatteries([b]);
     requireLegs(parsed, b);
     for (const leg of parsed) {
       legs.push({ leg, battery: b });
