@@ -234,6 +234,38 @@ Deno.test("drops: a ledge drop is recorded, its landing is a waypoint, and no pu
   assert(r.heights[d.index - 1] - r.heights[d.index] > 3);
 });
 
+Deno.test("region boxes: the ring-first scan over the tiles naming a region equals a scan of every owned record", async () => {
+  const { decodeBgrdTile, bgrdTileRegions } = await import("../src/pack/bgrd/section.ts");
+  const zs0 = await engine.zoneState(legs[0].zone);
+  const z = zs0.section.zones[zs0.gridZone];
+  assert(z.tiles.length >= 4, "a zone of several tiles");
+  const brute = new Map<number, { x0: number; y0: number; x1: number; y1: number }>();
+  z.tiles.forEach((t, i) => {
+    const c = decodeBgrdTile(zs0.section, zs0.gridZone, i);
+    // The dictionary read alone names exactly the region ids of the tile's records.
+    const ids = [...new Set(c.rid.subarray(0, c.n))].sort((a, b) => a - b);
+    assertEquals([...bgrdTileRegions(zs0.section, zs0.gridZone, i)!].sort((a, b) => a - b), ids);
+    for (let k = 0; k < c.n; k++) {
+      const lx = c.cell[k] % t.nx, ly = Math.floor(c.cell[k] / t.nx);
+      if (lx < t.px0 || lx > t.px1 || ly < t.py0 || ly > t.py1) continue;
+      const gx = t.gx0 + lx, gy = t.gy0 + ly, b = brute.get(c.rid[k]);
+      if (!b) brute.set(c.rid[k], { x0: gx, y0: gy, x1: gx, y1: gy });
+      else {
+        b.x0 = Math.min(b.x0, gx), b.y0 = Math.min(b.y0, gy);
+        b.x1 = Math.max(b.x1, gx), b.y1 = Math.max(b.y1, gy);
+      }
+    }
+  });
+  // A fresh engine per order: the boxes do not depend on which regions were asked first.
+  const ids = Array.from({ length: z.globalRegions + 2 }, (_, i) => i);
+  for (const order of [ids, [...ids].reverse()]) {
+    const e = await openEngine(DIR + "base.nav.gz");
+    const zs = await e.zoneState(legs[0].zone);
+    for (const r of order) assertEquals(zs.regionBox(r), brute.get(r) ?? null, `region ${r}`);
+    await e.close();
+  }
+});
+
 Deno.test("check 8: the nearest-first core-anchor scan equals a scan of every tile in the box", async () => {
   const { coreAnchorPx, kCoreBoxCells, kCoreNone } = await import(
     "../src/plan/prechecks/core_anchor.ts"

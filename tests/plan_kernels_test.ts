@@ -18,7 +18,7 @@ import {
   stepBannedK,
 } from "../src/plan/route/search/span_astar.ts";
 import type { WindowGrid } from "../src/plan/window/build_window.ts";
-import { nearestCell } from "../src/plan/route/route_window.ts";
+import { nearestCell } from "../src/plan/route/anchors.ts";
 
 /** formulas.md #124–#126, written as plainly as possible: one list of heights per column. */
 function refLayerWalk(

@@ -7,7 +7,7 @@
  */
 import { assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
-import { digitalLineInto, walkDigitalLine } from "../src/grid/digital_line.ts";
+import { digitalLineInto, digitalLineMin, walkDigitalLine } from "../src/grid/digital_line.ts";
 import { occIndex, occRankOf, occupiedBit, spanGridFromSorted } from "../src/grid/span_grid.ts";
 import { AccessSearch } from "../src/plan/route/search/access.ts";
 import { emptyCounters } from "../src/plan/counters.ts";
@@ -34,6 +34,27 @@ Deno.test("digitalLineInto: the cells of walkDigitalLine's rint formula, ties an
     }
   }
   assertEquals(lines, 25 * 61 * 61);
+});
+
+Deno.test("digitalLineMin: the smallest field value over walkDigitalLine's cells inside the grid", () => {
+  const rnd = mulberry32(31);
+  const nx = 23, ny = 17;
+  const field = Float32Array.from({ length: nx * ny }, () => Math.floor(rnd() * 1000) / 8);
+  let lines = 0, outside = 0;
+  for (let t = 0; t < 20000; t++) {
+    const p = () => Math.floor(rnd() * 40) - 8;
+    const ax = p(), ay = p(), bx = p(), by = p();
+    let want = Infinity;
+    walkDigitalLine(ax, ay, bx, by, (x, y) => {
+      if (x >= 0 && y >= 0 && x < nx && y < ny) want = Math.min(want, field[y * nx + x]);
+    });
+    const got = digitalLineMin(field, nx, ny, ax, ay, bx, by);
+    if (got !== want) throw new Error(`(${ax},${ay})→(${bx},${by}): ${got} ≠ ${want}`);
+    lines++;
+    if (want === Infinity) outside++;
+  }
+  assertEquals(lines, 20000);
+  assertEquals(outside > 0 && outside < 20000, true);
 });
 
 Deno.test("occRankOf / occupiedBit: rank(c + 1) = rank(c) + occupied(c), and rank = occIndex where occupied", () => {

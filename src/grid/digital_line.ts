@@ -80,6 +80,42 @@ function digitalAxis(out: Int32Array, off: number, a: number, d: number, n: numb
   }
 }
 
+/**
+ * The smallest `field[y·nx + x]` over the cells of the digital line a → b that lie in the
+ * `nx × ny` grid (Infinity when none does): {@link digitalLineInto}'s cells, both axes stepped
+ * together while walking, with no buffer in between (SegMinClr, spec 拐点抬升).
+ */
+export function digitalLineMin(
+  field: ArrayLike<number>,
+  nx: number,
+  ny: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): number {
+  const dx = bx - ax, dy = by - ay;
+  const n = Math.max(Math.abs(dx), Math.abs(dy), 1);
+  const mx = dx < 0 ? -dx : dx, sx = dx < 0 ? -1 : 1;
+  const my = dy < 0 ? -dy : dy, sy = dy < 0 ? -1 : 1;
+  let m = Infinity;
+  if (ax >= 0 && ay >= 0 && ax < nx && ay < ny) m = Math.min(m, field[ay * nx + ax]);
+  let flx = 0, remx = 0, fly = 0, remy = 0;
+  for (let k = 1; k <= n; k++) {
+    remx += mx;
+    if (remx >= n) (remx -= n), flx++;
+    remy += my;
+    if (remy >= n) (remy -= n), fly++;
+    const rx = 2 * remx, ry = 2 * remy;
+    const vx = rx < n ? flx : rx > n ? flx + 1 : flx + (flx & 1);
+    const vy = ry < n ? fly : ry > n ? fly + 1 : fly + (fly & 1);
+    const x = ax + sx * vx, y = ay + sy * vy;
+    if (x < 0 || y < 0 || x >= nx || y >= ny) continue;
+    m = Math.min(m, field[y * nx + x]);
+  }
+  return m;
+}
+
 /** The digital line as a flat `Int32Array` of (x, y) pairs. */
 export function digitalLineCells(ax: number, ay: number, bx: number, by: number): Int32Array {
   const out = new Int32Array(2 * digitalLineLength(ax, ay, bx, by));

@@ -26,7 +26,7 @@ import { K_CS, type SpanColumns } from "../grid_types.ts";
 import type { BgrdScratch } from "./streams.ts";
 import { outputColumns, type TileContext, withVarintExpectation } from "./tile_common.ts";
 import { decodeTileV2, encodeTileV2 } from "./tile_v2.ts";
-import { decodeTileV3, encodeTileV3 } from "./tile_v3.ts";
+import { decodeTileV3, encodeTileV3, readTileRegionsV3 } from "./tile_v3.ts";
 
 /** Section tag. */
 export const BGRD_TAG = "BGRD";
@@ -438,6 +438,31 @@ export function decodeBgrdTile(
   );
   checkTileHeights(out, ctx.where);
   return out;
+}
+
+/**
+ * The region ids a tile's records carry (its region dictionary, apron included), or null for a
+ * v2 section (no dictionary apart from the records: decode the tile). Only the header and the
+ * dictionary stream are read and checked (tile_v3.ts readTileRegionsV3).
+ */
+export function bgrdTileRegions(
+  section: BgrdSection,
+  zone: number,
+  tile: number,
+): Uint32Array | null {
+  if (section.version !== 3) return null;
+  const z = section.zones[zone];
+  const t = z.tiles[tile];
+  if (t.len === 0) return new Uint32Array(0);
+  const ctx: TileContext = {
+    nx: t.nx,
+    ny: t.ny,
+    records: t.records,
+    where: { ...section.where, section: SECTION, zone: z.name, tile },
+    base: t.offset,
+  };
+  const payload = bgrdTilePayload(section, zone, tile);
+  return withVarintExpectation(() => readTileRegionsV3(payload, ctx));
 }
 
 /**

@@ -220,6 +220,43 @@ export function decodeTileV3(
   return out;
 }
 
+/**
+ * The region dictionary of a v3 tile payload (stream 2: the distinct region ids its records
+ * carry, apron included), read without inflating the other seven streams: the header is checked
+ * as {@link decodeTileV3} checks it, streams 0 and 1 are stepped over by their length varints.
+ * An empty tile has none. What a region's bounding box needs to know which tiles to decode
+ * (src/plan/window/zone_state.ts); the records themselves are checked when a tile is decoded.
+ */
+export function readTileRegionsV3(
+  payload: Uint8Array,
+  ctx: TileContext,
+  scratch: BgrdScratch = DEFAULT_SCRATCH,
+): Uint32Array {
+  const r = new ByteReader(payload, ctx.where, ctx.base);
+  const n = r.varint();
+  if (n !== ctx.records) {
+    throw tileError(
+      ctx,
+      "count_mismatch",
+      `tile payload holds ${n} records`,
+      ctx.base,
+      `${ctx.records} records as the tile directory says`,
+    );
+  }
+  if (n === 0) return new Uint32Array(0);
+  const hd = readV3Header(r, ctx, n);
+  for (let i = 0; i < 2; i++) {
+    hd.streamAt.push(r.base + r.pos);
+    const len = r.varint();
+    r.take(len, `stream ${i} (${V3_STREAM_NAMES[i]})`);
+  }
+  hd.streamAt.push(r.base + r.pos);
+  const raw = readStream(r, `stream 2 (${V3_STREAM_NAMES[2]})`);
+  if (raw.length < hd.regions) throw streamShort(ctx, hd, 2, hd.regions, raw.length);
+  scratch.ensure(hd.regions, 0, 0);
+  return decodeDictionary(raw, ctx, hd, scratch);
+}
+
 function streamShort(ctx: TileContext, hd: V3Header, i: number, count: number, size: number) {
   return tileError(
     ctx,

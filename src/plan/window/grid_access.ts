@@ -5,7 +5,12 @@
  * @module
  */
 
-import { type BgrdSection, type BgrdTileEntry, decodeBgrdTile } from "../../pack/bgrd/section.ts";
+import {
+  type BgrdSection,
+  type BgrdTileEntry,
+  bgrdTileRegions,
+  decodeBgrdTile,
+} from "../../pack/bgrd/section.ts";
 import type { SpanColumns } from "../../pack/grid_types.ts";
 import { NavscopeError } from "../../errors.ts";
 import { checkTileIds } from "../../pack/bgrd/guard.ts";
@@ -32,19 +37,40 @@ export function tilesMeeting(section: BgrdSection, zone: number, r: CellRect): n
 /**
  * Decodes one tile and runs the format-fidelity guard on it (region ids within the zone's
  * `global_regions`; src/pack/bgrd/guard.ts): a dictionary read the wrong way shows up here as an
- * error naming file, zone, tile and record, never as silently merged regions.
+ * error naming file, zone, tile and record, never as silently merged regions. `into` is reused
+ * when large enough (the columns are then only valid until the next call with it).
  */
 export function decodeTileChecked(
   section: BgrdSection,
   zone: number,
   tile: number,
   file: string,
+  into?: SpanColumns,
 ): SpanColumns {
   const z = section.zones[zone];
   try {
-    const cols = decodeBgrdTile(section, zone, tile);
+    const cols = decodeBgrdTile(section, zone, tile, into);
     checkTileIds(cols, { file, zone: z.name, tile, globalRegions: z.globalRegions });
     return cols;
+  } catch (e) {
+    if (e instanceof NavscopeError) throw e.at({ file, section: "BGRD", zone: z.name, tile });
+    throw e;
+  }
+}
+
+/**
+ * The region ids of one tile (its dictionary; null for a v2 tile), with the error located as
+ * {@link decodeTileChecked} locates it.
+ */
+export function bgrdTileRegionsChecked(
+  section: BgrdSection,
+  zone: number,
+  tile: number,
+  file: string,
+): Uint32Array | null {
+  const z = section.zones[zone];
+  try {
+    return bgrdTileRegions(section, zone, tile);
   } catch (e) {
     if (e instanceof NavscopeError) throw e.at({ file, section: "BGRD", zone: z.name, tile });
     throw e;

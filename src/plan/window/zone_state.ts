@@ -19,7 +19,8 @@ import type { BgrdSection } from "../../pack/bgrd/section.ts";
 import type { MainPack, ZoneRecord } from "../../pack/bnav/types.ts";
 import { readComponentGraphs, readWallTable, type SidecarPack } from "../../pack/bnvf/sidecar.ts";
 import type { ComponentGraphs, WallTable } from "../../pack/bnvf/types.ts";
-import { decodeTileChecked, isOwned } from "./grid_access.ts";
+import { bgrdTileRegionsChecked, decodeTileChecked, ownedBox } from "./grid_access.ts";
+import { allocSpanColumns, type SpanColumns } from "../../pack/grid_types.ts";
 import { PlanFailure } from "../types.ts";
 import { type WallEdgeIndex, wallEdgeIndex } from "../../grid/wall_edges.ts";
 
@@ -54,7 +55,15 @@ export class ZoneState {
   private graphs: ComponentGraphs | null = null;
   private walls: WallTable | null = null;
   private wallEdges: WallEdgeIndex | null = null;
-  private boxes: Map<number, RegionBox> | null = null;
+  private boxes: Map<number, RegionBox | null> | null = null;
+  /** Per tile its region dictionary (null: a v2 tile, none without decoding), read once. */
+  private tileDicts: (Uint32Array | null)[] | null = null;
+  /** Per decoded tile its per-region boxes (regionBox). */
+  private readonly tileBoxes = new Map<number, Int32Array>();
+  /** The columns the region boxes' tiles decode into, reused. */
+  private boxCols: SpanColumns | null = null;
+  /** Region id → slot in a tile's boxes (regionBox's work array, zero between tiles). */
+  private slotOf: Int32Array | null = null;
   private drive: DriveBuckets | null = null;
   private refDrive: RefDriveIndex | null = null;
 
@@ -151,35 +160,90 @@ export class ZoneState {
 
   /**
    * The bounding box of region `rid` over the owned records of every tile, or null when the
-   * region has no record (选类: "按类号扫一遍全区的瓦 … 结果按区、按类缓存"). One scan fills the
-   * boxes of every region, so each zone's tiles are scanned once.
+   * region has no record (选类: "按类号扫一遍全区的瓦 … 结果按区、按类缓存"). Cached per region.
+   * Only the tiles whose region dictionary holds `rid` can add to it, and of those only the ones
+   * whose owned rectangle reaches outside the box found so far: they are taken from the outer
+   * ring of the candidates inward, so on a region that spans the zone the inner tiles are never
+   * decoded (docs/search_speed.md, region pick). A tile is decoded at most once per zone state:
+   * its per-region boxes are kept (a few integers per region in the tile).
    */
   regionBox(rid: number): RegionBox | null {
-    if (!this.boxes) this.boxes = this.scanRegionBoxes();
-    return this.boxes.get(rid) ?? null;
+    const boxes = this.boxes ??= new Map();
+    let b = boxes.get(rid);
+    if (b === undefined) boxes.set(rid, b = this.scanRegionBox(rid));
+    return b;
   }
 
-  private scanRegionBoxes(): Map<number, RegionBox> {
-    const out = new Map<number, RegionBox>();
+  private scanRegionBox(rid: number): RegionBox | null {
     const z = this.section.zones[this.gridZone];
+    const dicts = this.tileDicts ??= z.tiles.map((_, t) =>
+      bgrdTileRegionsChecked(this.section, this.gridZone, t, this.file)
+    );
+    const cand: number[] = [];
+    let ux0 = Infinity, uy0 = Infinity, ux1 = -Infinity, uy1 = -Infinity;
     for (let t = 0; t < z.tiles.length; t++) {
-      const te = z.tiles[t];
-      if (te.records === 0) continue;
-      const cols = decodeTileChecked(this.section, this.gridZone, t, this.file);
-      for (let i = 0; i < cols.n; i++) {
-        const lx = cols.cell[i] % te.nx, ly = (cols.cell[i] / te.nx) | 0;
-        if (!isOwned(te, lx, ly)) continue;
-        const gx = te.gx0 + lx, gy = te.gy0 + ly, r = cols.rid[i];
-        const b = out.get(r);
-        if (!b) out.set(r, { x0: gx, y0: gy, x1: gx, y1: gy });
-        else {
-          if (gx < b.x0) b.x0 = gx;
-          if (gx > b.x1) b.x1 = gx;
-          if (gy < b.y0) b.y0 = gy;
-          if (gy > b.y1) b.y1 = gy;
-        }
+      const d = dicts[t];
+      if (z.tiles[t].records === 0 || (d !== null && !d.includes(rid))) continue;
+      const o = ownedBox(z.tiles[t]);
+      cand.push(t);
+      ux0 = Math.min(ux0, o.x0), uy0 = Math.min(uy0, o.y0);
+      ux1 = Math.max(ux1, o.x1), uy1 = Math.max(uy1, o.y1);
+    }
+    // Outer ring first: how far a tile's owned rectangle lies inside the candidates' union.
+    const depth = (t: number) => {
+      const o = ownedBox(z.tiles[t]);
+      return Math.min(o.x0 - ux0, ux1 - o.x1, o.y0 - uy0, uy1 - o.y1);
+    };
+    const key = new Map(cand.map((t) => [t, depth(t)]));
+    cand.sort((a, b) => key.get(a)! - key.get(b)! || a - b);
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const t of cand) {
+      const o = ownedBox(z.tiles[t]);
+      if (o.x0 >= x0 && o.x1 <= x1 && o.y0 >= y0 && o.y1 <= y1) continue; // adds nothing
+      const tb = this.tileRegionBoxes(t);
+      for (let k = 0; k < tb.length; k += 5) {
+        if (tb[k] !== rid) continue;
+        x0 = Math.min(x0, tb[k + 1]), y0 = Math.min(y0, tb[k + 2]);
+        x1 = Math.max(x1, tb[k + 3]), y1 = Math.max(y1, tb[k + 4]);
       }
     }
+    return x0 === Infinity ? null : { x0, y0, x1, y1 };
+  }
+
+  /**
+   * Tile t's per-region boxes of its owned records, `[rid, x0, y0, x1, y1]` per region present,
+   * global cells; decoded (and checked) once.
+   */
+  private tileRegionBoxes(t: number): Int32Array {
+    const cached = this.tileBoxes.get(t);
+    if (cached) return cached;
+    const z = this.section.zones[this.gridZone], te = z.tiles[t];
+    this.boxCols ??= allocSpanColumns(0);
+    const cols = decodeTileChecked(this.section, this.gridZone, t, this.file, this.boxCols);
+    // Slots by region id (the id guard keeps every id in 1..global_regions): slot + 1, 0 = none.
+    const slotOf = this.slotOf ??= new Int32Array(z.globalRegions + 1);
+    const acc: number[] = [];
+    const cell = cols.cell, rid = cols.rid, tnx = te.nx;
+    const px0 = te.px0, px1 = te.px1, py0 = te.py0, py1 = te.py1;
+    for (let i = 0; i < cols.n; i++) {
+      const c = cell[i], ly = (c / tnx) | 0, lx = c - ly * tnx;
+      if (lx < px0 || lx > px1 || ly < py0 || ly > py1) continue; // isOwned
+      const gx = te.gx0 + lx, gy = te.gy0 + ly, r = rid[i];
+      let k = slotOf[r] - 1;
+      if (k < 0) {
+        k = acc.length;
+        slotOf[r] = k + 1;
+        acc.push(r, gx, gy, gx, gy);
+        continue;
+      }
+      if (gx < acc[k + 1]) acc[k + 1] = gx;
+      if (gy < acc[k + 2]) acc[k + 2] = gy;
+      if (gx > acc[k + 3]) acc[k + 3] = gx;
+      if (gy > acc[k + 4]) acc[k + 4] = gy;
+    }
+    for (let k = 0; k < acc.length; k += 5) slotOf[acc[k]] = 0;
+    const out = Int32Array.from(acc);
+    this.tileBoxes.set(t, out);
     return out;
   }
 }

@@ -9,7 +9,7 @@
  */
 
 import { kCS } from "../../../grid/constants.ts";
-import { digitalLineInto, digitalLineLength } from "../../../grid/digital_line.ts";
+import { digitalLineMin } from "../../../grid/digital_line.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
 import type { Pt } from "../../types.ts";
 import type { Visibility } from "../visibility/visibility.ts";
@@ -17,26 +17,13 @@ import type { Visibility } from "../visibility/visibility.ts";
 /** kLiftMax = 0.5 px: the search radius in cells is round(kLiftMax/kCS) = 2. */
 const kLiftCells = 2;
 
-/** The digital line of the last {@link segMinClr}, (x, y) pairs (reused: no visitor closure). */
-let lineBuf = new Int32Array(256);
-
 /** SegMinClr: the smallest clearance over the chord's digital line (window cells only). */
 export function segMinClr(w: WindowGrid, a: Pt, b: Pt): number {
   const x0 = w.x0 * kCS, y0 = w.y0 * kCS;
   const ax = Math.trunc((a[0] - x0) / kCS), ay = Math.trunc((a[1] - y0) / kCS);
   const bx = Math.trunc((b[0] - x0) / kCS), by = Math.trunc((b[1] - y0) / kCS);
-  const len = digitalLineLength(ax, ay, bx, by);
-  if (lineBuf.length < 2 * len) lineBuf = new Int32Array(4 * len);
-  // digitalLineInto is walkDigitalLine's line by integers (formulas #116), cell for cell.
-  digitalLineInto(lineBuf, ax, ay, bx, by);
-  const c = lineBuf, nx = w.nx, ny = w.ny, dist = w.dist;
-  let m = Infinity;
-  for (let k = 0; k < 2 * len; k += 2) {
-    const x = c[k], y = c[k + 1];
-    if (x < 0 || y < 0 || x >= nx || y >= ny) continue;
-    m = Math.min(m, dist[y * nx + x]);
-  }
-  return m;
+  // walkDigitalLine's line by integers (formulas #116), cell for cell, taken while walking.
+  return digitalLineMin(w.dist, w.nx, w.ny, ax, ay, bx, by);
 }
 
 function side(a: Pt, b: Pt, c: Pt): boolean {
