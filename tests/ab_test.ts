@@ -385,3 +385,28 @@ Deno.test("nightly --ab: an unknown REF is bad input (exit 1) before any plannin
     console.error = quiet;
   }
 });
+
+Deno.test("ab: the legs option keeps the named legs; a name of no leg is refused before planning", async () => {
+  const battery = join(NAV, "legs.json");
+  let msg = "";
+  try {
+    await abCompare({
+      ref: "HEAD",
+      batteries: [battery],
+      rounds: 3,
+      legs: ["recast_pf_06", "nope"],
+    });
+  } catch (e) {
+    msg = (e as Error).message;
+  }
+  assert(msg.includes('no leg "nope" in the batteries'), msg);
+  // folder/id names one battery's leg; a bare id any battery's.
+  const r = await abCompare({
+    ref: "HEAD",
+    batteries: [battery],
+    rounds: 3,
+    legs: ["nav_test/recast_pf_06", "recast_pf_12"],
+  });
+  assertEquals(r.times.legs, ["nav_test/recast_pf_06", "nav_test/recast_pf_12"]);
+  assertEquals(r.legs, 2);
+});

@@ -1,18 +1,36 @@
 /**
  * The workflow examples of docs/library.md run as they are (issue 54): every ```ts block of its
  * "Workflows" section (but those that say they are not run) is written to a temporary folder
- * with `../navscope/mod.ts` (a checkout beside the user's project) replaced by this checkout's
- * mod.ts, type-checked, and run under this
+ * with `../navscope/` (a checkout beside the user's project: its mod.ts, or the checkout itself
+ * as bisect's example clones it) replaced by this checkout's URL, type-checked, and run under this
  * checkout's deno.json (the report page's chart.js and the PNG rasterizer are resolved at run
  * time from its imports, as the docs say); each must exit 0.
  * The examples use the example data and temporary folders, so they are quick and leave the
- * checkout as it was.
+ * checkout as it was (the A/B example's worktree of HEAD is removed; bisect's is in a clone).
  */
 import { assert, assertEquals } from "./assert.ts";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const MOD = new URL("../mod.ts", import.meta.url).href;
+/** This checkout as a URL (ends with "/"): what `../navscope/` in the examples stands for. */
+const CHECKOUT = new URL("../", import.meta.url).href;
+
+/**
+ * The workflow functions of src/jobs/ (one per workflow, issue 54), each of which a runnable
+ * example must call; a new workflow is added here and to the docs.
+ */
+const WORKFLOWS = [
+  "runNightly",
+  "runAb",
+  "runDemo",
+  "runReplay",
+  "runReport",
+  "diffPaths",
+  "runTriage",
+  "triageIssue",
+  "addRunToHistory",
+  "bisectLeg",
+];
 
 /** The ```ts blocks of a Markdown section (from its `## title` to the next `## `). */
 export function sectionBlocks(md: string, title: string): string[] {
@@ -39,11 +57,8 @@ Deno.test("docs/library.md: the workflow examples type-check and run", async () 
   const md = await Deno.readTextFile(ROOT + "docs/library.md");
   const blocks = sectionBlocks(md, "Workflows");
   const run = runnable(blocks);
-  // nightly, replay, report, diff, triage, history add, demo: each workflow is shown and run.
-  for (const f of ["runNightly", "runReplay", "runReport", "diffPaths", "runTriage"]) {
-    assert(run.some((b) => b.includes(`${f}(`)), `no runnable example calls ${f}`);
-  }
-  for (const f of ["addRunToHistory", "runDemo"]) {
+  // Every workflow of src/jobs/ is shown and run (WORKFLOWS: the functions mod.ts exports).
+  for (const f of WORKFLOWS) {
     assert(run.some((b) => b.includes(`${f}(`)), `no runnable example calls ${f}`);
   }
   const dir = await Deno.makeTempDir({ prefix: "navscope-library-docs-" });
@@ -54,7 +69,7 @@ Deno.test("docs/library.md: the workflow examples type-check and run", async () 
       blocks.map((b, i) =>
         Deno.writeTextFile(
           `${dir}/${files[i]}`,
-          b.replaceAll('from "../navscope/mod.ts"', `from "${MOD}"`),
+          b.replaceAll('"../navscope/', `"${CHECKOUT}`),
         )
       ),
     );

@@ -43,6 +43,11 @@ export interface AbOptions extends AbJudgeOptions {
   root?: string;
   /** Measured rounds, a multiple of 3 (default 6), each after a discarded warm-up pass. */
   rounds?: number;
+  /**
+   * Only these legs (each a leg id, or `folder/id` to name one battery's), e.g. a few quick
+   * ones for a smoke run; default every leg. A name that matches no leg is bad input.
+   */
+  legs?: readonly string[];
   /** Extra environment per side. */
   env?: { ref?: Record<string, string>; current?: Record<string, string> };
   /**
@@ -367,6 +372,7 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
             if (iCur !== undefined) pairs.push({ b: bi, i, iCur, key: `${folder}/${id}` });
           });
         });
+        if (opts.legs) keepNamedLegs(pairs, opts.legs);
         for (const [li, p] of pairs.entries()) legIndex.set(p.key, li);
       }
       // A warm-up pass over every leg (JIT, caches, the zone's first use), dropped; then the
@@ -445,6 +451,25 @@ export async function abCompare(opts: AbOptions): Promise<AbReport> {
       ref2: rawTimes(times.ref2, legIndex.size, rounds),
     },
   };
+}
+
+/**
+ * Keeps (in place) the pairs named by `names` (a leg id or its `folder/id` key); throws
+ * `bad_value` for a name that matches no leg of the batteries, before any leg is planned.
+ */
+function keepNamedLegs(pairs: { key: string }[], names: readonly string[]): void {
+  const wanted = (key: string, name: string) => key === name || key.endsWith(`/${name}`);
+  const unknown = names.filter((n) => !pairs.some((p) => wanted(p.key, n)));
+  if (unknown.length) {
+    throw new NavscopeError(
+      "bad_value",
+      `no leg ${unknown.map((n) => `"${n}"`).join(", ")} in the batteries (legs option)`,
+      {},
+      "a leg id of the batteries, or folder/id",
+    );
+  }
+  const kept = pairs.filter((p) => names.some((n) => wanted(p.key, n)));
+  pairs.splice(0, pairs.length, ...kept);
 }
 
 /** A side's times as dense JSON arrays (null where a leg was not measured in a round). */
