@@ -12,7 +12,7 @@
  *
  * Internals — the bake operators (`src/bake/*.ts`), the grid rules (`src/grid/*.ts`), tile and
  * stream codecs (`src/pack/bgrd/tile_v3.ts`, …), mesh cleaning helpers (`src/mesh/*.ts`) and the
- * test-data generators (`src/testing/`) — are not re-exported; import them by path.
+ * test-data generators (`testing/`) — are not re-exported; import them by path.
  * @module
  */
 

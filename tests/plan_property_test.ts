@@ -23,7 +23,7 @@ import { mulberry32 } from "./rng.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { readMaybeGzip } from "../src/codec/file.ts";
 import { decodeMainPack } from "../src/pack/bnav/codec.ts";
-import { ownedRecords } from "../src/testing/owned_records.ts";
+import { ownedRecords } from "../testing/owned_records.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { factsFromPlan } from "../src/analyze/adapter.ts";
 import { classifyFailure } from "../src/analyze/rules.ts";

@@ -218,7 +218,7 @@ function stable(r: PlanResult): unknown {
 Deno.test("route checker: topology steps are 8-neighbour steps; the final route stays on the region's core", async () => {
   // Independent of the planner: the zone's records decoded straight from the pack, folded into
   // per-cell flags of the route's region, and every route segment sampled every 0.05 px.
-  const { ownedRecords } = await import("../src/testing/owned_records.ts");
+  const { ownedRecords } = await import("../testing/owned_records.ts");
   const cells = new Map<string, number>(); // "gx,gy,rid" → OR of flags
   for (const r of (await ownedRecords(DIR + "base.nav.gz")).records) {
     const k = `${r.gx},${r.gy},${r.rid}`;
