@@ -1,7 +1,8 @@
 /**
  * The test suite in two tiers, from one list. `deno task test` runs every test file (CI, the
  * README's set-up); `deno task test:quick` runs all but {@link SLOW_TESTS}: the unit, golden,
- * parser, format and property tests, a few minutes on two cores. `deno task golden:update`
+ * parser, format and property tests, under three minutes on two cores (its files split into one
+ * `deno test` process per core, balanced by {@link QUICK_COSTS}). `deno task golden:update`
  * reruns the golden-file tests with `UPDATE_GOLDEN=1`, which rewrites `tests/golden/*` instead of
  * comparing (tests/fixtures/analyze/golden.ts).
  *
@@ -80,27 +81,102 @@ const PERMISSIONS = [
   "--allow-sys",
 ];
 
+/**
+ * Seconds of CPU per quick test file (one `deno test` process each, measured 2026-12-07 with
+ * `deno test -A --no-check --reporter=dot FILE`), for the files above a few seconds; an unlisted
+ * file counts {@link DEFAULT_COST}. Only the balance of the shards depends on them: a stale figure
+ * costs wall time, never a test.
+ */
+export const QUICK_COSTS: Readonly<Record<string, number>> = {};
+
+/** The cost of a quick file {@link QUICK_COSTS} does not list. */
+export const DEFAULT_COST = 2;
+
+/**
+ * The files split into `n` shards of about equal cost (longest first, each to the lightest shard),
+ * every file in exactly one, each shard in file order.
+ */
+export function shards(files: readonly string[], n: number): string[][] {
+  const cost = (f: string) => QUICK_COSTS[f] ?? DEFAULT_COST;
+  const out = Array.from({ length: Math.max(1, n) }, () => ({ files: [] as string[], sum: 0 }));
+  for (const f of [...files].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b))) {
+    const s = out.reduce((a, b) => (b.sum < a.sum ? b : a));
+    s.files.push(f), s.sum += cost(f);
+  }
+  return out.map((s) => s.files.sort()).filter((s) => s.length > 0);
+}
+
+/**
+ * How many `deno test` processes the quick tier runs side by side: `NAVSCOPE_TEST_JOBS`, else one
+ * per core. Processes, not `deno test --parallel`: that runs the files as threads of one process,
+ * which share the working directory and the environment, and some tests set those
+ * (tests/diff_test.ts changes directory, tests/codec_inflate_cap_test.ts sets the inflate cap).
+ */
+export function quickJobs(): number {
+  const env = Number(Deno.env.get("NAVSCOPE_TEST_JOBS"));
+  if (Number.isInteger(env) && env >= 1) return env;
+  return Math.max(1, navigator.hardwareConcurrency ?? 1);
+}
+
+/** Copies `from` to `to` line by line, each line prefixed with `tag` (whole lines, unmixed). */
+async function prefixed(from: ReadableStream<Uint8Array>, to: typeof Deno.stdout, tag: string) {
+  const enc = new TextEncoder();
+  let rest = "";
+  for await (const chunk of from.pipeThrough(new TextDecoderStream())) {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop()!;
+    if (lines.length) await to.write(enc.encode(lines.map((l) => tag + l + "\n").join("")));
+  }
+  if (rest) await to.write(enc.encode(tag + rest + "\n"));
+}
+
+/**
+ * Runs `deno test` on each shard as its own process, side by side; their output is interleaved
+ * line by line, each line tagged with its shard. A `--junit-path=P` flag becomes `P.<shard>.xml`.
+ * Returns the first non-zero exit code (0 when every shard passed).
+ */
+async function runShards(
+  parts: string[][],
+  flags: string[],
+  env: Record<string, string>,
+): Promise<number> {
+  const codes = await Promise.all(parts.map(async (files, k) => {
+    const own = flags.map((f) => f.startsWith("--junit-path=") ? `${f}.${k}.xml` : f);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["test", ...PERMISSIONS, ...own, ...files],
+      cwd: ROOT,
+      env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const tag = parts.length > 1 ? `[${k + 1}/${parts.length}] ` : "";
+    await Promise.all([
+      prefixed(child.stdout, Deno.stdout, tag),
+      prefixed(child.stderr, Deno.stderr, tag),
+    ]);
+    const { code } = await child.status;
+    console.error(`${tag}${files.length} files: ${code === 0 ? "ok" : `exit ${code}`}`);
+    return code;
+  }));
+  return codes.find((c) => c !== 0) ?? 0;
+}
+
 if (import.meta.main) {
   const [tier, ...rest] = Deno.args;
   if (tier !== "quick" && tier !== "golden") {
     console.error("usage: tests/tiers.ts quick|golden [deno test flags…]");
     Deno.exit(2);
   }
-  const files = tier === "quick" ? await quickFiles() : await goldenFiles();
-  const env = tier === "golden" ? { UPDATE_GOLDEN: "1" } : { ...QUICK_ENV };
+  if (tier === "golden") {
+    const files = await goldenFiles();
+    console.error(`golden:update: rewriting tests/golden/ from ${files.join(", ")}`);
+    Deno.exit(await runShards([files], rest, { UPDATE_GOLDEN: "1" }));
+  }
+  const parts = shards(await quickFiles(), quickJobs());
   console.error(
-    tier === "quick"
-      ? `test:quick: ${files.length} test files (${Object.keys(SLOW_TESTS).length} slow ones ` +
-        "left to deno task test: tests/tiers.ts)"
-      : `golden:update: rewriting tests/golden/ from ${files.join(", ")}`,
+    `test:quick: ${parts.flat().length} test files in ${parts.length} processes ` +
+      `(${Object.keys(SLOW_TESTS).length} slow ones left to deno task test: tests/tiers.ts)`,
   );
-  const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["test", ...PERMISSIONS, ...rest, ...files],
-    cwd: ROOT,
-    env,
-    stdin: "inherit",
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  Deno.exit(code);
+  Deno.exit(await runShards(parts, rest, { ...QUICK_ENV }));
 }
