@@ -33,13 +33,23 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   "tests/logs_bundle_test.ts": "triage end to end on the example bundle, with and without replay",
   "tests/stats_replay_test.ts": "stats / report / triage --pack: the example bundle replayed",
   "tests/library_use_test.ts": "examples/library_use.ts run as a user would, planning batteries",
+  "tests/no_absolute_paths_test.ts": "replay, stats, diff and report end to end on the examples",
 };
 
+/** The variable that tells a test process it runs the quick tier, and its value there. */
+export const TIER_VAR = "NAVSCOPE_TEST_TIER";
+
 /**
- * The quick tier's environment: the random-leg property test (tests/plan_property_test.ts)
- * samples 40 legs per world (city_small's count) instead of 200; the full suite runs them all.
+ * The quick tier's environment. Under it a few heavy tests inside quick files sample less (the
+ * random-leg property test: 40 legs per real-mesh world and 8 on city_small instead of 200 and
+ * 40; the tentative-equals-full check: one city_small leg in six) or are skipped with
+ * `ignore: QUICK` where another quick test covers the same claim on less work (the worker-count
+ * and shard identities, which the full suite still runs).
  */
-export const QUICK_ENV: Readonly<Record<string, string>> = { NAVSCOPE_PROPERTY_LEGS: "40" };
+export const QUICK_ENV: Readonly<Record<string, string>> = { [TIER_VAR]: "quick" };
+
+/** This test process runs the quick tier (`deno task test:quick`). */
+export const QUICK = Deno.env.get(TIER_VAR) === "quick";
 
 /** Deno's test-file pattern (`deno test DIR` runs these): `*_test.ts`, `*.test.ts`, `test.ts`. */
 export const TEST_FILE_RE = /(?:^|[/_.])test\.(?:ts|tsx|mts|js|mjs|jsx)$/;
