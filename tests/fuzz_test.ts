@@ -3,6 +3,7 @@
  * acceptances (made-up targets), and a short seeded run over every real format finds none.
  */
 import { assert, assertEquals } from "./assert.ts";
+import { QUICK } from "./tiers.ts";
 import { type FuzzReport, runFuzz } from "../testing/fuzz/engine.ts";
 import { FUZZ_TARGETS } from "../testing/fuzz/targets.ts";
 import { FuzzRng, mutateJson } from "../testing/fuzz/mutate.ts";
@@ -50,7 +51,8 @@ Deno.test("fuzz invariants: duplicate keys, inexact integers, non-finite values"
 });
 
 Deno.test("fuzz: a short seeded run over every format finds no crash, hang or invalid acceptance", async () => {
-  const r: FuzzReport = await runFuzz({ seed: 1, budgetMs: 10_000 });
+  // Ten seconds of inputs, four in the quick tier (tests/tiers.ts): every target still runs.
+  const r: FuzzReport = await runFuzz({ seed: 1, budgetMs: QUICK ? 4_000 : 10_000 });
   for (const t of FUZZ_TARGETS) assert(r.counts[t].runs > 0, `${t} ran no input`);
   const lines = r.findings.map((f) => `${f.outcome} ${f.target}:${f.index} ${f.op} ${f.detail}`);
   assertEquals(lines.slice(0, 10), [], `${r.findings.length} findings`);

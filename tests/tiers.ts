@@ -92,15 +92,45 @@ const PERMISSIONS = [
 ];
 
 /**
- * Seconds of CPU per quick test file (one `deno test` process each, measured 2026-12-07 with
- * `deno test -A --no-check --reporter=dot FILE`), for the files above a few seconds; an unlisted
- * file counts {@link DEFAULT_COST}. Only the balance of the shards depends on them: a stale figure
+ * About the seconds of CPU of the quick tier's heaviest files (2026-12-07: each file's time in
+ * `deno task test:quick --junit-path=P`, scaled to the run's user CPU, and single files timed
+ * with `NAVSCOPE_TEST_TIER=quick /usr/bin/time deno test -A --no-check FILE`); an unlisted file
+ * counts {@link DEFAULT_COST}. Only the balance of the processes depends on them: a stale figure
  * costs wall time, never a test.
  */
-export const QUICK_COSTS: Readonly<Record<string, number>> = {};
+export const QUICK_COSTS: Readonly<Record<string, number>> = {
+  "tests/plan_property_test.ts": 24,
+  "tests/plan_engine_test.ts": 20,
+  "tests/plan_search_test.ts": 18,
+  "tests/plan_svg_test.ts": 16,
+  "tests/plan_tiles_test.ts": 13,
+  "tests/plan_waypoints_anchor_property_test.ts": 12,
+  "tests/plan_picture_test.ts": 11,
+  "tests/plan_scratch_test.ts": 11,
+  "tests/plan_post_test.ts": 10,
+  "tests/bake_world_test.ts": 10,
+  "tests/replay_test.ts": 9,
+  "tests/plan_waypoints_index_property_test.ts": 9,
+  "tests/world_examples_test.ts": 8,
+  "tests/fuzz_test.ts": 7,
+  "tests/pack_bounds_test.ts": 7,
+  "tests/bake_assembly_scc_test.ts": 7,
+  "tests/plan_counters_test.ts": 7,
+  "tests/commands_inspect_test.ts": 6,
+  "tests/history_test.ts": 5,
+  "tests/render_world_test.ts": 5,
+  "tests/pack_bgrd_test.ts": 5,
+  "tests/commands_bake_render_test.ts": 5,
+  "tests/picture_png_test.ts": 4,
+  "tests/plan_gap_test.ts": 4,
+  "tests/plan_drop_property_test.ts": 4,
+  "tests/world_gen_test.ts": 4,
+  "tests/report_drill_test.ts": 4,
+  "tests/replay_truth_test.ts": 4,
+};
 
 /** The cost of a quick file {@link QUICK_COSTS} does not list. */
-export const DEFAULT_COST = 2;
+export const DEFAULT_COST = 1;
 
 /**
  * The files split into `n` shards of about equal cost (longest first, each to the lightest shard),

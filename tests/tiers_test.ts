@@ -6,6 +6,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { fileURLToPath } from "node:url";
 import {
+  DEFAULT_COST,
   goldenFiles,
   QUICK_COSTS,
   quickFiles,
@@ -49,14 +50,14 @@ Deno.test("tiers: the tasks run the full suite, the quick tier and the golden re
 Deno.test("tiers: the quick tier's shards hold every quick file once, balanced by cost", async () => {
   const quick = await quickFiles();
   for (const f of Object.keys(QUICK_COSTS)) assert(quick.includes(f), `${f}: not a quick file`);
-  const cost = (fs: string[]) => fs.reduce((a, f) => a + (QUICK_COSTS[f] ?? 2), 0);
+  const cost = (fs: string[]) => fs.reduce((a, f) => a + (QUICK_COSTS[f] ?? DEFAULT_COST), 0);
   for (const n of [1, 2, 3]) {
     const parts = shards(quick, n);
     assertEquals(parts.length, n);
     assertEquals(parts.flat().sort(), quick);
     const sums = parts.map(cost);
     // Longest first onto the lightest shard: no shard exceeds another by more than its dearest file.
-    const dearest = Math.max(...quick.map((f) => QUICK_COSTS[f] ?? 2));
+    const dearest = Math.max(...quick.map((f) => QUICK_COSTS[f] ?? DEFAULT_COST));
     assert(Math.max(...sums) - Math.min(...sums) <= dearest, `${n} shards: ${sums.join(", ")}`);
   }
   // Five unlisted files of equal cost on two shards: three and two, each in file order.
