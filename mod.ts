@@ -15,7 +15,7 @@
  *
  * Internals — the bake operators (`src/bake/*.ts`), the grid rules (`src/grid/*.ts`), tile and
  * stream codecs (`src/pack/bgrd/tile_v3.ts`, …), zone-mesh cleaning helpers (`src/zone_mesh/*.ts`)
- * and the test-data generators (`src/testing/`) — are not re-exported; import them by path.
+ * and the test-data generators (`testing/`) — are not re-exported; import them by path.
  * @module
  */
 

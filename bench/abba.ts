@@ -11,7 +11,7 @@
  * the base's recorded ratio (CPP_TABLE); then the date and the load before and after.
  * @module
  */
-import { checkoutPlanner } from "./checkout_planner.ts";
+import { checkoutPlanner } from "./lib/checkout_planner.ts";
 import { type LegTimes, measureSet, q, type Stage } from "./leg_stages.ts";
 import { STAGE_NAMES } from "../src/plan/counters.ts";
 

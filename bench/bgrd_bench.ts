@@ -1,5 +1,5 @@
 /**
- * BGRD tile codec on a synthetic realistic world (bench/synthetic_grid.ts).
+ * BGRD tile codec on a synthetic realistic world (testing/synthetic_grid.ts).
  *
  * Full report (≥ 5 M records; prints a table of tile-decode records/s on one core and
  * compressed bytes per record per field):
@@ -19,7 +19,7 @@ import { BgrdScratch } from "../src/pack/bgrd/streams.ts";
 import { encodeTileV3 } from "../src/pack/bgrd/tile_v3.ts";
 import { allocSpanColumns, type SpanColumns } from "../src/pack/grid_types.ts";
 import { OccupancyIndex } from "../src/pack/bgrd/occupancy.ts";
-import { syntheticWorld } from "./synthetic_grid.ts";
+import { syntheticWorld } from "../testing/synthetic_grid.ts";
 
 /** Decodes every tile once, reusing one output and one scratch; returns records decoded. */
 function decodeAll(section: BgrdSection, into: SpanColumns, scratch: BgrdScratch): number {

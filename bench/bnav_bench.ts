@@ -4,7 +4,7 @@
  * BOML), default chunk sizes. MB/s = pack bytes / mean time (printed once at start).
  */
 import { decodeMainPack, encodeMainPack, loadZone } from "../src/pack/bnav/mod.ts";
-import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { randomMainPack } from "../testing/bnav_random.ts";
 
 const pack = randomMainPack(2026, { zones: 20, trianglesPerZone: 50_000, tierZones: 2 });
 const t0 = performance.now();

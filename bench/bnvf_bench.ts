@@ -6,10 +6,10 @@
  * record — noisier, so slower to inflate, than a baked tile.
  */
 import { decodeFieldsTile, encodeFieldsTile } from "../src/pack/bnvf/sidecar.ts";
-import { synthFieldsTile } from "../src/testing/bnvf_synth.ts";
+import { synthFieldsTile } from "../testing/bnvf_synth.ts";
 import { mergeFields } from "../src/pack/bnvf/merge.ts";
 import { allocSpanColumns } from "../src/pack/grid_types.ts";
-import { mulberry32 } from "../tests/rng.ts";
+import { mulberry32 } from "../src/rng.ts";
 
 const N = 200_000;
 const tile = synthFieldsTile(mulberry32(42), N);

@@ -17,9 +17,10 @@ import { parseBgrd } from "../src/pack/bgrd/section.ts";
 import { loadSidecarFile } from "../src/pack/bnvf/sidecar.ts";
 import { sidecarExpectations } from "../src/pack/set/pack_set.ts";
 import { emptyNoGoTable } from "../src/pack/nogo/table.ts";
+import { goldenRouteDir } from "../testing/golden_routes.ts";
 
 const pack = Deno.args[0] ??
-  new URL("../tests/fixtures/oracle/city_small/base.nav.gz", import.meta.url).pathname;
+  goldenRouteDir("city_small") + "base.nav.gz";
 const zone = Deno.args[1] ?? "map01base";
 const [cx, cy] = (Deno.args[2] ?? "45,28").split(",").map(Number);
 const engine = await openEngine(pack);

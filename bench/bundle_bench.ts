@@ -10,7 +10,7 @@
  * `--keep` leaves the volumes in place (their folder is printed) for profiling.
  * @module
  */
-import { writeBundle } from "../src/testing/bundle_synth.ts";
+import { writeBundle } from "../testing/bundle_synth.ts";
 import { mulberry32 } from "../src/rng.ts";
 
 const keep = Deno.args.includes("--keep");

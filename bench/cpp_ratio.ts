@@ -26,7 +26,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
+import { checkoutPlanner, checkoutRoot } from "./lib/checkout_planner.ts";
 import { type LegTimes, measureSet, q, type Stage } from "./leg_stages.ts";
 import { abba } from "./abba.ts";
 import { STAGE_NAMES } from "../src/plan/counters.ts";

@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { HistoryStore } from "../src/analyze/history.ts";
 import { changePoints } from "../src/analyze/change_points.ts";
-import { syntheticHistory } from "../src/testing/history_gen.ts";
+import { syntheticHistory } from "../testing/history_gen.ts";
 import { mulberry32 } from "../src/rng.ts";
 import { STAGE_NAMES } from "../src/plan/counters.ts";
 

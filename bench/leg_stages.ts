@@ -5,7 +5,7 @@
  * median of each stage).
  * @module
  */
-import type { checkoutPlanner } from "./checkout_planner.ts";
+import type { checkoutPlanner } from "./lib/checkout_planner.ts";
 import { STAGE_NAMES } from "../src/plan/counters.ts";
 
 /** The stages of `PlanResult.debug.timing` the benches read: the six stages and the total. */

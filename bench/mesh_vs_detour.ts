@@ -10,7 +10,7 @@
  * Run: `deno run -A bench/mesh_vs_detour.ts [PAIRS]`.
  * @module
  */
-import { detourWorld, ex } from "./recast_common.ts";
+import { detourWorld, ex } from "./lib/recast_common.ts";
 import { mulberry32 as rng } from "../src/rng.ts";
 import { cleanZone } from "../src/zone_mesh/zone_clean.ts";
 import { openEngine } from "../src/plan/engine.ts";

@@ -6,7 +6,7 @@
  * Scene: 64 templates × 64 triangles (random closed-ish blobs), 20 000 instances spread over a
  * 2 km square with random rotations / scales, 256 terrain blocks of 33 × 33 samples.
  */
-import { mulberry32 } from "../tests/rng.ts";
+import { mulberry32 } from "../src/rng.ts";
 import { OccluderSceneBuilder } from "../src/pack/ocls/build.ts";
 import { decodeOccluderZone, encodeOccluderZone } from "../src/pack/ocls/pack.ts";
 import { buildOccluderIndex } from "../src/pack/ocls/occluder_index.ts";

@@ -10,11 +10,11 @@
  */
 import { gzip, readMaybeGzip } from "../src/codec/mod.ts";
 import { decodeMainPack, encodeMainPack, loadZone } from "../src/pack/bnav/mod.ts";
-import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { randomMainPack } from "../testing/bnav_random.ts";
 import { type BgrdInput, decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd/section.ts";
 import { BgrdScratch } from "../src/pack/bgrd/streams.ts";
 import type { SpanColumns } from "../src/pack/grid_types.ts";
-import { syntheticWorld } from "./synthetic_grid.ts";
+import { syntheticWorld } from "../testing/synthetic_grid.ts";
 
 const DIR = "/tmp/navscope_load";
 const PACK = `${DIR}/base.nav.gz`;

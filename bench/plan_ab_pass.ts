@@ -12,7 +12,7 @@
  *     deno run -A bench/plan_ab_pass.ts REPO [SHARED]   (SHARED: the oracle root, default ../shared)
  * @module
  */
-import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
+import { checkoutPlanner, checkoutRoot } from "./lib/checkout_planner.ts";
 const repo = checkoutRoot(Deno.args[0]);
 const shared = Deno.args[1] ?? new URL("../../shared/", import.meta.url).pathname;
 const { openEngine, legRequest, parseLegs } = await checkoutPlanner(repo);

@@ -19,6 +19,7 @@
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { parseLegs } from "../src/legs/format.ts";
+import { goldenRouteDir } from "../testing/golden_routes.ts";
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const wi = Deno.args.indexOf("--workers");
@@ -58,7 +59,7 @@ type Ref = {
 };
 const selected: World[] = [];
 for (const w of worlds) {
-  const dir = new URL(`../tests/fixtures/oracle/${w}/`, import.meta.url).pathname;
+  const dir = goldenRouteDir(w);
   const legs = parseLegs(await Deno.readTextFile(dir + "legs.json"), "legs.json");
   const refs = (await Deno.readTextFile(dir + "reference.jsonl")).trim().split("\n").map((l) =>
     JSON.parse(l)

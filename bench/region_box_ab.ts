@@ -12,7 +12,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
+import { checkoutPlanner, checkoutRoot } from "./lib/checkout_planner.ts";
 
 const { values: args, positionals } = parseArgs({
   args: Deno.args,

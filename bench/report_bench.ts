@@ -1,10 +1,10 @@
 /**
- * Report build time and HTML size for 10 000 and 100 000 synthetic plans (bench/gen_plans.ts):
+ * Report build time and HTML size for 10 000 and 100 000 synthetic plans (testing/plan_lines_synth.ts):
  * `deno bench --allow-read --allow-write --allow-env bench/report_bench.ts`. The page size is
  * printed once per size.
  * @module
  */
-import { syntheticLog } from "./gen_plans.ts";
+import { syntheticLog } from "../testing/plan_lines_synth.ts";
 import { reportFromLogs } from "../reports/report_data.ts";
 import { reportHtml } from "../reports/report_page.ts";
 

@@ -15,7 +15,7 @@
  * default ../shared beside the checkout)
  * @module
  */
-import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
+import { checkoutPlanner, checkoutRoot } from "./lib/checkout_planner.ts";
 import process from "node:process";
 
 const [rootArg, roundsS, ...specs] = Deno.args;

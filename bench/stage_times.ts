@@ -15,7 +15,7 @@
  * root, default ../shared beside the checkout)
  * @module
  */
-import { checkoutPlanner, checkoutRoot } from "./checkout_planner.ts";
+import { checkoutPlanner, checkoutRoot } from "./lib/checkout_planner.ts";
 import { STAGE_NAMES } from "../src/plan/counters.ts";
 const [rootArg, out, runsS, ...specs] = Deno.args;
 const root = checkoutRoot(rootArg);

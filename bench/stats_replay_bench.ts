@@ -12,7 +12,7 @@
  *                                           [--jobs N (2)] [--keep]
  * @module
  */
-import { writeBundle } from "../src/testing/bundle_synth.ts";
+import { writeBundle } from "../testing/bundle_synth.ts";
 import { mulberry32 } from "../src/rng.ts";
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));

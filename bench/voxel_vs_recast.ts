@@ -12,11 +12,11 @@
  *     deno run -A bench/voxel_vs_recast.ts
  * @module
  */
-import { detourWorld, ex } from "./recast_common.ts";
+import { detourWorld, ex } from "./lib/recast_common.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { parseLegs } from "../src/legs/format.ts";
-import { ownedRecords } from "../src/testing/owned_records.ts";
+import { ownedRecords } from "../testing/owned_records.ts";
 
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 

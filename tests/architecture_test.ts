@@ -7,6 +7,10 @@
  * Commands are leaves (issue 54): none imports another (commands/support/ holds what they
  * share; the dispatcher commands/main.ts, which lazy-loads every command by table, is the one
  * exception), and no command's `run()` is longer than {@link MAX_RUN_LINES} lines.
+ * Beside the product, three folders that are not layers: `testing/` (test-data generators and
+ * the fuzz harness, shared by tests and benchmarks: it may import `src/` and `mod.ts`, nothing in
+ * the product may import it), `tests/` and `bench/` (neither imports the other; what both need
+ * lives in `testing/`).
  * A small text scan of the import specifiers, so the rule holds without anyone remembering it.
  */
 import { assert, assertEquals } from "./assert.ts";
@@ -41,7 +45,6 @@ export function layerOf(path: string): number | null {
   if (path === "mod.ts") return LAYERS.length; // the public API re-exports every layer
   const m = /^src\/([a-z_]+)\//.exec(path);
   if (m) {
-    if (m[1] === "testing") return LAYERS.length; // test-data builders: may use anything
     const i = LAYERS.indexOf(m[1] as typeof LAYERS[number]);
     return i >= 0 ? i : null;
   }
@@ -70,7 +73,8 @@ export function importsOf(path: string, text: string): string[] {
   return out;
 }
 
-async function sourceFiles(): Promise<Map<string, string>> {
+/** Every `.ts` file under the repo-relative folders `dirs`, with its text. */
+async function filesUnder(dirs: string[]): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const walk = async (rel: string) => {
     for await (const e of Deno.readDir(ROOT + rel)) {
@@ -79,9 +83,48 @@ async function sourceFiles(): Promise<Map<string, string>> {
       else if (e.name.endsWith(".ts")) files.set(p, await Deno.readTextFile(ROOT + p));
     }
   };
-  for (const d of ["src", "reports", "commands"]) await walk(d);
+  for (const d of dirs) await walk(d);
+  return files;
+}
+
+/** The product's sources: the layers and the public API. */
+async function sourceFiles(): Promise<Map<string, string>> {
+  const files = await filesUnder(["src", "reports", "commands"]);
   files.set("mod.ts", await Deno.readTextFile(ROOT + "mod.ts"));
   return files;
+}
+
+/** The folder a repo-relative path sits in, as the rules below name it. */
+function folderOf(path: string): string {
+  return path === "mod.ts" ? "mod.ts" : path.slice(0, Math.max(0, path.indexOf("/")));
+}
+
+/**
+ * Which folders each non-product folder may import: test support only the product (`src/`,
+ * `mod.ts`) and itself; tests and benchmarks the product, test support, and themselves — never
+ * each other. (`reports/` and `commands/` are product too: tests drive them, a benchmark may.)
+ */
+export const SUPPORT_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  testing: ["src", "mod.ts", "testing"],
+  tests: ["src", "reports", "commands", "mod.ts", "testing", "tests", "examples"],
+  bench: ["src", "reports", "commands", "mod.ts", "testing", "bench"],
+};
+
+/** The breaches of {@link SUPPORT_IMPORTS} in `files`, one line each. */
+export function supportBreaches(files: Map<string, string>): string[] {
+  const bad: string[] = [];
+  for (const [path, text] of files) {
+    const allowed = SUPPORT_IMPORTS[folderOf(path)];
+    if (!allowed) continue;
+    for (const target of importsOf(path, text)) {
+      if (!allowed.includes(folderOf(target))) bad.push(`${path} imports ${target}`);
+    }
+    // A benchmark reading a test's fixtures by path is the same coupling as an import.
+    if (folderOf(path) === "bench" && /["'`]\.\.\/tests\//.test(text)) {
+      bad.push(`${path} names ../tests/ (reach fixtures through testing/)`);
+    }
+  }
+  return bad;
 }
 
 /** Strongly connected components of more than one file (Tarjan). */
@@ -137,6 +180,21 @@ Deno.test("architecture: the planner never imports the baker or the world genera
   assertEquals(bad, []);
 });
 
+Deno.test("architecture: the product never imports test support, tests or benchmarks", async () => {
+  const files = await sourceFiles();
+  const bad = [...files].flatMap(([p, t]) =>
+    importsOf(p, t).filter((x) => ["testing", "tests", "bench"].includes(folderOf(x)))
+      .map((x) => `${p} imports ${x}`)
+  );
+  assertEquals(bad, []);
+});
+
+Deno.test("architecture: tests and benchmarks never import each other; testing/ only the product", async () => {
+  const files = await filesUnder(["testing", "tests", "bench"]);
+  files.delete("tests/architecture_test.ts"); // its planted breaches are string literals
+  assertEquals(supportBreaches(files), []);
+});
+
 Deno.test("architecture: no import circles, type-only and dynamic imports included", async () => {
   const files = await sourceFiles();
   const graph = new Map([...files].map(([p, t]) => [p, importsOf(p, t)]));
@@ -157,6 +215,23 @@ Deno.test("architecture: the scan sees what it checks (a planted circle and a la
   // The workflow floor: below the renderers, above the commands.
   assert(layerOf("src/jobs/nightly.ts")! > layerOf("reports/report_page.ts")!);
   assert(layerOf("src/jobs/nightly.ts")! < layerOf("commands/nightly.ts")!);
+  assertEquals(
+    supportBreaches(
+      new Map([
+        [
+          "tests/a_test.ts",
+          'import { g } from "../bench/g.ts";\nimport { r } from "../testing/r.ts";',
+        ],
+        ["bench/b.ts", 'const u = new URL("../tests/fixtures/x/", import.meta.url);'],
+        ["testing/c.ts", 'import { z } from "../reports/z.ts";\nimport { y } from "../src/y.ts";'],
+      ]),
+    ),
+    [
+      "tests/a_test.ts imports bench/g.ts",
+      "bench/b.ts names ../tests/ (reach fixtures through testing/)",
+      "testing/c.ts imports reports/z.ts",
+    ],
+  );
 });
 
 /** Longest `run()` a command may have, lines from its signature to its closing brace. */

@@ -8,6 +8,7 @@
  */
 import { sidecarExpectations } from "../src/pack/set/pack_set.ts";
 import { assert, assertEquals } from "./assert.ts";
+import { QUICK } from "./tiers.ts";
 import { fnv1a64Hex, readMaybeGzip } from "../src/codec/mod.ts";
 import { decodeMainPack } from "../src/pack/bnav/mod.ts";
 import { decodeBgrdTile, encodeBgrd, findBgrdZone, parseBgrd } from "../src/pack/bgrd/section.ts";
@@ -262,32 +263,37 @@ Deno.test("bake: fixture world features land where the geometry puts them", asyn
   assertEquals(a.sidecar.zones.map((g) => g.name), ["base", "annex"]);
 });
 
-Deno.test("bake: output is byte-identical for 1, 2 and 4 workers", async () => {
-  const hashes: string[] = [];
-  const dirs: string[] = [];
-  try {
-    for (const workers of [1, 2, 4]) {
-      const dir = await Deno.makeTempDir({ prefix: `navscope-bake-w${workers}-` });
-      dirs.push(dir);
-      const a = await bakeToDirectory(FIXTURE, dir, { workers });
-      assertEquals(a.report.workers, workers);
-      const p = bakeOutputPaths(dir);
-      const parts = [];
-      for (const f of [p.main, p.fields, p.occluder, p.nogo]) {
-        parts.push(fnv1a64Hex(await Deno.readFile(f)));
+// The quick tier skips it (three whole bakes); tests/world_examples_test.ts still checks a bake
+// byte for byte against the committed example packs.
+Deno.test(
+  { name: "bake: output is byte-identical for 1, 2 and 4 workers", ignore: QUICK },
+  async () => {
+    const hashes: string[] = [];
+    const dirs: string[] = [];
+    try {
+      for (const workers of [1, 2, 4]) {
+        const dir = await Deno.makeTempDir({ prefix: `navscope-bake-w${workers}-` });
+        dirs.push(dir);
+        const a = await bakeToDirectory(FIXTURE, dir, { workers });
+        assertEquals(a.report.workers, workers);
+        const p = bakeOutputPaths(dir);
+        const parts = [];
+        for (const f of [p.main, p.fields, p.occluder, p.nogo]) {
+          parts.push(fnv1a64Hex(await Deno.readFile(f)));
+        }
+        hashes.push(parts.join(","));
       }
-      hashes.push(parts.join(","));
+      assertEquals(hashes[1], hashes[0]);
+      assertEquals(hashes[2], hashes[0]);
+      // And equal to the in-memory serial bake.
+      const a = await fixture();
+      const main = await readMaybeGzip(bakeOutputPaths(dirs[2]).main);
+      assertEquals(main, a.mainBytes);
+    } finally {
+      for (const d of dirs) await Deno.remove(d, { recursive: true });
     }
-    assertEquals(hashes[1], hashes[0]);
-    assertEquals(hashes[2], hashes[0]);
-    // And equal to the in-memory serial bake.
-    const a = await fixture();
-    const main = await readMaybeGzip(bakeOutputPaths(dirs[2]).main);
-    assertEquals(main, a.mainBytes);
-  } finally {
-    for (const d of dirs) await Deno.remove(d, { recursive: true });
-  }
-});
+  },
+);
 
 Deno.test({
   name: "bake: Recast dungeon.obj bakes (lenient: 138 non-manifold edges) and decodes",

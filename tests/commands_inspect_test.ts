@@ -10,19 +10,19 @@ import { main } from "../commands/main.ts";
 import { fnv1a64, gzip } from "../src/codec/mod.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { encodeMainPack } from "../src/pack/bnav/mod.ts";
-import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { randomMainPack } from "../testing/bnav_random.ts";
 import { encodeBgrd } from "../src/pack/bgrd/section.ts";
 import { allocSpanColumns } from "../src/pack/grid_types.ts";
 import { encodeSidecar } from "../src/pack/bnvf/sidecar.ts";
 import { RUNTIME_FCON } from "../src/pack/bnvf/constants.ts";
 import { buildComponentGraphs } from "../src/pack/bnvf/fscc.ts";
 import { buildWallTable } from "../src/pack/bnvf/fwal.ts";
-import { synthFieldsTile } from "../src/testing/bnvf_synth.ts";
+import { synthFieldsTile } from "../testing/bnvf_synth.ts";
 import { encodeNoGoTable, noGoTableFromSpec } from "../src/pack/nogo/table.ts";
 import { encodeOccluderPack } from "../src/pack/ocls/pack.ts";
 import { emptyOccluderScene } from "../src/pack/ocls/types.ts";
 import { inspectPackSet, type PackSetReport } from "../src/pack/set/pack_set.ts";
-import { syntheticWorld } from "../bench/synthetic_grid.ts";
+import { syntheticWorld } from "../testing/synthetic_grid.ts";
 import { mulberry32 } from "./rng.ts";
 
 interface PackSet {

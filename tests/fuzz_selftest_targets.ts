@@ -5,7 +5,7 @@
  * @module
  */
 import { NavscopeError } from "../src/errors.ts";
-import type { FuzzTarget } from "../src/testing/fuzz/targets.ts";
+import type { FuzzTarget } from "../testing/fuzz/targets.ts";
 
 function target(name: string, check: (b: number) => string[]): FuzzTarget {
   return {

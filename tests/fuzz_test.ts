@@ -1,14 +1,15 @@
 /**
- * The fuzz engine (src/testing/fuzz/): its supervisor finds hangs, crashes and invalid
+ * The fuzz engine (testing/fuzz/): its supervisor finds hangs, crashes and invalid
  * acceptances (made-up targets), and a short seeded run over every real format finds none.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { type FuzzReport, runFuzz } from "../src/testing/fuzz/engine.ts";
-import { FUZZ_TARGETS } from "../src/testing/fuzz/targets.ts";
-import { FuzzRng, mutateJson } from "../src/testing/fuzz/mutate.ts";
-import { mutationOf } from "../src/testing/fuzz/run_one.ts";
+import { QUICK } from "./tiers.ts";
+import { type FuzzReport, runFuzz } from "../testing/fuzz/engine.ts";
+import { FUZZ_TARGETS } from "../testing/fuzz/targets.ts";
+import { FuzzRng, mutateJson } from "../testing/fuzz/mutate.ts";
+import { mutationOf } from "../testing/fuzz/run_one.ts";
 import { SELFTEST_TARGETS } from "./fuzz_selftest_targets.ts";
-import { duplicateKeys, inexactIntegers, nonFinite } from "../src/testing/fuzz/invariants.ts";
+import { duplicateKeys, inexactIntegers, nonFinite } from "../testing/fuzz/invariants.ts";
 
 Deno.test("fuzz supervisor: hangs are stopped and recorded, crashes and invalid acceptances found", async () => {
   const r = await runFuzz({
@@ -50,14 +51,15 @@ Deno.test("fuzz invariants: duplicate keys, inexact integers, non-finite values"
 });
 
 Deno.test("fuzz: a short seeded run over every format finds no crash, hang or invalid acceptance", async () => {
-  const r: FuzzReport = await runFuzz({ seed: 1, budgetMs: 10_000 });
+  // Ten seconds of inputs, four in the quick tier (tests/tiers.ts): every target still runs.
+  const r: FuzzReport = await runFuzz({ seed: 1, budgetMs: QUICK ? 4_000 : 10_000 });
   for (const t of FUZZ_TARGETS) assert(r.counts[t].runs > 0, `${t} ran no input`);
   const lines = r.findings.map((f) => `${f.outcome} ${f.target}:${f.index} ${f.op} ${f.detail}`);
   assertEquals(lines.slice(0, 10), [], `${r.findings.length} findings`);
 });
 
 Deno.test("deno task fuzz: usage errors, --repro re-runs one input", async () => {
-  const { main } = await import("../src/testing/fuzz/main.ts");
+  const { main } = await import("../testing/fuzz/main.ts");
   const { NavscopeError } = await import("../src/errors.ts");
   for (const bad of [["--bogus"], ["--targets", "nope"], ["--budget", "x"], ["--repro", "legs"]]) {
     const e = await main(bad).then(() => null, (x) => x);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { HISTORY_SCHEMA_VERSION, HistoryStore, type NewRun } from "../src/analyze/history.ts";
 import { failingSince, historyChanges } from "../src/analyze/history_changes.ts";
-import { thirtyNights } from "../src/testing/history_gen.ts";
+import { thirtyNights } from "../testing/history_gen.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";
 import { makeFingerprint, writeMachineFile } from "../src/analyze/machine.ts";
@@ -123,7 +123,7 @@ Deno.test("history: a write that dies half-way leaves the store as it was", asyn
       JSON.stringify(new URL("../src/analyze/history.ts", import.meta.url).href)
     };
       import { syntheticHistory } from ${
-      JSON.stringify(new URL("../src/testing/history_gen.ts", import.meta.url).href)
+      JSON.stringify(new URL("../testing/history_gen.ts", import.meta.url).href)
     };
       const h = HistoryStore.open(${JSON.stringify(path)});
       h.addRun(syntheticHistory({ nights: 1, legs: 6, counters: 4 })[0], { afterLeg: (i) => { if (i === 3) Deno.exit(9); } });`;
@@ -150,7 +150,7 @@ Deno.test("history: two concurrent writers both land (WAL + busy timeout)", asyn
       JSON.stringify(new URL("../src/analyze/history.ts", import.meta.url).href)
     };
       import { syntheticHistory } from ${
-      JSON.stringify(new URL("../src/testing/history_gen.ts", import.meta.url).href)
+      JSON.stringify(new URL("../testing/history_gen.ts", import.meta.url).href)
     };
       const h = HistoryStore.open(${JSON.stringify(path)});
       for (const r of syntheticHistory({ nights: 8, legs: 200, counters: 6, seed: ${seed} })) h.addRun(r);

@@ -8,8 +8,8 @@ import zlib from "node:zlib";
 import { type Zippable, zipSync } from "fflate";
 import { classifyLogs } from "../src/analyze/log_pipeline.ts";
 import { NavscopeError } from "../src/errors.ts";
-import { writeExampleBundle } from "../src/testing/example_bundle.ts";
-import { zipVolume } from "../src/testing/bundle_synth.ts";
+import { writeExampleBundle } from "../testing/example_bundle.ts";
+import { zipVolume } from "../testing/bundle_synth.ts";
 
 const enc = new TextEncoder();
 

@@ -9,7 +9,7 @@ import { NavscopeError } from "../src/errors.ts";
 import type { SpanColumns } from "../src/pack/grid_types.ts";
 import { type BgrdInput, decodeBgrdTile, encodeBgrd, parseBgrd } from "../src/pack/bgrd/section.ts";
 import { summarizeBgrd } from "../src/pack/bgrd/summary.ts";
-import { randomTileSpans } from "../bench/synthetic_grid.ts";
+import { randomTileSpans } from "../testing/synthetic_grid.ts";
 import { allocSpanColumns } from "../src/pack/grid_types.ts";
 
 function smallSection(seed: number, version: 2 | 3): Uint8Array {

@@ -23,7 +23,7 @@ import { dequantHeight, type TileContext } from "../src/pack/bgrd/tile_common.ts
 import { OccupancyIndex, popcount32 } from "../src/pack/bgrd/occupancy.ts";
 import { BgrdScratch } from "../src/pack/bgrd/streams.ts";
 import { BGRD_SUMMARY_HEADINGS, bgrdSummaryRows, summarizeBgrd } from "../src/pack/bgrd/summary.ts";
-import { randomTileSpans, syntheticWorld } from "../bench/synthetic_grid.ts";
+import { randomTileSpans, syntheticWorld } from "../testing/synthetic_grid.ts";
 
 function ctxFor(nx: number, ny: number, records: number): TileContext {
   return { nx, ny, records, where: { section: "BGRD", zone: "t", tile: 0 }, base: 0 };

@@ -17,7 +17,7 @@ import {
 } from "../src/pack/bnav/mod.ts";
 import { buildHashV5 } from "../src/pack/bnav/canonical.ts";
 import { readFront } from "../src/pack/bnav/codec.ts";
-import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { randomMainPack } from "../testing/bnav_random.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 

@@ -18,7 +18,7 @@ import {
   loadZone,
 } from "../src/pack/bnav/mod.ts";
 import { inspectPackSet } from "../src/pack/set/pack_set.ts";
-import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { randomMainPack } from "../testing/bnav_random.ts";
 
 const FILE = "base.nav";
 const EX = new URL("../examples/", import.meta.url).pathname;

@@ -16,7 +16,7 @@ import {
   loadZone,
   type MainPack,
 } from "../src/pack/bnav/mod.ts";
-import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { randomMainPack } from "../testing/bnav_random.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { main } from "../commands/main.ts";
 import { gzip } from "../src/codec/mod.ts";

@@ -14,7 +14,7 @@ import {
   SECTION_DIR_SINCE,
   sliceZone,
 } from "../src/pack/bnav/mod.ts";
-import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { randomMainPack } from "../testing/bnav_random.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 

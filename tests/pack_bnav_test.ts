@@ -21,7 +21,7 @@ import {
   ZONE_FLAG_TIER,
 } from "../src/pack/bnav/mod.ts";
 import { encodeBgrd } from "../src/pack/bgrd/section.ts";
-import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { randomMainPack } from "../testing/bnav_random.ts";
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 

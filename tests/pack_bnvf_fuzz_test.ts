@@ -13,7 +13,7 @@ import {
 } from "../src/pack/bnvf/sidecar.ts";
 import { applyOpenCells, mergeFields } from "../src/pack/bnvf/merge.ts";
 import { allocSpanColumns } from "../src/pack/grid_types.ts";
-import { synthFieldsTile, synthSidecar } from "../src/testing/bnvf_synth.ts";
+import { synthFieldsTile, synthSidecar } from "../testing/bnvf_synth.ts";
 import type { SidecarExpectations } from "../src/pack/bnvf/types.ts";
 
 function tryDecode(bytes: Uint8Array, expect: SidecarExpectations | null): "ok" | "error" {

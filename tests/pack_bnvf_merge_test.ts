@@ -8,7 +8,7 @@ import { mulberry32 } from "./rng.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { allocSpanColumns, type SpanColumns, SpanFlag } from "../src/pack/grid_types.ts";
 import { allocFieldsTile, buildOpenTable } from "../src/pack/bnvf/sidecar.ts";
-import { synthFieldsTile } from "../src/testing/bnvf_synth.ts";
+import { synthFieldsTile } from "../testing/bnvf_synth.ts";
 import {
   applyOpenCells,
   finalStepBits,

@@ -31,7 +31,7 @@ import {
   wallKeptFor,
   zoneRange,
 } from "../src/pack/bnvf/sidecar.ts";
-import { synthFieldsTile, synthLinkTable, synthSidecar } from "../src/testing/bnvf_synth.ts";
+import { synthFieldsTile, synthLinkTable, synthSidecar } from "../testing/bnvf_synth.ts";
 
 function err(fn: () => unknown, code?: string): NavscopeError {
   const e = assertThrows(fn, NavscopeError) as NavscopeError;

@@ -25,7 +25,7 @@ import {
   sidecarPathFor,
   summarizeSidecar,
 } from "../src/pack/bnvf/sidecar.ts";
-import { synthLinkTable, synthSidecar } from "../src/testing/bnvf_synth.ts";
+import { synthLinkTable, synthSidecar } from "../testing/bnvf_synth.ts";
 
 function err(fn: () => unknown): NavscopeError {
   return assertThrows(fn, NavscopeError) as NavscopeError;

@@ -33,7 +33,7 @@ import { encodeOccluderZone } from "../src/pack/ocls/zone_encode.ts";
 import { emptyOccluderScene } from "../src/pack/ocls/types.ts";
 import { encodeNoGoTable, noGoTableFromSpec, parseNoGoTable } from "../src/pack/nogo/table.ts";
 import { sidecarExpectations } from "../src/pack/set/pack_set.ts";
-import { randomMainPack } from "../src/testing/bnav_random.ts";
+import { randomMainPack } from "../testing/bnav_random.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { run as inspect } from "../commands/inspect.ts";
 import { copySet } from "./pack_set_copy.ts";

@@ -33,7 +33,7 @@ import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
 import { MeshBuilder, ramp, Sheet } from "../src/world/gen_mesh.ts";
 import { bakeToDirectory } from "../src/world/bake_world.ts";
-import { ownedRecords } from "../src/testing/owned_records.ts";
+import { ownedRecords } from "../testing/owned_records.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { customProfile, SPEC_PROFILE } from "../src/plan/profile.ts";
 import type { PlanRequest, PlanResult, Pt } from "../src/plan/types.ts";

@@ -6,6 +6,7 @@
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
+import { QUICK } from "./tiers.ts";
 import { kHopWarning, openEngine } from "../src/plan/engine.ts";
 import { legRequest } from "../src/plan/battery.ts";
 import { buildWindow } from "../src/plan/window/build_window.ts";
@@ -177,7 +178,11 @@ Deno.test("engine: a no-go table of another world makes the engine unusable", as
   await Deno.remove(tmp, { recursive: true });
 });
 
-Deno.test("engine: 1, 2 and 4 decode workers give identical plans", async () => {
+// The quick tier skips it: plan_search_test's "1 vs 2 workers" checks the same on fewer legs.
+Deno.test({
+  name: "engine: 1, 2 and 4 decode workers give identical plans",
+  ignore: QUICK,
+}, async () => {
   const ids = ["plaza_cross", "street_long_capped", "mesa_up", "seed_outside_window"];
   const runs: unknown[][] = [];
   for (const workers of [1, 2, 4]) {

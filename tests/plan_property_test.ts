@@ -16,14 +16,15 @@
  *
  * Legs per world: `NAVSCOPE_PROPERTY_LEGS` (default 200 on the four real-mesh worlds, 40 on
  * city_small, whose random legs cross a 500-px town and take about a second each; 80 were run
- * while writing it).
+ * while writing it; the quick tier, tests/tiers.ts: 40 and 8).
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
+import { QUICK } from "./tiers.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { readMaybeGzip } from "../src/codec/file.ts";
 import { decodeMainPack } from "../src/pack/bnav/codec.ts";
-import { ownedRecords } from "../src/testing/owned_records.ts";
+import { ownedRecords } from "../testing/owned_records.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { factsFromPlan } from "../src/analyze/log_collectors.ts";
 import { classifyFailure } from "../src/analyze/rules.ts";
@@ -31,7 +32,8 @@ import type { PlanRequest } from "../src/plan/types.ts";
 
 const WORLDS = ["nav_test", "dungeon", "proto_level", "tower_big", "city_small"];
 const env = Number(Deno.env.get("NAVSCOPE_PROPERTY_LEGS") ?? "");
-const legsFor = (w: string) => (env > 0 ? env : w === "city_small" ? 40 : 200);
+const legsFor = (w: string) =>
+  env > 0 ? env : w === "city_small" ? (QUICK ? 8 : 40) : QUICK ? 40 : 200;
 
 /** The zone's records by global cell: CSR over cells of the zone's bounding grid. */
 interface CellTable {

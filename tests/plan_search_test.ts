@@ -7,6 +7,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
+import { QUICK } from "./tiers.ts";
 import { digitalLineCells } from "../src/grid/digital_line.ts";
 import { spanGridFromColumns } from "../src/grid/span_grid.ts";
 import { BlockerSegments, contourEdges } from "../src/plan/route/visibility/blockers.ts";
@@ -218,7 +219,7 @@ function stable(r: PlanResult): unknown {
 Deno.test("route checker: topology steps are 8-neighbour steps; the final route stays on the region's core", async () => {
   // Independent of the planner: the zone's records decoded straight from the pack, folded into
   // per-cell flags of the route's region, and every route segment sampled every 0.05 px.
-  const { ownedRecords } = await import("../src/testing/owned_records.ts");
+  const { ownedRecords } = await import("../testing/owned_records.ts");
   const cells = new Map<string, number>(); // "gx,gy,rid" → OR of flags
   for (const r of (await ownedRecords(DIR + "base.nav.gz")).records) {
     const k = `${r.gx},${r.gy},${r.rid}`;
@@ -259,12 +260,15 @@ Deno.test("route checker: topology steps are 8-neighbour steps; the final route 
 Deno.test("Tentative equals Full: every leg accepted in a tentative window gives the same route in the full window", async () => {
   // The spec's claim (小窗结果的检查, eight conditions): a route accepted from a tentative window is
   // bit-identical to the one the full window gives. Every battery leg that ends ok in a tentative
-  // window is planned again with its region rectangle forced as the window (kind full).
+  // window is planned again with its region rectangle forced as the window (kind full). The quick
+  // tier (tests/tiers.ts) takes one in three of city_small's legs that its battery expects to end
+  // ok (the others cannot be compared): they take a second or more each, most of this test's time.
   let n = 0;
   for (const w of ["city_small", "nav_test", "dungeon", "proto_level", "tower_big"]) {
     const dir = new URL(`./fixtures/oracle/${w}/`, import.meta.url).pathname;
     const engine = await openEngine(dir + "base.nav.gz");
-    const all = parseLegs(await Deno.readTextFile(dir + "legs.json"), "legs.json");
+    const all = parseLegs(await Deno.readTextFile(dir + "legs.json"), "legs.json")
+      .filter((l, i) => !QUICK || w !== "city_small" || (l.expected === "ok" && i % 3 === 0));
     for (const leg of all) {
       const a = await engine.plan(legRequest(leg));
       if (!a.ok || a.debug.kind !== "tentative") continue;
@@ -285,7 +289,7 @@ Deno.test("Tentative equals Full: every leg accepted in a tentative window gives
     engine.close();
   }
   console.log(`${n} tentative legs: the full window gives the same route`);
-  assert(n >= 20, `${n} tentative legs compared`);
+  assert(n >= (QUICK ? 8 : 20), `${n} tentative legs compared`);
 });
 
 Deno.test("search: repeated plans and 1 vs 2 workers are identical", async () => {

@@ -27,6 +27,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
+import { QUICK } from "./tiers.ts";
 import { buildRefDriveIndex, refSampleTriangle } from "../src/zone_mesh/drive_index.ts";
 import { buildDriveBuckets } from "../src/zone_mesh/snap.ts";
 import { pullWaypoints, routeSegmentDrivable } from "../src/plan/route/post/waypoints.ts";
@@ -206,7 +207,8 @@ Deno.test("waypoints, reference sampling (formulas.md #138): sample by sample, l
   const rnd = mulberry32(138);
   const view = { ok: () => true } as unknown as Visibility;
   let samples = 0, wallOutside = 0, binOrderTies = 0, lines = 0, specDiffers = 0, routes = 0;
-  for (let trial = 0; trial < 20; trial++) {
+  // Random meshes: 20, or 10 in the quick tier (tests/tiers.ts), enough for the counts below.
+  for (let trial = 0; trial < (QUICK ? 10 : 20); trial++) {
     const { v, t, decks, W, H } = randomMesh(rnd);
     const brute = new Brute(v, t);
     const zc = zoneOf(v, t);

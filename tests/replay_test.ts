@@ -26,6 +26,7 @@ import {
   writeReplayDir,
 } from "../src/analyze/replay_run.ts";
 import { assert, assertEquals } from "./assert.ts";
+import { QUICK } from "./tiers.ts";
 
 const EX = new URL("../examples/", import.meta.url).pathname;
 const NAV = join(EX, "nav_test/base.nav.gz");
@@ -253,7 +254,12 @@ Deno.test("replay: tasks go out by pack and zone, the longest logged plan first,
   assertEquals(order, [5, 3, 2, 4, 1, 0]);
 });
 
-Deno.test("replay: --jobs 1 and --jobs 2 give identical output (but for timings)", async () => {
+// The quick tier skips the two identities over whole replays (jobs, shards); the full suite runs
+// them.
+Deno.test({
+  name: "replay: --jobs 1 and --jobs 2 give identical output (but for timings)",
+  ignore: QUICK,
+}, async () => {
   const fx = await getFixture();
   const a = await replayLogs([fx.log], { packs: PACKS, jobs: 1, all: true });
   const b = await replayLogs([fx.log], { packs: PACKS, jobs: 2, all: true });
@@ -274,7 +280,10 @@ Deno.test("replay: --jobs 1 and --jobs 2 give identical output (but for timings)
   assertEquals(g.lines.map(stripLineTimings), a.lines.map(stripLineTimings));
 });
 
-Deno.test("replay: shards 1/3, 2/3, 3/3 merged equal the unsharded run; bad sets refused", async () => {
+Deno.test({
+  name: "replay: shards 1/3, 2/3, 3/3 merged equal the unsharded run; bad sets refused",
+  ignore: QUICK,
+}, async () => {
   const fx = await getFixture();
   const whole = await replayLogs([fx.log], { packs: PACKS, jobs: 1, all: true });
   const dirs: string[] = [];
@@ -382,5 +391,5 @@ Deno.test("replay: SIGINT stops cleanly with a valid, complete-so-far output", a
   const ls = (await Deno.readTextFile(join(out, "replay.log"))).split("\n").filter((l) => l);
   assertEquals(ls.length, rep.done);
   for (const l of ls) parsePlanLine(l);
-  assert(new TextDecoder().decode(st.stdout).includes("replay (interrupted)"));
+  assert(new TextDecoder().decode(st!.stdout).includes("replay (interrupted)"));
 });

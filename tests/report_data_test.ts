@@ -9,7 +9,7 @@ import { reportFromLogs } from "../reports/report_data.ts";
 import { chartSpecs } from "../reports/report_charts.ts";
 import { reportHtml } from "../reports/report_page.ts";
 import { classifyLogs, statsLogs } from "../src/analyze/log_pipeline.ts";
-import { syntheticLog } from "../bench/gen_plans.ts";
+import { syntheticLog } from "../testing/plan_lines_synth.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { main } from "../commands/main.ts";
 

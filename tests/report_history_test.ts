@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { join } from "node:path";
 import { HistoryStore } from "../src/analyze/history.ts";
-import { thirtyNights } from "../src/testing/history_gen.ts";
+import { thirtyNights } from "../testing/history_gen.ts";
 import { reportHistory } from "../reports/report_history.ts";
 import { historyChartSpecs } from "../reports/report_charts.ts";
 import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";

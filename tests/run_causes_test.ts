@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { mulberry32 } from "./rng.ts";
-import { aimFailure, RunLogWriter } from "../src/testing/run_log_synth.ts";
+import { aimFailure, RunLogWriter } from "../testing/run_log_synth.ts";
 import { parseLogText } from "../src/logs/parser.ts";
 import { MAX_UNKNOWN_KINDS, OTHER_KINDS } from "../src/logs/run_messages.ts";
 import { type NavRun, RunCollector } from "../src/analyze/nav_runs.ts";

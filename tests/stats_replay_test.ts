@@ -14,7 +14,7 @@ import { assert, assertEquals } from "./assert.ts";
 import { unzipSync } from "fflate";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { main } from "../commands/main.ts";
-import { writeExampleBundle } from "../src/testing/example_bundle.ts";
+import { writeExampleBundle } from "../testing/example_bundle.ts";
 import { statsWithReplay } from "../src/analyze/replay_stats.ts";
 import { comparableRecord } from "../src/analyze/replay.ts";
 import { readReplayDir } from "../src/analyze/replay_run.ts";

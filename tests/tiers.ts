@@ -1,7 +1,8 @@
 /**
  * The test suite in two tiers, from one list. `deno task test` runs every test file (CI, the
  * README's set-up); `deno task test:quick` runs all but {@link SLOW_TESTS}: the unit, golden,
- * parser, format and property tests, a few minutes on two cores. `deno task golden:update`
+ * parser, format and property tests, under three minutes on two cores (its files split into one
+ * `deno test` process per core, balanced by {@link QUICK_COSTS}). `deno task golden:update`
  * reruns the golden-file tests with `UPDATE_GOLDEN=1`, which rewrites `tests/golden/*` instead of
  * comparing (tests/fixtures/analyze/golden.ts).
  *
@@ -34,13 +35,23 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   "tests/library_use_test.ts": "examples/library_use.ts run as a user would, planning batteries",
   "tests/library_docs_test.ts":
     "docs/library.md's workflow examples type-checked and run: nightly, demo, triage (~60-90 s)",
+  "tests/no_absolute_paths_test.ts": "replay, stats, diff and report end to end on the examples",
 };
 
+/** The variable that tells a test process it runs the quick tier, and its value there. */
+export const TIER_VAR = "NAVSCOPE_TEST_TIER";
+
 /**
- * The quick tier's environment: the random-leg property test (tests/plan_property_test.ts)
- * samples 40 legs per world (city_small's count) instead of 200; the full suite runs them all.
+ * The quick tier's environment. Under it a few heavy tests inside quick files sample less (the
+ * random-leg property test: 40 legs per real-mesh world and 8 on city_small instead of 200 and
+ * 40; the tentative-equals-full check: one city_small leg in six) or are skipped with
+ * `ignore: QUICK` where another quick test covers the same claim on less work (the worker-count
+ * and shard identities, which the full suite still runs).
  */
-export const QUICK_ENV: Readonly<Record<string, string>> = { NAVSCOPE_PROPERTY_LEGS: "40" };
+export const QUICK_ENV: Readonly<Record<string, string>> = { [TIER_VAR]: "quick" };
+
+/** This test process runs the quick tier (`deno task test:quick`). */
+export const QUICK = Deno.env.get(TIER_VAR) === "quick";
 
 /** Deno's test-file pattern (`deno test DIR` runs these): `*_test.ts`, `*.test.ts`, `test.ts`. */
 export const TEST_FILE_RE = /(?:^|[/_.])test\.(?:ts|tsx|mts|js|mjs|jsx)$/;
@@ -82,27 +93,132 @@ const PERMISSIONS = [
   "--allow-sys",
 ];
 
+/**
+ * About the seconds of CPU of the quick tier's heaviest files (2026-12-07: each file's time in
+ * `deno task test:quick --junit-path=P`, scaled to the run's user CPU, and single files timed
+ * with `NAVSCOPE_TEST_TIER=quick /usr/bin/time deno test -A --no-check FILE`); an unlisted file
+ * counts {@link DEFAULT_COST}. Only the balance of the processes depends on them: a stale figure
+ * costs wall time, never a test.
+ */
+export const QUICK_COSTS: Readonly<Record<string, number>> = {
+  "tests/plan_property_test.ts": 24,
+  "tests/plan_engine_test.ts": 20,
+  "tests/plan_search_test.ts": 18,
+  "tests/plan_svg_test.ts": 16,
+  "tests/plan_tiles_test.ts": 13,
+  "tests/plan_waypoints_anchor_property_test.ts": 12,
+  "tests/plan_picture_test.ts": 11,
+  "tests/plan_scratch_test.ts": 11,
+  "tests/plan_post_test.ts": 10,
+  "tests/bake_world_test.ts": 10,
+  "tests/replay_test.ts": 9,
+  "tests/plan_waypoints_index_property_test.ts": 9,
+  "tests/world_examples_test.ts": 8,
+  "tests/fuzz_test.ts": 7,
+  "tests/pack_bounds_test.ts": 7,
+  "tests/bake_assembly_scc_test.ts": 7,
+  "tests/plan_counters_test.ts": 7,
+  "tests/commands_inspect_test.ts": 6,
+  "tests/history_test.ts": 5,
+  "tests/render_world_test.ts": 5,
+  "tests/pack_bgrd_test.ts": 5,
+  "tests/commands_bake_render_test.ts": 5,
+  "tests/picture_png_test.ts": 4,
+  "tests/plan_gap_test.ts": 4,
+  "tests/plan_drop_property_test.ts": 4,
+  "tests/world_gen_test.ts": 4,
+  "tests/report_drill_test.ts": 4,
+  "tests/replay_truth_test.ts": 4,
+};
+
+/** The cost of a quick file {@link QUICK_COSTS} does not list. */
+export const DEFAULT_COST = 1;
+
+/**
+ * The files split into `n` shards of about equal cost (longest first, each to the lightest shard),
+ * every file in exactly one, each shard in file order.
+ */
+export function shards(files: readonly string[], n: number): string[][] {
+  const cost = (f: string) => QUICK_COSTS[f] ?? DEFAULT_COST;
+  const out = Array.from({ length: Math.max(1, n) }, () => ({ files: [] as string[], sum: 0 }));
+  for (const f of [...files].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b))) {
+    const s = out.reduce((a, b) => (b.sum < a.sum ? b : a));
+    s.files.push(f), s.sum += cost(f);
+  }
+  return out.map((s) => s.files.sort()).filter((s) => s.length > 0);
+}
+
+/**
+ * How many `deno test` processes the quick tier runs side by side: `NAVSCOPE_TEST_JOBS`, else one
+ * per core. Processes, not `deno test --parallel`: that runs the files as threads of one process,
+ * which share the working directory and the environment, and some tests set those
+ * (tests/diff_test.ts changes directory, tests/codec_inflate_cap_test.ts sets the inflate cap).
+ */
+export function quickJobs(): number {
+  const env = Number(Deno.env.get("NAVSCOPE_TEST_JOBS"));
+  if (Number.isInteger(env) && env >= 1) return env;
+  return Math.max(1, navigator.hardwareConcurrency ?? 1);
+}
+
+/** Copies `from` to `to` line by line, each line prefixed with `tag` (whole lines, unmixed). */
+async function prefixed(from: ReadableStream<Uint8Array>, to: typeof Deno.stdout, tag: string) {
+  const enc = new TextEncoder();
+  let rest = "";
+  for await (const chunk of from.pipeThrough(new TextDecoderStream())) {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop()!;
+    if (lines.length) await to.write(enc.encode(lines.map((l) => tag + l + "\n").join("")));
+  }
+  if (rest) await to.write(enc.encode(tag + rest + "\n"));
+}
+
+/**
+ * Runs `deno test` on each shard as its own process, side by side; their output is interleaved
+ * line by line, each line tagged with its shard. A `--junit-path=P` flag becomes `P.<shard>.xml`.
+ * Returns the first non-zero exit code (0 when every shard passed).
+ */
+async function runShards(
+  parts: string[][],
+  flags: string[],
+  env: Record<string, string>,
+): Promise<number> {
+  const codes = await Promise.all(parts.map(async (files, k) => {
+    const own = flags.map((f) => f.startsWith("--junit-path=") ? `${f}.${k}.xml` : f);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["test", ...PERMISSIONS, ...own, ...files],
+      cwd: ROOT,
+      env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const tag = parts.length > 1 ? `[${k + 1}/${parts.length}] ` : "";
+    await Promise.all([
+      prefixed(child.stdout, Deno.stdout, tag),
+      prefixed(child.stderr, Deno.stderr, tag),
+    ]);
+    const { code } = await child.status;
+    console.error(`${tag}${files.length} files: ${code === 0 ? "ok" : `exit ${code}`}`);
+    return code;
+  }));
+  return codes.find((c) => c !== 0) ?? 0;
+}
+
 if (import.meta.main) {
   const [tier, ...rest] = Deno.args;
   if (tier !== "quick" && tier !== "golden") {
     console.error("usage: tests/tiers.ts quick|golden [deno test flags…]");
     Deno.exit(2);
   }
-  const files = tier === "quick" ? await quickFiles() : await goldenFiles();
-  const env = tier === "golden" ? { UPDATE_GOLDEN: "1" } : { ...QUICK_ENV };
+  if (tier === "golden") {
+    const files = await goldenFiles();
+    console.error(`golden:update: rewriting tests/golden/ from ${files.join(", ")}`);
+    Deno.exit(await runShards([files], rest, { UPDATE_GOLDEN: "1" }));
+  }
+  const parts = shards(await quickFiles(), quickJobs());
   console.error(
-    tier === "quick"
-      ? `test:quick: ${files.length} test files (${Object.keys(SLOW_TESTS).length} slow ones ` +
-        "left to deno task test: tests/tiers.ts)"
-      : `golden:update: rewriting tests/golden/ from ${files.join(", ")}`,
+    `test:quick: ${parts.flat().length} test files in ${parts.length} processes ` +
+      `(${Object.keys(SLOW_TESTS).length} slow ones left to deno task test: tests/tiers.ts)`,
   );
-  const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["test", ...PERMISSIONS, ...rest, ...files],
-    cwd: ROOT,
-    env,
-    stdin: "inherit",
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  Deno.exit(code);
+  Deno.exit(await runShards(parts, rest, { ...QUICK_ENV }));
 }

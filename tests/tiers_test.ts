@@ -5,7 +5,16 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { fileURLToPath } from "node:url";
-import { goldenFiles, quickFiles, SLOW_TESTS, TEST_FILE_RE, testFiles } from "./tiers.ts";
+import {
+  DEFAULT_COST,
+  goldenFiles,
+  QUICK_COSTS,
+  quickFiles,
+  shards,
+  SLOW_TESTS,
+  TEST_FILE_RE,
+  testFiles,
+} from "./tiers.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -36,4 +45,21 @@ Deno.test("tiers: the tasks run the full suite, the quick tier and the golden re
   const golden = await goldenFiles();
   assert(golden.includes("tests/diff_test.ts") && golden.includes("tests/plan_picture_test.ts"));
   for (const f of golden) assert(!(f in SLOW_TESTS), `${f}: a golden test in the slow tier`);
+});
+
+Deno.test("tiers: the quick tier's shards hold every quick file once, balanced by cost", async () => {
+  const quick = await quickFiles();
+  for (const f of Object.keys(QUICK_COSTS)) assert(quick.includes(f), `${f}: not a quick file`);
+  const cost = (fs: string[]) => fs.reduce((a, f) => a + (QUICK_COSTS[f] ?? DEFAULT_COST), 0);
+  for (const n of [1, 2, 3]) {
+    const parts = shards(quick, n);
+    assertEquals(parts.length, n);
+    assertEquals(parts.flat().sort(), quick);
+    const sums = parts.map(cost);
+    // Longest first onto the lightest shard: no shard exceeds another by more than its dearest file.
+    const dearest = Math.max(...quick.map((f) => QUICK_COSTS[f] ?? DEFAULT_COST));
+    assert(Math.max(...sums) - Math.min(...sums) <= dearest, `${n} shards: ${sums.join(", ")}`);
+  }
+  // Five unlisted files of equal cost on two shards: three and two, each in file order.
+  assertEquals(shards(["e", "d", "c", "b", "a"], 2), [["a", "c", "e"], ["b", "d"]]);
 });

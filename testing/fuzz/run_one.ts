@@ -1,9 +1,9 @@
 /**
  * One fuzz input, in-process: mutate seed `(target, seed, k)` and classify what the reader did.
- * Shared by the worker (src/testing/fuzz/worker.ts) and `--repro`.
+ * Shared by the worker (testing/fuzz/worker.ts) and `--repro`.
  * @module
  */
-import { NavscopeError } from "../../errors.ts";
+import { NavscopeError } from "../../src/errors.ts";
 import { FuzzRng, hash32, type Mutation } from "./mutate.ts";
 import type { FuzzTarget } from "./targets.ts";
 

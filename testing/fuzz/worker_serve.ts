@@ -1,7 +1,7 @@
 /**
  * The fuzz worker's loop: on each `run` message, loads the target (once), runs its inputs from
  * index `from` until `ms` have passed after loading, posting every result, then posts `slice-done`. The
- * supervisor (src/testing/fuzz/engine.ts) terminates the worker when one input runs past the
+ * supervisor (testing/fuzz/engine.ts) terminates the worker when one input runs past the
  * per-input limit (a hang) and continues in a new worker after that input.
  * @module
  */

@@ -2,29 +2,29 @@
  * Fuzz targets: every format navscope reads, with its seeds (the example worlds and test
  * fixtures of this checkout), its mutations, and a `check` that decodes a mutated input the
  * way navscope does and returns, for an ACCEPTED input, the reasons its decoded content is
- * invalid (independent checks, src/testing/fuzz/invariants.ts). A refusal is a thrown
+ * invalid (independent checks, testing/fuzz/invariants.ts). A refusal is a thrown
  * NavscopeError; anything else thrown is a crash.
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { NavscopeError } from "../../errors.ts";
-import { gunzip, gzip } from "../../codec/gzip.ts";
-import { decodeUtf8Strict } from "../../codec/json_strict.ts";
-import { decodeMainPack, encodeMainPack } from "../../pack/bnav/mod.ts";
-import { checkTileIds, decodeBgrdTile, parseBgrd } from "../../pack/bgrd/mod.ts";
-import { decodeSidecar, encodeSidecar } from "../../pack/bnvf/mod.ts";
-import { decodeOccluderPackAll, encodeOccluderPack } from "../../pack/ocls/mod.ts";
-import { noGoZoneSpecs, parseNoGoTable } from "../../pack/nogo/table.ts";
-import { sidecarExpectations } from "../../pack/set/pack_set.ts";
-import { checkNoGoAgainstPack } from "../../pack/set/binding.ts";
-import { assertOccluderPackMatches } from "../../pack/set/occluder_binding.ts";
-import { parseManifest } from "../../world/manifest.ts";
-import { parseThresholds } from "../../analyze/diff.ts";
-import { importObj, parseObj } from "../../world/obj.ts";
-import { LEG_OUTCOMES, LEGS_FORMAT, parseLegs } from "../../legs/format.ts";
-import { parseLogText } from "../../logs/parser.ts";
-import { collectLogs } from "../../logs/reader.ts";
-import type { ParseReport } from "../../logs/types.ts";
+import { NavscopeError } from "../../src/errors.ts";
+import { gunzip, gzip } from "../../src/codec/gzip.ts";
+import { decodeUtf8Strict } from "../../src/codec/json_strict.ts";
+import { decodeMainPack, encodeMainPack } from "../../src/pack/bnav/mod.ts";
+import { checkTileIds, decodeBgrdTile, parseBgrd } from "../../src/pack/bgrd/mod.ts";
+import { decodeSidecar, encodeSidecar } from "../../src/pack/bnvf/mod.ts";
+import { decodeOccluderPackAll, encodeOccluderPack } from "../../src/pack/ocls/mod.ts";
+import { noGoZoneSpecs, parseNoGoTable } from "../../src/pack/nogo/table.ts";
+import { sidecarExpectations } from "../../src/pack/set/pack_set.ts";
+import { checkNoGoAgainstPack } from "../../src/pack/set/binding.ts";
+import { assertOccluderPackMatches } from "../../src/pack/set/occluder_binding.ts";
+import { parseManifest } from "../../src/world/manifest.ts";
+import { parseThresholds } from "../../src/analyze/diff.ts";
+import { importObj, parseObj } from "../../src/world/obj.ts";
+import { LEG_OUTCOMES, LEGS_FORMAT, parseLegs } from "../../src/legs/format.ts";
+import { parseLogText } from "../../src/logs/parser.ts";
+import { collectLogs } from "../../src/logs/reader.ts";
+import type { ParseReport } from "../../src/logs/types.ts";
 import { type FuzzRng, mutateBytes, mutateJson, mutateLines, type Mutation } from "./mutate.ts";
 import { badName, implausible, isUtf8, jsonProblems, nonFinite } from "./invariants.ts";
 
@@ -66,8 +66,8 @@ export const FUZZ_TARGETS = [
   "gzlog",
 ] as const;
 
-/** The checkout root (src/testing/fuzz/ → ../../../). */
-export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url)).replace(/\/$/, "");
+/** The checkout root (testing/fuzz/ → ../../). */
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 
 const te = new TextEncoder();
 const lossy = new TextDecoder();

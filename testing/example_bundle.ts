@@ -7,7 +7,7 @@
  * search that gave up, maaend-runlogs.md §1.6) — laid out as MXU's exporter
  * writes it (maaend-bundles.md §1.3–1.5: top-level logs and config in part01, the cpp-algo
  * logs in part02 and part03, CRLF line ends, a rotated `maafw.bak.<stamp>.log`, a NUL run at
- * the end of the live log after a crash). `deno run -A src/testing/example_bundle.ts DIR`
+ * the end of the live log after a crash). `deno run -A testing/example_bundle.ts DIR`
  * rewrites it; tests build it in a temp folder.
  * @module
  */

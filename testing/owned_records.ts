@@ -5,9 +5,9 @@
  * @module
  */
 
-import { readMaybeGzip } from "../codec/file.ts";
-import { decodeMainPack } from "../pack/bnav/codec.ts";
-import { decodeBgrdTile, parseBgrd } from "../pack/bgrd/section.ts";
+import { readMaybeGzip } from "../src/codec/file.ts";
+import { decodeMainPack } from "../src/pack/bnav/codec.ts";
+import { decodeBgrdTile, parseBgrd } from "../src/pack/bgrd/section.ts";
 
 /** One owned record: global cell, region id, flags, height (m), clearance (px, main pack). */
 export interface OwnedRecord {

@@ -1,5 +1,5 @@
 /**
- * The fuzz worker of `deno task fuzz`: serves the real targets (src/testing/fuzz/targets.ts).
+ * The fuzz worker of `deno task fuzz`: serves the real targets (testing/fuzz/targets.ts).
  * @module
  */
 import { loadTargets } from "./targets.ts";

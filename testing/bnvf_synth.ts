@@ -4,11 +4,11 @@
  * given random source.
  * @module
  */
-import { RUNTIME_FCON } from "../pack/bnvf/constants.ts";
-import { buildComponentGraphs } from "../pack/bnvf/fscc.ts";
-import { allocFieldsTile } from "../pack/bnvf/fspn.ts";
-import { buildWallTable } from "../pack/bnvf/fwal.ts";
-import { buildOpenTable, f32Pair, TABLE_VERSION } from "../pack/bnvf/tables.ts";
+import { RUNTIME_FCON } from "../src/pack/bnvf/constants.ts";
+import { buildComponentGraphs } from "../src/pack/bnvf/fscc.ts";
+import { allocFieldsTile } from "../src/pack/bnvf/fspn.ts";
+import { buildWallTable } from "../src/pack/bnvf/fwal.ts";
+import { buildOpenTable, f32Pair, TABLE_VERSION } from "../src/pack/bnvf/tables.ts";
 import {
   BNVF_FLAG_SCC_EXTRA,
   type FieldsTile,
@@ -16,7 +16,7 @@ import {
   type SidecarLinkTable,
   type SidecarModel,
   type ZoneFields,
-} from "../pack/bnvf/types.ts";
+} from "../src/pack/bnvf/types.ts";
 
 /** Size knobs for {@link synthSidecar}. */
 export interface SynthOptions {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { legRequest as LegRequest } from "../src/plan/battery.ts";
+import type { legRequest as LegRequest } from "../../src/plan/battery.ts";
 
 /** A leg as the checkout's parser gives it (the type legRequest takes). */
 type Leg = Parameters<typeof LegRequest>[0];
@@ -24,16 +24,16 @@ export function checkoutRoot(arg: string | undefined): string {
 
 /** The engine, battery and legs modules of the checkout at `root`. */
 export async function checkoutPlanner(root: string): Promise<{
-  openEngine: typeof import("../src/plan/engine.ts").openEngine;
+  openEngine: typeof import("../../src/plan/engine.ts").openEngine;
   legRequest: typeof LegRequest;
   parseLegs: (text: string, file: string) => Leg[];
 }> {
   const { openEngine } = await import(
     `${root}/src/plan/engine.ts`
-  ) as typeof import("../src/plan/engine.ts");
+  ) as typeof import("../../src/plan/engine.ts");
   const { legRequest } = await import(
     `${root}/src/plan/battery.ts`
-  ) as typeof import("../src/plan/battery.ts");
+  ) as typeof import("../../src/plan/battery.ts");
   return { openEngine, legRequest, parseLegs: await legsParser(root) };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The fuzz engine behind `deno task fuzz`: seeded, time-budgeted, in-process at library level.
- * Inputs run in a Web Worker (src/testing/fuzz/worker.ts) so that a hang can be stopped: the
+ * Inputs run in a Web Worker (testing/fuzz/worker.ts) so that a hang can be stopped: the
  * supervisor here terminates the worker when one input runs past the per-input limit, records
  * a hang, and continues after it in a new worker. Every finding (crash, hang, accepted input with invalid
  * content) is reproducible from (target, run seed, index): `--repro target:index`.
@@ -22,7 +22,7 @@ export interface FuzzOptions {
   targets?: readonly string[];
   /** Called after each input. */
   onResult?: (r: FuzzResult) => void;
-  /** Worker module serving the targets (default src/testing/fuzz/worker.ts; tests use their own). */
+  /** Worker module serving the targets (default testing/fuzz/worker.ts; tests use their own). */
   worker?: URL;
 }
 

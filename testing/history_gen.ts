@@ -4,9 +4,9 @@
  * Seeded (src/rng.ts): the same arguments give the same history.
  * @module
  */
-import { mulberry32 } from "../rng.ts";
-import { makeFingerprint } from "../analyze/machine.ts";
-import type { HistoryLeg, NewRun } from "../analyze/history.ts";
+import { mulberry32 } from "../src/rng.ts";
+import { makeFingerprint } from "../src/analyze/machine.ts";
+import type { HistoryLeg, NewRun } from "../src/analyze/history.ts";
 
 /** What to plant in a synthetic history. */
 export interface SyntheticHistoryOptions {

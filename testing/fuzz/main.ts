@@ -1,11 +1,11 @@
 /**
  * `deno task fuzz [--budget S] [--seed N] [--targets a,b] [--per-input S] [--json]
- * [--repro target:index]`: runs the fuzz engine (src/testing/fuzz/engine.ts) and prints one
+ * [--repro target:index]`: runs the fuzz engine (testing/fuzz/engine.ts) and prints one
  * row per target. Exit 0 when nothing was found, 3 on a crash, hang or invalid acceptance,
  * 2 on a usage error.
  * @module
  */
-import { NavscopeError } from "../../errors.ts";
+import { NavscopeError } from "../../src/errors.ts";
 import { fuzzClean, runFuzz } from "./engine.ts";
 import { FUZZ_TARGETS, loadTargets } from "./targets.ts";
 import { mutationOf, runOne } from "./run_one.ts";

@@ -1,7 +1,7 @@
 /**
  * Synthetic navscope plan lines for the report benchmark and tests: `n` plans over three zones,
  * tiers 0–3 with escalation reasons, one failure in 17 (two classes), two worker threads.
- * Deterministic. CLI: `deno run --allow-write bench/gen_plans.ts OUT.log N`.
+ * Deterministic. CLI: `deno run --allow-write testing/plan_lines_synth.ts OUT.log N`.
  * @module
  */
 import { emptyPlanRecord, formatPlanLine } from "../src/logs/plan_line.ts";

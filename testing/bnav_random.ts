@@ -4,7 +4,7 @@
  * neighbours mostly inside the zone, component runs, source-sorted links), not a real mesh.
  * @module
  */
-import { mulberry32 } from "../rng.ts";
+import { mulberry32 } from "../src/rng.ts";
 import {
   allocTriangles,
   fillCentroids,
@@ -13,7 +13,7 @@ import {
   type OffMeshLink,
   ZONE_FLAG_TIER,
   type ZoneRecord,
-} from "../pack/bnav/types.ts";
+} from "../src/pack/bnav/types.ts";
 
 /** Options for {@link randomMainPack}. */
 export interface RandomPackOptions {

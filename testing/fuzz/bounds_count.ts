@@ -2,7 +2,7 @@
  * Counts, among the accepted class-c mutants of an external fuzz-harness run, those carrying a
  * value outside the plausibility bounds of docs/pack_validation.md (issue 55; docs/fuzz.md).
  *
- *   deno run -A bench/fuzz_bounds_count.ts OUT
+ *   deno run -A testing/fuzz/bounds_count.ts OUT
  *
  * OUT is the harness's output directory, where each class-c mutant of target T (bnav, bnvf,
  * ocls, nogo) was kept as `OUT/T/cmut/<index>.bin` with its `<index>.json` (`note` = the mutated
@@ -12,13 +12,13 @@
  * Prints one line per out-of-bounds mutant, the counts by mutation, and a table per target.
  * @module
  */
-import { NavscopeError } from "../src/errors.ts";
-import { collectBoundViolations } from "../src/pack/bounds.ts";
-import { decodeMainPack } from "../src/pack/bnav/codec.ts";
-import { decodeBgrdTile, parseBgrd } from "../src/pack/bgrd/section.ts";
-import { decodeSidecar } from "../src/pack/bnvf/sidecar.ts";
-import { decodeOccluderPackAll } from "../src/pack/ocls/pack.ts";
-import { parseNoGoTable } from "../src/pack/nogo/table.ts";
+import { NavscopeError } from "../../src/errors.ts";
+import { collectBoundViolations } from "../../src/pack/bounds.ts";
+import { decodeMainPack } from "../../src/pack/bnav/codec.ts";
+import { decodeBgrdTile, parseBgrd } from "../../src/pack/bgrd/section.ts";
+import { decodeSidecar } from "../../src/pack/bnvf/sidecar.ts";
+import { decodeOccluderPackAll } from "../../src/pack/ocls/pack.ts";
+import { parseNoGoTable } from "../../src/pack/nogo/table.ts";
 
 const TARGETS = ["bnav", "bnvf", "ocls", "nogo"] as const;
 
@@ -69,7 +69,7 @@ async function main(out: string): Promise<void> {
 
 if (import.meta.main) {
   if (Deno.args.length !== 1) {
-    console.error("usage: deno run -A bench/fuzz_bounds_count.ts OUT");
+    console.error("usage: deno run -A testing/fuzz/bounds_count.ts OUT");
     Deno.exit(2);
   }
   await main(Deno.args[0]);
