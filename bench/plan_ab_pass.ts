@@ -5,7 +5,7 @@
  * checkouts in one sitting and compare the per-pair ratios:
  *
  *     for i in 1 2 3 4 5; do
- *       a=$(deno run -A bench/plan_ab_pass.ts /work/main); b=$(deno run -A bench/plan_ab_pass.ts .)
+ *       a=$(deno run -A bench/plan_ab_pass.ts ../base); b=$(deno run -A bench/plan_ab_pass.ts .)
  *       echo "$a $b"
  *     done
  *

@@ -24,7 +24,7 @@ const opt = (k: string) => {
   const i = args.indexOf(k);
   return i >= 0 ? args[i + 1] : undefined;
 };
-/** `../shared` beside the checkout (or beside its parent, for a worktree under /work/wt/). */
+/** `../shared` beside the checkout (or beside its parent, for a worktree one folder deeper). */
 function sharedRoot(): string {
   for (const rel of ["../../shared/", "../../../shared/"]) {
     const p = new URL(rel, import.meta.url).pathname;
