@@ -6,7 +6,7 @@
  */
 
 import { kCS } from "../../../grid/constants.ts";
-import { walkDigitalLine } from "../../../grid/digital_line.ts";
+import { digitalLineInto, digitalLineLength } from "../../../grid/digital_line.ts";
 import { spanRange } from "../../../grid/span_grid.ts";
 import { scratch } from "../../scratch.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
@@ -92,9 +92,14 @@ export interface PostResult {
  */
 export function expandChain(w: WindowGrid, chain: Int32Array): number[] {
   const sp = w.spans, nx = w.nx, out: number[] = [];
+  // The last output cell (−1: none yet; cells are ≥ 0).
+  let last = -1;
   const push = (c: number) => {
-    if (out.length === 0 || out[out.length - 1] !== c) out.push(c);
+    if (last !== c) out.push(c), (last = c);
   };
+  // Each chord's digital line by integers into one buffer (digitalLineInto: the same cells as
+  // walkDigitalLine's rint formula, without a division and a visitor call per cell).
+  let line = new Int32Array(64);
   for (let k = 1; k < chain.length; k++) {
     const a = chain[k - 1], b = chain[k];
     const ca = sp.cell[a], cb = sp.cell[b];
@@ -103,7 +108,13 @@ export function expandChain(w: WindowGrid, chain: Int32Array): number[] {
       continue;
     }
     const ax = ca % nx, ay = (ca / nx) | 0, bx = cb % nx, by = (cb / nx) | 0;
-    walkDigitalLine(ax, ay, bx, by, (x, y) => push(y * nx + x));
+    const len = digitalLineLength(ax, ay, bx, by);
+    if (line.length < 2 * len) line = new Int32Array(4 * len);
+    digitalLineInto(line, ax, ay, bx, by);
+    for (let i = 0; i < len; i++) {
+      const c = line[2 * i + 1] * nx + line[2 * i];
+      if (last !== c) out.push(c), (last = c);
+    }
   }
   if (chain.length === 1) push(sp.cell[chain[0]]);
   return out;
