@@ -6,9 +6,9 @@
  */
 
 import { kCS } from "../../../grid/constants.ts";
-import { walkDigitalLine } from "../../../grid/digital_line.ts";
+import { digitalLineInto, digitalLineLength } from "../../../grid/digital_line.ts";
 import { spanRange } from "../../../grid/span_grid.ts";
-import { andInto } from "../../window/masks.ts";
+import { scratch } from "../../scratch.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
 import type { Pt, RouteDrop } from "../../types.ts";
 import { dropMargin, landingMargin } from "./drop_margin.ts";
@@ -92,9 +92,14 @@ export interface PostResult {
  */
 export function expandChain(w: WindowGrid, chain: Int32Array): number[] {
   const sp = w.spans, nx = w.nx, out: number[] = [];
+  // The last output cell (−1: none yet; cells are ≥ 0).
+  let last = -1;
   const push = (c: number) => {
-    if (out.length === 0 || out[out.length - 1] !== c) out.push(c);
+    if (last !== c) out.push(c), (last = c);
   };
+  // Each chord's digital line by integers into one buffer (digitalLineInto: the same cells as
+  // walkDigitalLine's rint formula, without a division and a visitor call per cell).
+  let line = new Int32Array(64);
   for (let k = 1; k < chain.length; k++) {
     const a = chain[k - 1], b = chain[k];
     const ca = sp.cell[a], cb = sp.cell[b];
@@ -103,7 +108,13 @@ export function expandChain(w: WindowGrid, chain: Int32Array): number[] {
       continue;
     }
     const ax = ca % nx, ay = (ca / nx) | 0, bx = cb % nx, by = (cb / nx) | 0;
-    walkDigitalLine(ax, ay, bx, by, (x, y) => push(y * nx + x));
+    const len = digitalLineLength(ax, ay, bx, by);
+    if (line.length < 2 * len) line = new Int32Array(4 * len);
+    digitalLineInto(line, ax, ay, bx, by);
+    for (let i = 0; i < len; i++) {
+      const c = line[2 * i + 1] * nx + line[2 * i];
+      if (last !== c) out.push(c), (last = c);
+    }
   }
   if (chain.length === 1) push(sp.cell[chain[0]]);
   return out;
@@ -118,7 +129,10 @@ function isLinkStep(w: WindowGrid, a: number, b: number): boolean {
 
 /**
  * The route mask tm (拉直的输入): solidc ∪ access, ∩ the final mask, ∪ the path's 3×3 ∩ mask.
- * With a box only its cells are set (the rest stays 0: no query reaches them, see pullBox).
+ * With a box, tm holds only the box's cells, row-major over the box (the rest of the window is
+ * off: no query reaches it, see pullBox; a Visibility given the box reads it so). Box-sized, it
+ * is filled in proportion to the route, not the window (a window-sized array per plan was most
+ * of the pull stage's set-up on nav_test, issue 57).
  */
 export function routeMask(
   w: WindowGrid,
@@ -126,20 +140,22 @@ export function routeMask(
   cells: ArrayLike<number>,
   box: CellBox | null = null,
 ): Uint8Array {
-  const nx = w.nx, n = nx * w.ny, tm = new Uint8Array(n), m = inp.lastMask;
+  const nx = w.nx, m = inp.lastMask;
   const xa = box ? box.x0 : 0, xb = box ? box.x1 : nx;
   const ya = box ? box.y0 : 0, yb = box ? box.y1 : w.ny;
+  const bw = xb - xa, tm = scratch.u8(bw * (yb - ya));
   const sc = inp.solidc;
   if (sc) {
-    // A box as wide as the window is one run of cells; otherwise one run per row.
-    if (xa === 0 && xb === nx) andInto(tm, sc, m, ya * nx, yb * nx);
-    else for (let y = ya; y < yb; y++) andInto(tm, sc, m, y * nx + xa, y * nx + xb);
+    for (let y = ya, o = 0; y < yb; y++) {
+      for (let c = y * nx + xa, e = y * nx + xb; c < e; c++, o++) tm[o] = sc[c] & m[c];
+    }
   }
-  const inBox = (c: number) => {
+  // Window cell c's index in tm.
+  const at = (x: number, y: number) => (y - ya) * bw + (x - xa);
+  for (const c of inp.accessCells) {
     const x = c % nx, y = (c / nx) | 0;
-    return x >= xa && x < xb && y >= ya && y < yb;
-  };
-  for (const c of inp.accessCells) if (inBox(c)) tm[c] = m[c];
+    if (x >= xa && x < xb && y >= ya && y < yb) tm[at(x, y)] = m[c];
+  }
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i];
     const x = c % nx, y = (c / nx) | 0;
@@ -147,8 +163,7 @@ export function routeMask(
       for (let dx = -1; dx <= 1; dx++) {
         const bx = x + dx, by = y + dy;
         if (bx < xa || by < ya || bx >= xb || by >= yb) continue;
-        const b = by * nx + bx;
-        if (m[b]) tm[b] = 1;
+        if (m[by * nx + bx]) tm[at(bx, by)] = 1;
       }
     }
   }
@@ -226,11 +241,11 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     ? routeMask(w, inp, inp.path.cells, box)
     : null;
   const view = kind === "chain"
-    ? new Visibility(w, blockers, tm)
+    ? new Visibility(w, blockers, tm, undefined, box)
     : new Visibility(w, blockers, kind === "cells" ? null : tm, {
       steps: false,
       layer: kind === "cells",
-    });
+    }, box);
   let chords = 0;
   const idx = stringPull(
     pts.length,
@@ -300,7 +315,7 @@ export function postProcess(w: WindowGrid, inp: PostInput): PostResult {
     // height 4.625 the left side line of chord 0 → 2 finds only floors below 0.1 m and fails).
     const anchored = inp.waypointStartHeight !== false;
     const line = own ?? (anchored && dh.length === points.length ? dh : null);
-    const wpView = new Visibility(w, blockers, tm, { steps: false, layer: false });
+    const wpView = new Visibility(w, blockers, tm, { steps: false, layer: false }, box);
     // Both builds anchor each walk at the line height of its waypoint (spec 路点 step 2: 起点高度
     // 取沿线推算的高度里当前路点那一个; the reference computes the column in-process too, it only
     // lacks it in the output — nav_test random2 rnd_070).

@@ -509,14 +509,21 @@ export class SpanSearch {
   }
 
   private result(u: number, theta: boolean): SpanPath {
-    const cells: number[] = [];
-    for (let s = u; s >= 0; s = this.step[s]) cells.push(s);
-    const out: SpanPath = { spans: Int32Array.from(cells.reverse()), cost: this.g[u] };
-    if (theta) {
-      const chain: number[] = [];
-      for (let s = u; s >= 0; s = this.parent[s]) chain.push(s);
-      out.chain = Int32Array.from(chain.reverse());
-    }
+    const out: SpanPath = { spans: walkBack(this.step, u), cost: this.g[u] };
+    if (theta) out.chain = walkBack(this.parent, u);
     return out;
   }
+}
+
+/**
+ * The links from u back to the root (−1) of a pointer table, root first: counted, then written
+ * from the end (no growing array, reverse and `Int32Array.from` per found path — those took as
+ * long as the SetVertex checks over nav_test's random legs, a `--cpu-prof`, issue 57).
+ */
+function walkBack(link: Int32Array, u: number): Int32Array {
+  let n = 0;
+  for (let s = u; s >= 0; s = link[s]) n++;
+  const out = new Int32Array(n);
+  for (let s = u; s >= 0; s = link[s]) out[--n] = s;
+  return out;
 }

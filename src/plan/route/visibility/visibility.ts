@@ -9,6 +9,7 @@
 import { kCS } from "../../../grid/constants.ts";
 import { digitalLineInto } from "../../../grid/digital_line.ts";
 import type { WindowGrid } from "../../window/window_grid.ts";
+import type { CellBox } from "../../../grid/cell_box.ts";
 import { DX, DY, stepBannedK } from "../../../grid/step_bans.ts";
 import type { BlockerSegments } from "./blockers.ts";
 import { layerReaches, layerWalk } from "./layer_oracle.ts";
@@ -23,6 +24,11 @@ const INV_CS = 1 / kCS;
 export class Visibility {
   private readonly ox: number;
   private readonly oy: number;
+  /** The on mask's rectangle of window cells: origin and size (the whole window by default). */
+  private readonly onX0: number;
+  private readonly onY0: number;
+  private readonly onW: number;
+  private readonly onH: number;
   private cells: Int32Array = new Int32Array(256);
 
   constructor(
@@ -31,9 +37,18 @@ export class Visibility {
     readonly on: Uint8Array | null,
     /** Which of the facade-step and layer checks run (拉直的输入: some inputs skip them). */
     readonly checks: { steps: boolean; layer: boolean } = { steps: true, layer: true },
+    /**
+     * The window cells `on` covers, row-major over the box (null: the whole window). Cells
+     * outside it are off, as they are in a window-sized mask that is 0 outside the box.
+     */
+    onBox: CellBox | null = null,
   ) {
     this.ox = win.x0 * kCS;
     this.oy = win.y0 * kCS;
+    this.onX0 = onBox ? onBox.x0 : 0;
+    this.onY0 = onBox ? onBox.y0 : 0;
+    this.onW = onBox ? onBox.x1 - onBox.x0 : win.nx;
+    this.onH = onBox ? onBox.y1 - onBox.y0 : win.ny;
   }
 
   /** Can one walk straight from p (height hp) to q (height hq)? Points in px. */
@@ -72,15 +87,16 @@ export class Visibility {
    * sight checks fail here (proto_level: 91 %), now after a few samples.
    */
   private onMask(px: number, py: number, qx: number, qy: number): boolean {
-    const on = this.on!, nx = this.win.nx, ny = this.win.ny, ox = this.ox, oy = this.oy;
+    const on = this.on!, ox = this.ox, oy = this.oy;
+    const bx0 = this.onX0, by0 = this.onY0, bw = this.onW, bh = this.onH;
     const dx = qx - px, dy = qy - py;
     const L = Math.sqrt(dx * dx + dy * dy);
     const n = Math.floor(L / (kCS * 0.5)) + 2;
     for (let i = n - 1; i >= 0; i--) {
       const t = i / (n - 1);
-      const x = Math.trunc((px + dx * t - ox) * INV_CS);
-      const y = Math.trunc((py + dy * t - oy) * INV_CS);
-      if (x < 0 || y < 0 || x >= nx || y >= ny || !on[y * nx + x]) return false;
+      const x = Math.trunc((px + dx * t - ox) * INV_CS) - bx0;
+      const y = Math.trunc((py + dy * t - oy) * INV_CS) - by0;
+      if (x < 0 || y < 0 || x >= bw || y >= bh || !on[y * bw + x]) return false;
     }
     return true;
   }
