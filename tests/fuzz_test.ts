@@ -52,7 +52,7 @@ Deno.test("fuzz invariants: duplicate keys, inexact integers, non-finite values"
 
 Deno.test("fuzz: a short seeded run over every format finds no crash, hang or invalid acceptance", async () => {
   // Ten seconds of inputs, four in the quick tier (tests/tiers.ts): every target still runs.
-  const r: FuzzReport = await runFuzz({ seed: 1, budgetMs: QUICK ? 4_000 : 10_000 });
+  const r: FuzzReport = await runFuzz({ seed: 1, budgetMs: QUICK ? 2_000 : 10_000 });
   for (const t of FUZZ_TARGETS) assert(r.counts[t].runs > 0, `${t} ran no input`);
   const lines = r.findings.map((f) => `${f.outcome} ${f.target}:${f.index} ${f.op} ${f.detail}`);
   assertEquals(lines.slice(0, 10), [], `${r.findings.length} findings`);

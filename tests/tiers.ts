@@ -43,10 +43,10 @@ export const TIER_VAR = "NAVSCOPE_TEST_TIER";
 
 /**
  * The quick tier's environment. Under it a few heavy tests inside quick files sample less (the
- * random-leg property test: 40 legs per real-mesh world and 8 on city_small instead of 200 and
- * 40; the tentative-equals-full check: one city_small leg in six) or are skipped with
- * `ignore: QUICK` where another quick test covers the same claim on less work (the worker-count
- * and shard identities, which the full suite still runs).
+ * random-leg property test: 40 legs per real-mesh world instead of 200; the fuzz run 2 s; the
+ * scratch-arena check on two legs) or are skipped with `ignore: QUICK` and left to the full
+ * suite (the worker-count and shard identities, the city_small property legs and the
+ * tentative-equals-full check, a second or more per city_small leg).
  */
 export const QUICK_ENV: Readonly<Record<string, string>> = { [TIER_VAR]: "quick" };
 
@@ -94,41 +94,40 @@ const PERMISSIONS = [
 ];
 
 /**
- * About the seconds of CPU of the quick tier's heaviest files (2026-12-07: each file's time in
- * `deno task test:quick --junit-path=P`, scaled to the run's user CPU, and single files timed
- * with `NAVSCOPE_TEST_TIER=quick /usr/bin/time deno test -A --no-check FILE`); an unlisted file
+ * About the seconds of the quick tier's heaviest files (2026-12-07: the sum of each file's test
+ * times in `deno task test:quick`'s output, two processes on two cores); an unlisted file
  * counts {@link DEFAULT_COST}. Only the balance of the processes depends on them: a stale figure
  * costs wall time, never a test.
  */
 export const QUICK_COSTS: Readonly<Record<string, number>> = {
-  "tests/plan_property_test.ts": 24,
-  "tests/plan_engine_test.ts": 20,
-  "tests/plan_search_test.ts": 18,
+  "tests/plan_engine_test.ts": 29,
+  "tests/plan_property_test.ts": 10,
+  "tests/plan_scratch_test.ts": 8,
   "tests/plan_svg_test.ts": 16,
-  "tests/plan_tiles_test.ts": 13,
-  "tests/plan_waypoints_anchor_property_test.ts": 12,
-  "tests/plan_picture_test.ts": 11,
-  "tests/plan_scratch_test.ts": 11,
-  "tests/plan_post_test.ts": 10,
-  "tests/bake_world_test.ts": 10,
-  "tests/replay_test.ts": 9,
-  "tests/plan_waypoints_index_property_test.ts": 9,
-  "tests/world_examples_test.ts": 8,
-  "tests/fuzz_test.ts": 7,
-  "tests/pack_bounds_test.ts": 7,
+  "tests/plan_waypoints_anchor_property_test.ts": 14,
+  "tests/plan_waypoints_index_property_test.ts": 14,
+  "tests/plan_search_test.ts": 6,
+  "tests/fuzz_test.ts": 10,
+  "tests/world_examples_test.ts": 12,
+  "tests/plan_tiles_test.ts": 12,
+  "tests/plan_counters_test.ts": 10,
+  "tests/replay_test.ts": 10,
+  "tests/pack_bounds_test.ts": 9,
+  "tests/bake_world_test.ts": 8,
+  "tests/plan_drop_property_test.ts": 8,
+  "tests/commands_inspect_test.ts": 8,
   "tests/bake_assembly_scc_test.ts": 7,
-  "tests/plan_counters_test.ts": 7,
-  "tests/commands_inspect_test.ts": 6,
-  "tests/history_test.ts": 5,
+  "tests/plan_picture_test.ts": 7,
+  "tests/commands_refuse_test.ts": 7,
+  "tests/history_test.ts": 6,
+  "tests/commands_bake_render_test.ts": 6,
+  "tests/plan_post_test.ts": 6,
+  "tests/picture_png_test.ts": 6,
   "tests/render_world_test.ts": 5,
-  "tests/pack_bgrd_test.ts": 5,
-  "tests/commands_bake_render_test.ts": 5,
-  "tests/picture_png_test.ts": 4,
   "tests/plan_gap_test.ts": 4,
-  "tests/plan_drop_property_test.ts": 4,
-  "tests/world_gen_test.ts": 4,
-  "tests/report_drill_test.ts": 4,
+  "tests/pack_bgrd_test.ts": 4,
   "tests/replay_truth_test.ts": 4,
+  "tests/report_drill_test.ts": 4,
 };
 
 /** The cost of a quick file {@link QUICK_COSTS} does not list. */
