@@ -8,10 +8,11 @@ import { main } from "../commands/main.ts";
 import { captureOutput } from "../commands/support/terminal.ts";
 import { openEngine } from "../src/plan/engine.ts";
 import { legSvg } from "../reports/leg_svg.ts";
+import { QUICK } from "./tiers.ts";
 
 const PACK = new URL("./fixtures/oracle/city_small/base.nav.gz", import.meta.url).pathname;
 
-Deno.test("plan --svg: a route with its stages, and a gap across a closing disc", async () => {
+Deno.test("plan --svg: a route with its stages", async () => {
   const engine = await openEngine(PACK);
   const ok = await engine.plan({ zone: "map01base", start: [24, 40], goal: [66, 12] }, {
     picture: true,
@@ -25,6 +26,12 @@ Deno.test("plan --svg: a route with its stages, and a gap across a closing disc"
   }
   assert(svg.includes("data:image/png;base64,"), "background");
   assertEquals((svg.match(/fill="none" stroke="#d22"/g) ?? []).length, ok.waypoints.length);
+  engine.close();
+});
+
+// A full-window failing leg (seconds): the full suite only (tests/tiers.ts).
+Deno.test({ name: "plan --svg: a gap across a closing disc", ignore: QUICK }, async () => {
+  const engine = await openEngine(PACK);
   const cut = await engine.plan({
     zone: "map01base",
     start: [364.75, 85],
@@ -36,6 +43,7 @@ Deno.test("plan --svg: a route with its stages, and a gap across a closing disc"
   assertEquals((s2.match(/class="gap"/g) ?? []).length, 3);
   assert(s2.includes(`gap ${cut.debug.gap!.distance.toFixed(2)} px`));
   assert(s2.includes('class="nogo"'), "the disc is drawn");
+  engine.close();
 });
 
 Deno.test("plan --svg through the CLI writes the file, also for a leg without a window", async () => {

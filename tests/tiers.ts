@@ -45,8 +45,9 @@ export const TIER_VAR = "NAVSCOPE_TEST_TIER";
  * The quick tier's environment. Under it a few heavy tests inside quick files sample less (the
  * random-leg property test: 40 legs per real-mesh world instead of 200; the fuzz run 2 s; the
  * scratch-arena check on two legs) or are skipped with `ignore: QUICK` and left to the full
- * suite (the worker-count and shard identities, the city_small property legs and the
- * tentative-equals-full check, a second or more per city_small leg).
+ * suite (the worker-count and shard identities, the city_small property legs, the
+ * tentative-equals-full check and the full-window gap legs of plan_engine and plan --svg, a
+ * second or more per city_small leg).
  */
 export const QUICK_ENV: Readonly<Record<string, string>> = { [TIER_VAR]: "quick" };
 
@@ -100,10 +101,10 @@ const PERMISSIONS = [
  * costs wall time, never a test.
  */
 export const QUICK_COSTS: Readonly<Record<string, number>> = {
-  "tests/plan_engine_test.ts": 29,
+  "tests/plan_engine_test.ts": 15,
   "tests/plan_property_test.ts": 10,
-  "tests/plan_scratch_test.ts": 8,
-  "tests/plan_svg_test.ts": 16,
+  "tests/plan_scratch_test.ts": 4,
+  "tests/plan_svg_test.ts": 8,
   "tests/plan_waypoints_anchor_property_test.ts": 14,
   "tests/plan_waypoints_index_property_test.ts": 14,
   "tests/plan_search_test.ts": 6,
