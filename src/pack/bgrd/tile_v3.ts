@@ -161,16 +161,10 @@ export function readV3Header(r: ByteReader, ctx: TileContext, n: number): V3Head
 }
 
 /**
- * Decodes a v3 tile payload into span columns (cell order, layers ascending within a cell).
- * `into` is reused when large enough; `scratch` holds the per-tile work buffers.
+ * A tile payload's record count (its first varint), which must equal the tile directory's: one
+ * check for the full decode and the region-list read (format-notes.md, BGRD tile v3).
  */
-export function decodeTileV3(
-  payload: Uint8Array,
-  ctx: TileContext,
-  into?: SpanColumns,
-  scratch: BgrdScratch = DEFAULT_SCRATCH,
-): SpanColumns {
-  const r = new ByteReader(payload, ctx.where, ctx.base);
+function readRecordCount(r: ByteReader, ctx: TileContext): number {
   const n = r.varint();
   if (n !== ctx.records) {
     throw tileError(
@@ -181,6 +175,21 @@ export function decodeTileV3(
       `${ctx.records} records as the tile directory says`,
     );
   }
+  return n;
+}
+
+/**
+ * Decodes a v3 tile payload into span columns (cell order, layers ascending within a cell).
+ * `into` is reused when large enough; `scratch` holds the per-tile work buffers.
+ */
+export function decodeTileV3(
+  payload: Uint8Array,
+  ctx: TileContext,
+  into?: SpanColumns,
+  scratch: BgrdScratch = DEFAULT_SCRATCH,
+): SpanColumns {
+  const r = new ByteReader(payload, ctx.where, ctx.base);
+  const n = readRecordCount(r, ctx);
   if (n === 0) {
     r.expectEnd("an empty tile's n = 0");
     return outputColumns(0, into);
@@ -233,16 +242,7 @@ export function readTileRegionsV3(
   scratch: BgrdScratch = DEFAULT_SCRATCH,
 ): Uint32Array {
   const r = new ByteReader(payload, ctx.where, ctx.base);
-  const n = r.varint();
-  if (n !== ctx.records) {
-    throw tileError(
-      ctx,
-      "count_mismatch",
-      `tile payload holds ${n} records`,
-      ctx.base,
-      `${ctx.records} records as the tile directory says`,
-    );
-  }
+  const n = readRecordCount(r, ctx);
   if (n === 0) return new Uint32Array(0);
   const hd = readV3Header(r, ctx, n);
   for (let i = 0; i < 2; i++) {
