@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { cwdRelative } from "../src/util/shown_paths.ts";
 import { NavscopeError } from "../src/errors.ts";
 import { readTextStrict } from "../src/codec/json_strict.ts";
-import { writeFileAtomic } from "../src/codec/file.ts";
+import { pathExists, writeFileAtomic } from "../src/codec/file.ts";
 import { formatPlanLine } from "../src/logs/plan_line.ts";
 import { planRecordFromResult } from "../src/logs/from_plan.ts";
 import { type Engine, openEngine } from "../src/plan/engine.ts";
@@ -126,7 +126,7 @@ export async function run(args: string[]): Promise<number> {
   let pack = positionals[0];
   if (pack === undefined) {
     const beside = legsPath ? join(dirname(legsPath), "base.nav.gz") : null;
-    pack = beside && (await exists(beside)) ? beside : cwdRelative(EXAMPLE_PACK);
+    pack = beside && (await pathExists(beside)) ? beside : cwdRelative(EXAMPLE_PACK);
   }
   const workers = values.workers === undefined
     ? Math.min(4, navigator.hardwareConcurrency || 1)
@@ -252,15 +252,6 @@ async function runWith(
 
 function usage(what: string): NavscopeError {
   return new NavscopeError("usage", `plan: ${what} (see navscope plan --help)`);
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await Deno.stat(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function num(flag: string, v: string | undefined): number | null {

@@ -200,3 +200,13 @@ export function fsErrorText(e: unknown): string {
   if (err instanceof Deno.errors.NotADirectory) return "a path component is not a directory";
   return msg.replace(/\s*\(os error \d+\)(:.*)?$/s, "").replace(/, run again with .*$/s, "");
 }
+
+/** Whether a path exists (file or folder); an unreadable parent counts as absent. */
+export async function pathExists(p: string): Promise<boolean> {
+  try {
+    await Deno.stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -9,7 +9,7 @@
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NavscopeError } from "../errors.ts";
-import { writeFileAtomic } from "../codec/file.ts";
+import { pathExists, writeFileAtomic } from "../codec/file.ts";
 import type { Leg } from "../legs/format.ts";
 import { readBatteries } from "../legs/read.ts";
 import { legRequest } from "../plan/battery.ts";
@@ -81,15 +81,6 @@ export interface NightlyResult {
   historyRun?: number;
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await Deno.stat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Runs the gate; throws when there is no baseline and `updateBaseline` is not set. */
 export async function runNightly(o: NightlyOptions): Promise<NightlyResult> {
   const say = (text: string) => o.onProgress?.({ kind: "step", text });
@@ -108,7 +99,7 @@ export async function runNightly(o: NightlyOptions): Promise<NightlyResult> {
 
   // 2. replay the baseline's failed legs (this run's, when there is no baseline yet).
   const basePlans = join(baseline, "plans.log");
-  const haveBase = await exists(basePlans);
+  const haveBase = await pathExists(basePlans);
   const allLegs = await readBatteries(o.batteries);
   const rep = await replayLogs([haveBase ? basePlans : plansLog], {
     packs: packs.map((path) => ({ path })),
@@ -144,7 +135,7 @@ export async function runNightly(o: NightlyOptions): Promise<NightlyResult> {
   const { report, markdown } = await diffPaths(
     basePlans,
     plansLog,
-    (await exists(th)) ? th : undefined,
+    (await pathExists(th)) ? th : undefined,
     undefined,
     { onProgress: o.onProgress },
   );
@@ -256,7 +247,7 @@ async function updateBaseline(out: string, baseline: string, say: (s: string) =>
   await Deno.copyFile(join(out, "stats.json"), join(baseline, "stats.json"));
   await Deno.copyFile(join(out, MACHINE_FILE), join(baseline, MACHINE_FILE));
   const th = join(baseline, "thresholds.json");
-  if (!(await exists(th))) {
+  if (!(await pathExists(th))) {
     await Deno.writeTextFile(th, JSON.stringify(NIGHTLY_THRESHOLDS, null, 2) + "\n");
   }
   say(
